@@ -1,0 +1,212 @@
+import Dispatch
+
+/// A database in WAL mode, with one serialized writer connection and a bounded set of
+/// reader connections, so that reads run concurrently with each other and with writes.
+///
+/// Every ``read(_:)`` runs in a transaction with snapshot isolation: it sees the database as
+/// it was when it began, whatever is committed meanwhile.
+///
+/// ```swift
+/// let dbPool = try DatabasePool(path: "/path/to/database.sqlite")
+/// try dbPool.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+/// let count = try dbPool.read { db in
+///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+/// }
+/// ```
+///
+/// A pool needs a database file: use ``DatabaseQueue`` for an in-memory database.
+public final class DatabasePool: DatabaseWriter {
+    let writer: SerializedDatabase
+    let readers: Pool<SerializedDatabase>
+    private let owner = AccessContext.Owner()
+
+    /// The configuration of the database.
+    public let configuration: Configuration
+
+    /// The path of the database file.
+    public let path: String
+
+    /// Opens the database file at `path` (created when missing), in WAL mode.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        guard path != ":memory:" && !path.isEmpty else {
+            throw DatabaseError.misuse("DatabasePool needs a database file: use DatabaseQueue() for an in-memory database")
+        }
+        self.path = path
+        self.configuration = configuration
+        let label = configuration.label ?? "Ripple.DatabasePool"
+        let owner = owner
+        writer = try SerializedDatabase(
+            path: path,
+            configuration: configuration,
+            label: "\(label).writer",
+            context: AccessContext(owner: owner, role: .writer))
+        if !configuration.readonly {
+            try writer.sync { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode?.lowercased() == "wal" else {
+                    throw DatabaseError(message: "could not activate WAL mode at \(path) (journal mode: \(mode ?? "unknown"))")
+                }
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
+        // Readers never write: opening them read-only makes writes in `read` fail.
+        let readerConfiguration = { var config = configuration; config.readonly = true; return config }()
+        readers = Pool(maximumCount: configuration.maximumReaderCount, label: "\(label).readers") { index in
+            try SerializedDatabase(
+                path: path,
+                configuration: readerConfiguration,
+                label: "\(label).reader.\(index + 1)",
+                context: AccessContext(owner: owner, role: .reader))
+        }
+    }
+
+    public func close() throws {
+        checkNotInsideAccess()
+        try readers.close { reader in try reader.sync { try $0.close() } }
+        try writer.sync { try $0.close() }
+    }
+
+    private func checkNotInsideAccess() {
+        if AccessContext.current?.owner === owner { fatalError(reentranceMessage) }
+    }
+
+    private func checkNotInsideRead() {
+        if let current = AccessContext.current, current.owner === owner, current.role == .reader {
+            fatalError(reentranceMessage)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Begins a read-only transaction and establishes its snapshot right away.
+    private static func beginSnapshot(_ db: Database) throws {
+        try db.beginTransaction(.deferred)
+        // A deferred transaction only takes its snapshot at its first read: read now.
+        _ = try Row.fetchCursor(db, sql: "SELECT rootpage FROM sqlite_master LIMIT 1").next()
+    }
+
+    private static func inSnapshot<T>(_ db: Database, _ value: (Database) throws -> T) throws -> T {
+        try beginSnapshot(db)
+        let result: T
+        do {
+            result = try value(db)
+        } catch {
+            db.rollbackIfInsideTransaction()
+            throw error
+        }
+        try db.commit()
+        return result
+    }
+
+    /// Runs `value` in a snapshot of the last committed state, on a reader, concurrently
+    /// with other reads and with writes; waits for it.
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        checkNotInsideRead()
+        let (reader, release) = try readers.get()
+        defer { release() }
+        return try reader.sync { db in try Self.inSnapshot(db, value) }
+    }
+
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        checkNotInsideRead()
+        let (reader, release) = try readers.get()
+        defer { release() }
+        return try reader.sync { db in try value(db) }
+    }
+
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        DispatchQueue.global().async { [readers] in
+            let reader: SerializedDatabase
+            let release: @Sendable () -> Void
+            do {
+                (reader, release) = try readers.get()
+            } catch {
+                value(.failure(error))
+                return
+            }
+            reader.async { db in
+                defer { release() }
+                do {
+                    try Self.beginSnapshot(db)
+                } catch {
+                    db.rollbackIfInsideTransaction()
+                    value(.failure(error))
+                    return
+                }
+                value(.success(db))
+                db.rollbackIfInsideTransaction()
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        checkNotInsideAccess()
+        return try writer.sync(updates)
+    }
+
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        checkNotInsideAccess()
+        return try readers.barrier { _ in try writer.sync(updates) }
+    }
+
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        writer.async(updates)
+    }
+
+    /// From the writer queue: opens a snapshot of the state just written on a reader, waits
+    /// until that snapshot is established (not for `value`), then returns, and the writer
+    /// goes on while `value` runs on the reader.
+    ///
+    /// ```swift
+    /// try dbPool.writeWithoutTransaction { db in
+    ///     try db.execute(sql: "INSERT INTO player ...")
+    ///     dbPool.asyncConcurrentRead { result in
+    ///         // Sees the player, even if the writer deletes it meanwhile.
+    ///     }
+    ///     try db.execute(sql: "DELETE FROM player")
+    /// }
+    /// ```
+    ///
+    /// Calling it from elsewhere, or inside a transaction, is a fatal error. When every reader
+    /// is busy, it waits for one.
+    public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        precondition(writer.isCurrentQueue, """
+            asyncConcurrentRead must be called from the writer queue: \
+            call it from dbPool.writeWithoutTransaction { db in ... }
+            """)
+        writer.onCurrentQueue { db in
+            precondition(!db.isInsideTransaction, """
+                asyncConcurrentRead must be called outside of any transaction: \
+                commit first, then call it
+                """)
+        }
+        let reader: SerializedDatabase
+        let release: @Sendable () -> Void
+        do {
+            (reader, release) = try readers.get()
+        } catch {
+            value(.failure(error))
+            return
+        }
+        let snapshotEstablished = DispatchSemaphore(value: 0)
+        reader.async { db in
+            defer { release() }
+            do {
+                try Self.beginSnapshot(db)
+            } catch {
+                db.rollbackIfInsideTransaction()
+                snapshotEstablished.signal()
+                value(.failure(error))
+                return
+            }
+            snapshotEstablished.signal()
+            value(.success(db))
+            db.rollbackIfInsideTransaction()
+        }
+        snapshotEstablished.wait()
+    }
+}

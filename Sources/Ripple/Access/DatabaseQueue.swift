@@ -1,0 +1,144 @@
+import Dispatch
+
+/// A single connection to a database file (or an in-memory database), where every access
+/// is serialized: reads and writes run one after the other, on one dispatch queue.
+///
+/// ```swift
+/// let dbQueue = try DatabaseQueue(path: "/path/to/database.sqlite")
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+/// let count = try dbQueue.read { db in
+///     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+/// }
+/// ```
+///
+/// Accesses are not re-entrant: starting one from inside another on the same queue is a
+/// fatal error.
+public final class DatabaseQueue: DatabaseWriter {
+    let writer: SerializedDatabase
+
+    /// The configuration of the database.
+    public let configuration: Configuration
+
+    /// The path of the database file, or `:memory:`.
+    public let path: String
+
+    /// Opens the database file at `path`, creating it when missing (unless read-only).
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        self.path = path
+        writer = try SerializedDatabase(
+            path: path,
+            configuration: configuration,
+            label: configuration.label ?? "Ripple.DatabaseQueue",
+            context: AccessContext(role: .writer))
+    }
+
+    /// Opens a private in-memory database.
+    public convenience init(configuration: Configuration = Configuration()) throws {
+        try self.init(path: ":memory:", configuration: configuration)
+    }
+
+    private func checkNotReentrant() {
+        if writer.isCurrentQueue { fatalError(reentranceMessage) }
+    }
+
+    public func close() throws {
+        checkNotReentrant()
+        try writer.sync { try $0.close() }
+    }
+
+    // MARK: - Reading
+
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        checkNotReentrant()
+        return try writer.sync { db in
+            try db.readOnly {
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try value(db)
+                    return .commit
+                }
+                return result!
+            }
+        }
+    }
+
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        checkNotReentrant()
+        return try writer.sync { db in try value(db) }
+    }
+
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        writer.async { db in
+            do {
+                try db.readOnly {
+                    try db.inTransaction(.deferred) {
+                        value(.success(db))
+                        return .commit
+                    }
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        checkNotReentrant()
+        return try writer.sync(updates)
+    }
+
+    /// Same as ``writeWithoutTransaction(_:)``.
+    public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction(updates)
+    }
+
+    /// Runs `updates` in a transaction that commits or rolls back as it returns.
+    ///
+    /// ```swift
+    /// // BEGIN EXCLUSIVE TRANSACTION ...
+    /// try dbQueue.inTransaction(.exclusive) { db in
+    ///     try db.execute(sql: "...")
+    ///     return .commit
+    /// }
+    /// ```
+    public func inTransaction(
+        _ kind: Database.TransactionKind? = nil,
+        _ updates: (Database) throws -> Database.TransactionCompletion) throws
+    {
+        try writeInTransaction(kind, updates)
+    }
+
+    public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction(updates)
+    }
+
+    public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
+        writer.async(updates)
+    }
+
+    public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        precondition(writer.isCurrentQueue, """
+            asyncConcurrentRead must be called from the writer queue: \
+            call it from dbQueue.writeWithoutTransaction { db in ... }
+            """)
+        writer.onCurrentQueue { db in
+            precondition(!db.isInsideTransaction,
+                "asyncConcurrentRead must be called outside of any transaction")
+            do {
+                try db.readOnly {
+                    try db.inTransaction(.deferred) {
+                        value(.success(db))
+                        return .commit
+                    }
+                }
+            } catch {
+                value(.failure(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Dispatch
+
+/// Identifies the database access a thread is running, to catch re-entrant accesses.
+final class AccessContext: Sendable {
+    enum Role: Sendable { case writer, reader }
+    /// Shared by all connections of one DatabaseQueue or DatabasePool.
+    let owner: Owner
+    let role: Role
+    init(owner: Owner = Owner(), role: Role) {
+        self.owner = owner
+        self.role = role
+    }
+
+    /// The identity of a DatabaseQueue or DatabasePool.
+    final class Owner: Sendable {}
+
+    static let key = DispatchSpecificKey<AccessContext>()
+
+    /// The access running on the current queue, if any.
+    static var current: AccessContext? { DispatchQueue.getSpecific(key: key) }
+}
+
+/// A connection and the serial dispatch queue that is the only place it is used.
+///
+/// Every access runs on the queue; at its end, a transaction left open is a fatal error
+/// (unless the configuration allows it), and a transaction left open by a thrown error is
+/// rolled back.
+final class SerializedDatabase: @unchecked Sendable {
+    // Only touched on `queue`: that is what makes the unchecked Sendable conformance true.
+    private let db: Database
+    let queue: DispatchQueue
+    let context: AccessContext
+    let configuration: Configuration
+
+    init(path: String, configuration: Configuration, label: String, context: AccessContext, readonly: Bool? = nil) throws {
+        self.configuration = configuration
+        self.context = context
+        self.queue = DispatchQueue(label: label)
+        self.db = try Database(path: path, description: label, configuration: configuration, readonly: readonly)
+        queue.setSpecific(key: AccessContext.key, value: context)
+    }
+
+    /// Whether the current thread is running on this connection's queue.
+    var isCurrentQueue: Bool { AccessContext.current === context }
+
+    /// Runs `block` on the queue, and waits for it.
+    func sync<T>(_ block: (Database) throws -> T) throws -> T {
+        try queue.sync { try run(block) }
+    }
+
+    /// Runs `block` on the queue, without waiting.
+    func async(_ block: @escaping @Sendable (Database) -> Void) {
+        queue.async { [self] in
+            run(block)
+        }
+    }
+
+    /// Runs `block` right now: the caller is on the queue already.
+    func onCurrentQueue<T>(_ block: (Database) throws -> T) rethrows -> T {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return try block(db)
+    }
+
+    private func run<T>(_ block: (Database) throws -> T) rethrows -> T {
+        let result: T
+        do {
+            result = try block(db)
+        } catch {
+            if !configuration.allowsUnsafeTransactions { db.rollbackIfInsideTransaction() }
+            throw error
+        }
+        if !configuration.allowsUnsafeTransactions && db.isInsideTransaction {
+            fatalError("""
+                A transaction has been left opened at the end of a database access. \
+                Commit or roll back every transaction you begin before the access returns \
+                (or use db.inTransaction / dbQueue.write, which do it for you), or set \
+                Configuration.allowsUnsafeTransactions to true.
+                """)
+        }
+        return result
+    }
+}
+
+/// The message of re-entrance fatal errors.
+let reentranceMessage = """
+    Database methods are not reentrant: this access was started from inside another access \
+    to the same database. Use the `db` argument of the running access instead.
+    """

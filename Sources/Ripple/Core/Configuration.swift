@@ -1,0 +1,63 @@
+import Foundation
+
+/// How a ``DatabaseQueue`` or ``DatabasePool`` opens and uses its connections.
+///
+/// ```swift
+/// var config = Configuration()
+/// config.defaultTransactionKind = .immediate
+/// config.busyMode = .timeout(5)
+/// config.prepareDatabase { db in
+///     try db.execute(sql: "PRAGMA cache_size = -8000")
+/// }
+/// let dbQueue = try DatabaseQueue(path: "/path/to/db.sqlite", configuration: config)
+/// ```
+public struct Configuration: Sendable {
+    /// Whether connections are opened read-only: every write fails with `SQLITE_READONLY`,
+    /// and the database file must exist. Default false.
+    public var readonly = false
+
+    /// Whether foreign keys are enforced (`PRAGMA foreign_keys = ON`). Default true.
+    public var foreignKeysEnabled = true
+
+    /// What happens when the database is locked by another connection. Default
+    /// `.immediateError`.
+    public var busyMode: BusyMode = .immediateError
+
+    /// The kind of transactions opened by `write`, `inTransaction` and friends when none is
+    /// given. Default `.deferred`.
+    public var defaultTransactionKind: Database.TransactionKind = .deferred
+
+    /// Whether a database access may end with a transaction still open. Default false: such
+    /// an access is a fatal error, because the next access would find an unexpected
+    /// transaction.
+    public var allowsUnsafeTransactions = false
+
+    /// The maximum number of concurrent readers of a ``DatabasePool``. Default 5.
+    public var maximumReaderCount = 5
+
+    /// A label for the connections' dispatch queues and descriptions, for debugging.
+    public var label: String? = nil
+
+    /// Closures run on each new connection, in order, right after it opens.
+    var preparations: [@Sendable (Database) throws -> Void] = []
+
+    /// The default configuration.
+    public init() {}
+
+    /// Adds a closure run on each new connection right after it opens (before any access):
+    /// the place for pragmas, custom functions, and the like. A thrown error aborts the
+    /// opening of the database.
+    public mutating func prepareDatabase(_ preparation: @escaping @Sendable (Database) throws -> Void) {
+        preparations.append(preparation)
+    }
+
+    /// What happens when a connection finds the database locked by another one.
+    public enum BusyMode: Sendable {
+        /// Fail at once with `SQLITE_BUSY`.
+        case immediateError
+        /// Retry for up to this many seconds, then fail with `SQLITE_BUSY`.
+        case timeout(TimeInterval)
+        /// Ask the closure, with the number of tries so far: true tries again.
+        case callback(@Sendable (_ numberOfTries: Int) -> Bool)
+    }
+}

@@ -1,0 +1,206 @@
+/// A sequence of elements read lazily, one at a time, where reading may throw.
+///
+/// Database cursors stream rows without loading them all in memory:
+///
+/// ```swift
+/// let names = try String.fetchCursor(db, sql: "SELECT name FROM player")
+/// while let name = try names.next() {
+///     print(name)
+/// }
+/// ```
+///
+/// A cursor is only valid inside the database access that created it.
+public protocol Cursor<Element>: AnyObject {
+    associatedtype Element
+    /// The next element, or nil at the end.
+    func next() throws -> Element?
+}
+
+extension Cursor {
+    /// Calls `body` on each remaining element.
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        while let element = try next() { try body(element) }
+    }
+
+    /// Whether an element satisfies `predicate`; stops at the first one.
+    public func contains(where predicate: (Element) throws -> Bool) throws -> Bool {
+        while let element = try next() {
+            if try predicate(element) { return true }
+        }
+        return false
+    }
+
+    /// The first element that satisfies `predicate`.
+    public func first(where predicate: (Element) throws -> Bool) throws -> Element? {
+        while let element = try next() {
+            if try predicate(element) { return element }
+        }
+        return nil
+    }
+
+    /// Combines the remaining elements.
+    public func reduce<Result>(_ initial: Result, _ combine: (Result, Element) throws -> Result) throws -> Result {
+        var result = initial
+        while let element = try next() { result = try combine(result, element) }
+        return result
+    }
+
+    /// A cursor of transformed elements, transformed lazily.
+    public func map<T>(_ transform: @escaping (Element) throws -> T) -> MapCursor<Self, T> {
+        MapCursor(self, transform)
+    }
+
+    /// A cursor of the elements that satisfy `isIncluded`, filtered lazily.
+    public func filter(_ isIncluded: @escaping (Element) throws -> Bool) -> FilterCursor<Self> {
+        FilterCursor(self, isIncluded)
+    }
+}
+
+/// A cursor that transforms the elements of another.
+public final class MapCursor<Base: Cursor, Element>: Cursor {
+    private let base: Base
+    private let transform: (Base.Element) throws -> Element
+    init(_ base: Base, _ transform: @escaping (Base.Element) throws -> Element) {
+        self.base = base
+        self.transform = transform
+    }
+    public func next() throws -> Element? {
+        try base.next().map(transform)
+    }
+}
+
+/// A cursor of the elements of another that satisfy a predicate.
+public final class FilterCursor<Base: Cursor>: Cursor {
+    private let base: Base
+    private let isIncluded: (Base.Element) throws -> Bool
+    init(_ base: Base, _ isIncluded: @escaping (Base.Element) throws -> Bool) {
+        self.base = base
+        self.isIncluded = isIncluded
+    }
+    public func next() throws -> Base.Element? {
+        while let element = try base.next() {
+            if try isIncluded(element) { return element }
+        }
+        return nil
+    }
+}
+
+extension Array {
+    /// The remaining elements of a cursor.
+    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+        self.init()
+        while let element = try cursor.next() { append(element) }
+    }
+}
+
+extension Set {
+    /// The remaining elements of a cursor.
+    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
+        self.init()
+        while let element = try cursor.next() { insert(element) }
+    }
+}
+
+/// A cursor over the rows of a statement, with the logic every statement cursor shares:
+/// start (reset and bind), step, and reset once done.
+public class StatementCursor<Element>: Cursor {
+    /// The statement the cursor reads.
+    public let statement: Statement
+    private var isDone = false
+
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        self.statement = statement
+        try statement.database.checkOpen()
+        try statement.prepareExecution(arguments)
+        try statement.database.statementWillStart(statement)
+    }
+
+    deinit {
+        if !isDone { statement.reset() }
+    }
+
+    /// Decodes the statement's current row; overridden by each cursor.
+    func element() throws -> Element {
+        fatalError("subclass must override")
+    }
+
+    public final func next() throws -> Element? {
+        if isDone { return nil }
+        do {
+            if try statement.step() {
+                return try element()
+            }
+        } catch {
+            isDone = true
+            statement.reset()
+            statement.database.statementDidFail(statement, error: error)
+            throw error
+        }
+        isDone = true
+        statement.reset()
+        try statement.database.statementDidFinish(statement)
+        return nil
+    }
+}
+
+/// A cursor of rows; the row it hands out is reused on each step (see ``Row/copy()``).
+public final class RowCursor: StatementCursor<Row> {
+    /// The row, read in place from the statement.
+    public let row: Row
+
+    override init(statement: Statement, arguments: StatementArguments?) throws {
+        row = Row(statement: statement)
+        try super.init(statement: statement, arguments: arguments)
+    }
+
+    @inline(__always)
+    override func element() throws -> Row { row }
+}
+
+/// A cursor of the values of the first column.
+public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: StatementCursor<Value> {
+    override init(statement: Statement, arguments: StatementArguments?) throws {
+        try super.init(statement: statement, arguments: arguments)
+        guard statement.columnCount > 0 else {
+            statement.reset()
+            throw DatabaseError.misuse("statement returns no column", sql: statement.sql, arguments: statement.arguments)
+        }
+    }
+
+    @inline(__always)
+    override func element() throws -> Value {
+        try Value.decode(statement: statement, index: 0)
+    }
+}
+
+/// A cursor of the values of the first column, read straight from the statement.
+public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: StatementCursor<Value> {
+    override init(statement: Statement, arguments: StatementArguments?) throws {
+        try super.init(statement: statement, arguments: arguments)
+        guard statement.columnCount > 0 else {
+            statement.reset()
+            throw DatabaseError.misuse("statement returns no column", sql: statement.sql, arguments: statement.arguments)
+        }
+    }
+
+    @inline(__always)
+    override func element() throws -> Value {
+        try Value.decode(statement: statement, index: 0)
+    }
+}
+
+/// A cursor of optional values of the first column, read straight from the statement.
+public final class FastOptionalValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: StatementCursor<Value?> {
+    override init(statement: Statement, arguments: StatementArguments?) throws {
+        try super.init(statement: statement, arguments: arguments)
+        guard statement.columnCount > 0 else {
+            statement.reset()
+            throw DatabaseError.misuse("statement returns no column", sql: statement.sql, arguments: statement.arguments)
+        }
+    }
+
+    @inline(__always)
+    override func element() throws -> Value? {
+        try Value.decodeIfPresent(statement: statement, index: 0)
+    }
+}

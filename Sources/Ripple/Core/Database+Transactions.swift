@@ -1,0 +1,130 @@
+import CSQLite
+
+extension Database {
+    /// The kinds of SQLite transactions.
+    public enum TransactionKind: String, Sendable {
+        /// `BEGIN DEFERRED TRANSACTION`: locks are taken at the first read or write.
+        case deferred = "DEFERRED"
+        /// `BEGIN IMMEDIATE TRANSACTION`: the write lock is taken at once.
+        case immediate = "IMMEDIATE"
+        /// `BEGIN EXCLUSIVE TRANSACTION`.
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// How a transaction or savepoint closure ends.
+    public enum TransactionCompletion: Sendable {
+        /// Commit the transaction, or release the savepoint.
+        case commit
+        /// Roll back the transaction, or roll back to the savepoint.
+        case rollback
+    }
+
+    /// Whether a transaction is open, however it was opened (methods or raw SQL).
+    public var isInsideTransaction: Bool {
+        guard let sqliteConnection else { return false }
+        return sqlite3_get_autocommit(sqliteConnection) == 0
+    }
+
+    /// Begins a transaction of the given kind (default: the configuration's
+    /// ``Configuration/defaultTransactionKind``).
+    public func beginTransaction(_ kind: TransactionKind? = nil) throws {
+        let kind = kind ?? configuration.defaultTransactionKind
+        try cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
+    }
+
+    /// Commits the current transaction.
+    public func commit() throws {
+        try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+    }
+
+    /// Rolls back the current transaction.
+    public func rollback() throws {
+        try cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+    }
+
+    /// Rolls back if a transaction is open; SQLite may have rolled back by itself after
+    /// some errors (SQLITE_FULL, SQLITE_IOERR, ...).
+    func rollbackIfInsideTransaction() {
+        if isInsideTransaction { try? rollback() }
+    }
+
+    /// Runs `operations` in a transaction, committed or rolled back as the closure returns.
+    ///
+    /// If `operations` throws, the transaction is rolled back and the error rethrown. If the
+    /// commit fails, the transaction is rolled back and the commit error thrown.
+    ///
+    /// ```swift
+    /// try dbQueue.writeWithoutTransaction { db in
+    ///     try db.inTransaction {
+    ///         try db.execute(sql: "INSERT INTO credit ...")
+    ///         try db.execute(sql: "INSERT INTO debit ...")
+    ///         return .commit
+    ///     }
+    /// }
+    /// ```
+    public func inTransaction(_ kind: TransactionKind? = nil, _ operations: () throws -> TransactionCompletion) throws {
+        try beginTransaction(kind)
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            rollbackIfInsideTransaction()
+            throw error
+        }
+        switch completion {
+        case .commit:
+            do {
+                try commit()
+            } catch {
+                rollbackIfInsideTransaction()
+                throw error
+            }
+        case .rollback:
+            // The closure may have ended the transaction itself.
+            if isInsideTransaction { try rollback() }
+        }
+    }
+
+    /// Runs `operations` in a savepoint, released or rolled back as the closure returns.
+    ///
+    /// Savepoints nest. Outside of any transaction, a savepoint opens one (of the default
+    /// kind), committed when the savepoint is released: changes reach the disk only when
+    /// the outermost transaction commits.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.inSavepoint {
+    ///         try db.execute(sql: "INSERT INTO credit ...")
+    ///         try db.execute(sql: "INSERT INTO debit ...")
+    ///         return .commit
+    ///     }
+    /// }
+    /// ```
+    public func inSavepoint(_ operations: () throws -> TransactionCompletion) throws {
+        guard isInsideTransaction else {
+            try inTransaction(nil, operations)
+            return
+        }
+        // The savepoint name is not unique: SQLite releases and rolls back to the most
+        // recent savepoint of that name, which is the one this call opened.
+        try cachedStatement(sql: "SAVEPOINT ripple").execute()
+        let completion: TransactionCompletion
+        do {
+            completion = try operations()
+        } catch {
+            if isInsideTransaction { try? rollbackToSavepointAndRelease() }
+            throw error
+        }
+        switch completion {
+        case .commit:
+            try cachedStatement(sql: "RELEASE SAVEPOINT ripple").execute()
+        case .rollback:
+            if isInsideTransaction { try rollbackToSavepointAndRelease() }
+        }
+    }
+
+    private func rollbackToSavepointAndRelease() throws {
+        try cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT ripple").execute()
+        try cachedStatement(sql: "RELEASE SAVEPOINT ripple").execute()
+    }
+}

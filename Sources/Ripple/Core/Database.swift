@@ -1,0 +1,355 @@
+import CSQLite
+import Foundation
+
+/// An SQLite connection.
+///
+/// You do not create a `Database` yourself: a ``DatabaseQueue`` or a ``DatabasePool`` hands
+/// one to your closures, on the queue that protects it:
+///
+/// ```swift
+/// try dbQueue.write { db in
+///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+/// }
+/// ```
+///
+/// `Database` is not `Sendable`: it must not leave the closure it was given to.
+public final class Database {
+    /// The raw SQLite connection handle; nil once closed.
+    public private(set) var sqliteConnection: OpaquePointer?
+
+    /// The configuration the connection was opened with.
+    public let configuration: Configuration
+
+    /// The path of the database file (`:memory:` for an in-memory database).
+    public let path: String
+
+    /// A description for debugging: the label of the connection.
+    public let description: String
+
+    /// Whether ``close()`` was called.
+    public private(set) var isClosed = false
+
+    private var statementCache: [String: Statement] = [:]
+    private var busyHandlerContext: Unmanaged<BusyHandlerBox>?
+    private var traceHandler: ((TraceEvent) -> Void)?
+    private var readOnlyDepth = 0
+
+    /// Opens a connection. `readonly` overrides the configuration (DatabasePool readers).
+    init(path: String, description: String, configuration: Configuration, readonly: Bool? = nil) throws {
+        self.path = path
+        self.description = description
+        self.configuration = configuration
+        let isReadonly = readonly ?? configuration.readonly
+        var flags = SQLITE_OPEN_NOMUTEX
+        flags |= isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = DatabaseError(connection: connection, code: code)
+            sqlite3_close(connection)
+            throw DatabaseError(
+                resultCode: error.extendedResultCode,
+                message: "could not open database at \(path): \(error.message ?? "unknown error")")
+        }
+        sqliteConnection = connection
+        sqlite3_extended_result_codes(connection, 1)
+        do {
+            try setUpBusyMode()
+            // Fails with SQLITE_NOTADB for a file that is not a database.
+            try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
+            if configuration.foreignKeysEnabled {
+                try execute(sql: "PRAGMA foreign_keys = ON")
+            }
+            for preparation in configuration.preparations {
+                try preparation(self)
+            }
+        } catch {
+            try? close()
+            throw error
+        }
+    }
+
+    deinit {
+        if !isClosed { try? close() }
+    }
+
+    /// Closes the connection. Later uses throw `SQLITE_MISUSE`. Closing twice does nothing.
+    public func close() throws {
+        guard let connection = sqliteConnection, !isClosed else { return }
+        statementCache.removeAll()
+        if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
+        // sqlite3_close_v2 waits for statements still alive elsewhere to be finalized.
+        let code = sqlite3_close_v2(connection)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(connection: connection, code: code)
+        }
+        isClosed = true
+        sqliteConnection = nil
+        busyHandlerContext?.release()
+        busyHandlerContext = nil
+    }
+
+    /// Throws `SQLITE_MISUSE` once the connection is closed.
+    @inline(__always)
+    func checkOpen() throws {
+        if isClosed { throw DatabaseError.misuse("Connection is closed: \(description)") }
+    }
+
+    // MARK: - Facts
+
+    /// The rowid of the last row inserted by this connection.
+    public var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(sqliteConnection)
+    }
+
+    /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+    public var changesCount: Int {
+        Int(sqlite3_changes(sqliteConnection))
+    }
+
+    /// The number of rows changed since the connection opened.
+    public var totalChangesCount: Int {
+        Int(sqlite3_total_changes(sqliteConnection))
+    }
+
+    // MARK: - Statements
+
+    /// Executes one or several statements, separated by semicolons. Positional arguments
+    /// are consumed by the statements in order; named arguments are shared by all.
+    ///
+    /// ```swift
+    /// try db.execute(sql: """
+    ///     CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT);
+    ///     INSERT INTO player (name, score) VALUES (?, ?);
+    ///     """, arguments: ["Arthur", 1000])
+    /// ```
+    public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        try checkOpen()
+        var position = 0
+        try sql.utf8CString.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let end = base + buffer.count - 1  // the terminating NUL
+            var current = base
+            while current < end {
+                var sqliteStatement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail)
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(connection: sqliteConnection, code: code, sql: sql, arguments: arguments)
+                }
+                guard let sqliteStatement else { break }  // only white space or comments remain
+                let statement = Statement(
+                    database: self,
+                    sqliteStatement: sqliteStatement,
+                    sql: String(cString: sqlite3_sql(sqliteStatement)))
+                try statement.bind(arguments, consumingFrom: &position)
+                try executeStatement(statement)
+                current = tail ?? end
+            }
+        }
+        if position != arguments.values.count {
+            throw DatabaseError.misuse(
+                "wrong number of statement arguments: \(arguments.values.count) given, \(position) expected",
+                sql: sql, arguments: arguments)
+        }
+    }
+
+    /// Compiles a single statement.
+    ///
+    /// Throws when `sql` is invalid, or holds more than one statement (use
+    /// ``execute(sql:arguments:)`` for those).
+    public func makeStatement(sql: String) throws -> Statement {
+        try prepareStatement(sql: sql, persistent: false)
+    }
+
+    /// Compiles a single statement, or returns the one compiled earlier for the same SQL.
+    /// Best for statements run many times.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            // A statement still stepping (an open cursor) is not reused: a fresh one is.
+            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
+            return try prepareStatement(sql: sql, persistent: false)
+        }
+        let statement = try prepareStatement(sql: sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    private func prepareStatement(sql: String, persistent: Bool) throws -> Statement {
+        try checkOpen()
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        return try sql.withCString { cString in
+            var sqliteStatement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(sqliteConnection, cString, -1, flags, &sqliteStatement, &tail)
+            guard code == SQLITE_OK else {
+                throw DatabaseError(connection: sqliteConnection, code: code, sql: sql)
+            }
+            guard let sqliteStatement else {
+                throw DatabaseError.misuse("empty statement", sql: sql)
+            }
+            if let tail, tail.pointee != 0 {
+                var other: OpaquePointer?
+                let code = sqlite3_prepare_v3(sqliteConnection, tail, -1, 0, &other, nil)
+                sqlite3_finalize(other)
+                if code != SQLITE_OK || other != nil {
+                    sqlite3_finalize(sqliteStatement)
+                    throw DatabaseError.misuse(
+                        "Multiple statements found. To execute multiple statements, "
+                        + "use Database.execute(sql:) instead.", sql: sql)
+                }
+            }
+            return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql)
+        }
+    }
+
+    /// Runs a statement whose arguments are bound, to completion.
+    @inline(__always)
+    func executeStatement(_ statement: Statement) throws {
+        try checkOpen()
+        try statementWillStart(statement)
+        do {
+            while try statement.step() {}
+        } catch {
+            statementDidFail(statement, error: error)
+            throw error
+        }
+        statement.reset()
+        try statementDidFinish(statement)
+    }
+
+    // Extension points around each statement execution, where transaction observation
+    // plugs in.
+    @inline(__always)
+    func statementWillStart(_ statement: Statement) throws {}
+    @inline(__always)
+    func statementDidFinish(_ statement: Statement) throws {}
+    @inline(__always)
+    func statementDidFail(_ statement: Statement, error: any Error) {}
+
+    // MARK: - Read-only accesses
+
+    /// Whether writes are forbidden right now (read-only connection or read access).
+    public var isReadOnly: Bool {
+        configuration.readonly || readOnlyDepth > 0 || sqlite3_db_readonly(sqliteConnection, "main") == 1
+    }
+
+    /// Runs `block` with writes forbidden (`PRAGMA query_only`): a write throws
+    /// `SQLITE_READONLY`.
+    func readOnly<T>(_ block: () throws -> T) throws -> T {
+        if configuration.readonly { return try block() }
+        if readOnlyDepth == 0 {
+            try cachedStatement(sql: "PRAGMA query_only = 1").execute()
+        }
+        readOnlyDepth += 1
+        defer {
+            readOnlyDepth -= 1
+            if readOnlyDepth == 0, !isClosed {
+                try? cachedStatement(sql: "PRAGMA query_only = 0").execute()
+            }
+        }
+        return try block()
+    }
+
+    // MARK: - Busy mode
+
+    private func setUpBusyMode() throws {
+        switch configuration.busyMode {
+        case .immediateError:
+            break
+        case .timeout(let seconds):
+            sqlite3_busy_timeout(sqliteConnection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
+        case .callback(let callback):
+            let context = Unmanaged.passRetained(BusyHandlerBox(callback))
+            busyHandlerContext = context
+            sqlite3_busy_handler(sqliteConnection, { context, tries in
+                let box = Unmanaged<BusyHandlerBox>.fromOpaque(context!).takeUnretainedValue()
+                return box.callback(Int(tries)) ? 1 : 0
+            }, context.toOpaque())
+        }
+    }
+
+    // MARK: - Tracing
+
+    /// What ``trace(options:_:)`` reports.
+    public struct TracingOptions: OptionSet, Sendable {
+        public let rawValue: CInt
+        public init(rawValue: CInt) { self.rawValue = rawValue }
+        /// Each statement, as it starts.
+        public static let statement = TracingOptions(rawValue: CInt(SQLITE_TRACE_STMT))
+        /// Each statement, with its duration, as it ends.
+        public static let profile = TracingOptions(rawValue: CInt(SQLITE_TRACE_PROFILE))
+    }
+
+    /// Calls `trace` with each statement the connection runs (nil stops tracing).
+    ///
+    /// ```swift
+    /// db.trace { print($0) }   // prints "SELECT * FROM player"
+    /// ```
+    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)?) {
+        traceHandler = trace
+        guard trace != nil else {
+            sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
+            return
+        }
+        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, context, p, x in
+            let db = Unmanaged<Database>.fromOpaque(context!).takeUnretainedValue()
+            db.handleTrace(mask: mask, p: p, x: x)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func handleTrace(mask: UInt32, p: UnsafeMutableRawPointer?, x: UnsafeMutableRawPointer?) {
+        guard let traceHandler, let p else { return }
+        let sqliteStatement = OpaquePointer(p)
+        switch CInt(mask) {
+        case SQLITE_TRACE_STMT:
+            let sql = x.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+            traceHandler(.statement(TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql)))
+        case SQLITE_TRACE_PROFILE:
+            let nanoseconds = x?.assumingMemoryBound(to: Int64.self).pointee ?? 0
+            let sql = sqlite3_sql(sqliteStatement).map { String(cString: $0) } ?? ""
+            traceHandler(.profile(
+                statement: TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql),
+                duration: TimeInterval(nanoseconds) / 1e9))
+        default:
+            break
+        }
+    }
+}
+
+/// A statement reported by ``Database/trace(options:_:)``.
+public enum TraceEvent: CustomStringConvertible {
+    /// A statement starts.
+    case statement(Statement)
+    /// A statement ended, after `duration` seconds.
+    case profile(statement: Statement, duration: TimeInterval)
+
+    /// A traced statement; only valid during the trace callback.
+    public struct Statement: CustomStringConvertible {
+        let sqliteStatement: OpaquePointer
+        /// The SQL, with parameters (`?`) as written. Trigger statements appear as comments.
+        public let sql: String
+        /// The SQL with bound values in place of parameters.
+        public var expandedSQL: String {
+            guard let cString = sqlite3_expanded_sql(sqliteStatement) else { return sql }
+            defer { sqlite3_free(cString) }
+            return String(cString: cString)
+        }
+        public var description: String { sql }
+    }
+
+    public var description: String {
+        switch self {
+        case .statement(let statement):
+            return statement.sql
+        case let .profile(statement, duration):
+            return String(format: "%.3f", duration) + "s " + statement.sql
+        }
+    }
+}
+
+private final class BusyHandlerBox {
+    let callback: @Sendable (Int) -> Bool
+    init(_ callback: @escaping @Sendable (Int) -> Bool) { self.callback = callback }
+}

@@ -1,0 +1,152 @@
+import CSQLite
+import Foundation
+
+/// A value stored in a database table: NULL, an integer, a real, a text, or a blob.
+///
+/// Integers and reals compare numerically: `DatabaseValue(1)` equals `DatabaseValue(1.0)`,
+/// as they do in SQLite.
+public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
+    /// The storage classes of SQLite.
+    public enum Storage: Sendable {
+        case null
+        case int64(Int64)
+        case double(Double)
+        case string(String)
+        case blob(Data)
+    }
+
+    /// The stored value.
+    public let storage: Storage
+
+    /// The NULL value.
+    public static let null = DatabaseValue(storage: .null)
+
+    /// Creates a value from its storage.
+    public init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Creates a value from any convertible value; `nil` gives NULL.
+    public init(value: (any DatabaseValueConvertible)?) {
+        self = value?.databaseValue ?? .null
+    }
+
+    /// Whether the value is NULL.
+    @inlinable
+    public var isNull: Bool {
+        if case .null = storage { return true }
+        return false
+    }
+
+    /// Reads column `index` of the current row of a statement.
+    init(sqliteStatement: OpaquePointer, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_NULL:
+            storage = .null
+        case SQLITE_INTEGER:
+            storage = .int64(sqlite3_column_int64(sqliteStatement, index))
+        case SQLITE_FLOAT:
+            storage = .double(sqlite3_column_double(sqliteStatement, index))
+        case SQLITE_TEXT:
+            let bytes = UnsafeBufferPointer(
+                start: sqlite3_column_text(sqliteStatement, index),
+                count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+            if let string = String(validating: bytes, as: UTF8.self) {
+                storage = .string(string)
+            } else {
+                // Invalid UTF-8 is kept byte for byte, never repaired: it reads as Data,
+                // and reading it as String throws.
+                storage = .blob(Data(bytes))
+            }
+        default:
+            storage = .blob(readBlob(sqliteStatement, index))
+        }
+    }
+
+    /// Reads value `index` of an `sqlite3_value` array (function arguments, pre-update values).
+    init(sqliteValue: OpaquePointer?) {
+        guard let value = sqliteValue else { storage = .null; return }
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL:
+            storage = .null
+        case SQLITE_INTEGER:
+            storage = .int64(sqlite3_value_int64(value))
+        case SQLITE_FLOAT:
+            storage = .double(sqlite3_value_double(value))
+        case SQLITE_TEXT:
+            let bytes = UnsafeBufferPointer(
+                start: sqlite3_value_text(value),
+                count: Int(sqlite3_value_bytes(value)))
+            if let string = String(validating: bytes, as: UTF8.self) {
+                storage = .string(string)
+            } else {
+                storage = .blob(Data(bytes))
+            }
+        default:
+            let count = Int(sqlite3_value_bytes(value))
+            if count == 0 { storage = .blob(Data()) } else {
+                storage = .blob(Data(bytes: sqlite3_value_blob(value), count: count))
+            }
+        }
+    }
+
+    public static func == (lhs: DatabaseValue, rhs: DatabaseValue) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.null, .null): return true
+        case let (.int64(a), .int64(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.int64(a), .double(b)): return Double(exactly: a).map { $0 == b } ?? false
+        case let (.double(a), .int64(b)): return Double(exactly: b).map { $0 == a } ?? false
+        case let (.string(a), .string(b)): return a == b
+        case let (.blob(a), .blob(b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .null:
+            hasher.combine(0)
+        case .int64(let int):
+            hasher.combine(1); hasher.combine(int)
+        case .double(let double):
+            // Equal to an integer: hash as that integer, so that == and hash agree.
+            if let int = Int64(exactly: double) {
+                hasher.combine(1); hasher.combine(int)
+            } else {
+                hasher.combine(2); hasher.combine(double)
+            }
+        case .string(let string):
+            hasher.combine(3); hasher.combine(string)
+        case .blob(let data):
+            hasher.combine(4); hasher.combine(data)
+        }
+    }
+
+    /// SQL-like: `NULL`, `1`, `1.5`, `"text"`, `<3 bytes>`.
+    public var description: String {
+        switch storage {
+        case .null: return "NULL"
+        case .int64(let int): return String(int)
+        case .double(let double): return String(double)
+        case .string(let string): return String(reflecting: string)
+        case .blob(let data): return "Data(\(data.count) bytes)"
+        }
+    }
+}
+
+@inline(__always)
+func readBlob(_ sqliteStatement: OpaquePointer, _ index: CInt) -> Data {
+    guard let bytes = sqlite3_column_blob(sqliteStatement, index) else { return Data() }
+    return Data(bytes: bytes, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+}
+
+extension DatabaseValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { self }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
+}
+
+extension DatabaseValue: ExpressibleByNilLiteral {
+    /// `nil` is NULL.
+    public init(nilLiteral: ()) { self = .null }
+}

@@ -1,0 +1,177 @@
+// Fetching rows and values from SQL and from prepared statements.
+//
+// Every type has the same four methods: `fetchCursor` (lazy), `fetchAll`, `fetchSet` and
+// `fetchOne`. SQL strings go through the connection's statement cache.
+
+extension Row {
+    /// A cursor over the rows of `statement`. Each row is only valid until the next step.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RowCursor {
+        try RowCursor(statement: statement, arguments: arguments)
+    }
+
+    /// All rows of `statement`.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
+        let cursor = try fetchCursor(statement, arguments: arguments)
+        var rows: [Row] = []
+        let columns = statement.columnNames
+        let sqliteStatement = statement.sqliteStatement
+        let count = CInt(statement.columnCount)
+        while try cursor.next() != nil {
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(Int(count))
+            for index in 0..<count {
+                values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
+            }
+            rows.append(Row(columns: columns, values: values))
+        }
+        return rows
+    }
+
+    /// The distinct rows of `statement`.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Row> {
+        try Set(fetchAll(statement, arguments: arguments))
+    }
+
+    /// The first row of `statement`, or nil.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Row? {
+        let cursor = try fetchCursor(statement, arguments: arguments)
+        return try cursor.next()?.copy()
+    }
+
+    /// A cursor over the rows of `sql`.
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RowCursor {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All rows of `sql`.
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The distinct rows of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Row> {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first row of `sql`, or nil.
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+/// The first element of a cursor of optionals, flattened: nil for no row and for NULL.
+@inline(__always)
+func firstFlattened<C: Cursor<T?>, T>(_ cursor: C) throws -> T? {
+    guard let first = try cursor.next() else { return nil }
+    return first
+}
+
+extension DatabaseValueConvertible {
+    /// A cursor over the values of the first column of `statement`.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> DatabaseValueCursor<Self> {
+        try DatabaseValueCursor(statement: statement, arguments: arguments)
+    }
+
+    /// All values of the first column of `statement`.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The first value of `statement`: nil when there is no row or the value is NULL.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try firstFlattened(DatabaseValueCursor<Self?>(statement: statement, arguments: arguments))
+    }
+
+    /// A cursor over the values of the first column of `sql`.
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> DatabaseValueCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All values of the first column of `sql`.
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first value of `sql`: nil when there is no row or the value is NULL.
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible where Self: Hashable {
+    /// The distinct values of the first column of `statement`.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The distinct values of the first column of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible {
+    /// A cursor over the values of the first column of `statement`, read in place.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self> {
+        try FastDatabaseValueCursor(statement: statement, arguments: arguments)
+    }
+
+    /// All values of the first column of `statement`.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The first value of `statement`: nil when there is no row or the value is NULL.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try firstFlattened(FastOptionalValueCursor<Self>(statement: statement, arguments: arguments))
+    }
+
+    /// A cursor over the values of the first column of `sql`, read in place.
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All values of the first column of `sql`.
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first value of `sql`: nil when there is no row or the value is NULL.
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hashable {
+    /// The distinct values of the first column of `statement`.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The distinct values of the first column of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConvertible {
+    /// A cursor over the values of the first column of `statement`, nil for NULL.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> FastOptionalValueCursor<Wrapped> {
+        try FastOptionalValueCursor(statement: statement, arguments: arguments)
+    }
+
+    /// All values of the first column of `statement`, nil for NULL.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Wrapped?] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// A cursor over the values of the first column of `sql`, nil for NULL.
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> FastOptionalValueCursor<Wrapped> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All values of the first column of `sql`, nil for NULL.
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Wrapped?] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}

@@ -1,0 +1,308 @@
+import CSQLite
+
+/// A database row: column names and their values.
+///
+/// Read values by index or by column name (case-insensitive, leftmost match), as the type
+/// you need:
+///
+/// ```swift
+/// let row = try Row.fetchOne(db, sql: "SELECT id, name, score FROM player")!
+/// let id: Int64 = try row[0]
+/// let name: String = try row["name"]
+/// let score: Int? = try row["score"]   // nil for NULL
+/// let value = row["name"]              // untyped: (any DatabaseValueConvertible)?
+/// ```
+///
+/// Typed reads throw a ``DatabaseError`` (`SQLITE_MISMATCH`) when the value cannot be
+/// converted, such as NULL into a non-optional, or the text `"abc"` into an `Int`.
+///
+/// The row a cursor hands out is a view on the statement's current row, valid until the
+/// next step: use ``copy()`` to keep it. Rows from `fetchAll`, `fetchOne` and `fetchSet`
+/// are already copies.
+public final class Row: @unchecked Sendable {
+    enum Storage {
+        /// The current row of a statement, read in place.
+        case statement(Statement)
+        /// Copied values.
+        case values(columns: [String], values: [DatabaseValue])
+    }
+
+    let storage: Storage
+
+    /// The number of columns.
+    public let count: Int
+
+    init(statement: Statement) {
+        storage = .statement(statement)
+        count = statement.columnCount
+    }
+
+    init(columns: [String], values: [DatabaseValue]) {
+        storage = .values(columns: columns, values: values)
+        count = values.count
+    }
+
+    /// An empty row.
+    public convenience init() {
+        self.init(columns: [], values: [])
+    }
+
+    /// A row built from column names and values, in the order given.
+    public convenience init(_ pairs: [(String, (any DatabaseValueConvertible)?)]) {
+        self.init(columns: pairs.map(\.0), values: pairs.map { $0.1?.databaseValue ?? .null })
+    }
+
+    /// A row with the current values of `statement`, copied.
+    convenience init(copying statement: Statement) {
+        let sqliteStatement = statement.sqliteStatement
+        self.init(
+            columns: statement.columnNames,
+            values: (0..<CInt(statement.columnCount)).map {
+                DatabaseValue(sqliteStatement: sqliteStatement, index: $0)
+            })
+    }
+
+    /// A row that owns its values (self when it already does).
+    public func copy() -> Row {
+        switch storage {
+        case .values: return self
+        case .statement(let statement): return Row(copying: statement)
+        }
+    }
+
+    /// The column names, in order.
+    public var columnNames: [String] {
+        switch storage {
+        case .statement(let statement): return statement.columnNames
+        case .values(let columns, _): return columns
+        }
+    }
+
+    /// The values, in column order.
+    public var databaseValues: [DatabaseValue] {
+        switch storage {
+        case .statement(let statement):
+            return (0..<CInt(count)).map { DatabaseValue(sqliteStatement: statement.sqliteStatement, index: $0) }
+        case .values(_, let values):
+            return values
+        }
+    }
+
+    /// The index of the leftmost column named `name`, case-insensitively.
+    public func index(forColumn name: String) -> Int? {
+        switch storage {
+        case .statement(let statement):
+            return statement.index(ofColumn: name)
+        case .values(let columns, _):
+            if let index = columns.firstIndex(of: name) { return index }
+            let lowercased = name.lowercased()
+            return columns.firstIndex { $0.lowercased() == lowercased }
+        }
+    }
+
+    /// Whether the row has a column named `name` (case-insensitive).
+    public func hasColumn(_ name: String) -> Bool {
+        index(forColumn: name) != nil
+    }
+
+    /// Whether the value at `index` is NULL.
+    public func hasNull(atIndex index: Int) -> Bool {
+        databaseValue(atIndex: index).isNull
+    }
+
+    /// The value at `index`. Out of range is a programmer error.
+    public func databaseValue(atIndex index: Int) -> DatabaseValue {
+        precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+        switch storage {
+        case .statement(let statement):
+            return DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(index))
+        case .values(_, let values):
+            return values[index]
+        }
+    }
+
+    /// The value of the column `name`, or nil when there is no such column.
+    public func databaseValue(forColumn name: String) -> DatabaseValue? {
+        index(forColumn: name).map(databaseValue(atIndex:))
+    }
+
+    // MARK: - Untyped subscripts
+
+    /// The value at `index` as stored: nil, `Int64`, `Double`, `String` or `Data`.
+    public subscript(_ index: Int) -> (any DatabaseValueConvertible)? {
+        databaseValue(atIndex: index).storageValue
+    }
+
+    /// The value of column `name` as stored, or nil when NULL or when there is no such column.
+    public subscript(_ name: String) -> (any DatabaseValueConvertible)? {
+        databaseValue(forColumn: name)?.storageValue
+    }
+
+    // MARK: - Typed subscripts
+
+    /// The value at `index`, converted to `Value`.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        get throws { try decode(Value.self, atIndex: index) }
+    }
+
+    /// The value at `index`, converted to `Value` straight from the statement when possible.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
+        get throws { try decode(Value.self, atIndex: index) }
+    }
+
+    /// The value at `index`, nil when NULL.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value? {
+        get throws { try decodeIfPresent(Value.self, atIndex: index) }
+    }
+
+    /// The value of column `name`, converted to `Value`.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value {
+        get throws { try decode(Value.self, forColumn: name) }
+    }
+
+    /// The value of column `name`, converted straight from the statement when possible.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value {
+        get throws { try decode(Value.self, forColumn: name) }
+    }
+
+    /// The value of column `name`, nil when NULL or when there is no such column.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value? {
+        get throws { try decodeIfPresent(Value.self, forColumn: name) }
+    }
+
+    // MARK: - Decoding
+
+    /// The value at `index`, converted to `type`; throws when it cannot be.
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value {
+        checkIndex(index)
+        switch storage {
+        case .statement(let statement):
+            return try Value.decode(statement: statement, index: CInt(index))
+        case .values(let columns, let values):
+            return try Value.decode(from: values[index], context: DecodingContext(column: columns[index], index: index))
+        }
+    }
+
+    /// The value at `index`, converted to `type`; the fast path.
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
+    {
+        checkIndex(index)
+        switch storage {
+        case .statement(let statement):
+            return try Value.decode(statement: statement, index: CInt(index))
+        case .values(let columns, let values):
+            return try Value.decode(from: values[index], context: DecodingContext(column: columns[index], index: index))
+        }
+    }
+
+    /// The value at `index`, nil when NULL; the fast path.
+    public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value?
+    {
+        checkIndex(index)
+        switch storage {
+        case .statement(let statement):
+            return try Value.decodeIfPresent(statement: statement, index: CInt(index))
+        case .values(let columns, let values):
+            return try Value?.decode(from: values[index], context: DecodingContext(column: columns[index], index: index))
+        }
+    }
+
+    /// The value of column `name`, converted to `type`; throws when there is no such column or
+    /// the value cannot be converted (a missing column reads as NULL for optional types).
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
+        guard let index = index(forColumn: name) else {
+            if let value = Value.fromDatabaseValue(.null) { return value }
+            throw missingColumn(name)
+        }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    /// The value of column `name`, converted to `type`; the fast path.
+    public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
+    {
+        guard let index = index(forColumn: name) else { throw missingColumn(name) }
+        return try decode(Value.self, atIndex: index)
+    }
+
+    /// The value of column `name`, nil when NULL or when there is no such column.
+    public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type = Value.self, forColumn name: String) throws -> Value?
+    {
+        guard let index = index(forColumn: name) else { return nil }
+        return try decodeIfPresent(Value.self, atIndex: index)
+    }
+
+    @inline(__always)
+    private func checkIndex(_ index: Int) {
+        precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+    }
+
+    private func missingColumn(_ name: String) -> DatabaseError {
+        var sql: String?
+        var arguments: StatementArguments?
+        if case .statement(let statement) = storage {
+            sql = statement.sql
+            arguments = statement.arguments
+        }
+        return .mismatch(
+            "no such column: \"\(name)\" (columns: \(columnNames.joined(separator: ", ")))",
+            sql: sql, arguments: arguments)
+    }
+}
+
+extension DatabaseValue {
+    /// The stored value as a Swift value: nil, Int64, Double, String or Data.
+    var storageValue: (any DatabaseValueConvertible)? {
+        switch storage {
+        case .null: return nil
+        case .int64(let int): return int
+        case .double(let double): return double
+        case .string(let string): return string
+        case .blob(let data): return data
+        }
+    }
+}
+
+extension Row: Equatable, Hashable {
+    /// Rows are equal when they have the same column names and values, in the same order.
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        if lhs === rhs { return true }
+        return lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columnNames)
+        hasher.combine(databaseValues)
+    }
+}
+
+extension Row: CustomStringConvertible {
+    /// `[id:1 name:"Arthur" score:NULL]`
+    public var description: String {
+        "[" + zip(columnNames, databaseValues).map { "\($0):\($1)" }.joined(separator: " ") + "]"
+    }
+}
+
+extension Row: ExpressibleByDictionaryLiteral {
+    /// A row built from a literal, columns in the literal's order:
+    /// `let row: Row = ["id": 1, "name": "Arthur"]`.
+    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        self.init(elements)
+    }
+}
+
+extension Row: Sequence {
+    /// Iterates `(columnName, value)` pairs in column order.
+    public func makeIterator() -> IndexingIterator<[(String, DatabaseValue)]> {
+        Array(zip(columnNames, databaseValues)).makeIterator()
+    }
+}

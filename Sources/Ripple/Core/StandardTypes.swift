@@ -1,0 +1,189 @@
+import CSQLite
+
+// Integers are stored as SQLite integers. A value read back must fit the requested type
+// exactly: a REAL with a fraction, or outside the type's range, fails instead of clamping.
+
+@inline(__always)
+func columnInteger<I: FixedWidthInteger>(_ sqliteStatement: OpaquePointer, _ index: CInt) -> I? {
+    switch sqlite3_column_type(sqliteStatement, index) {
+    case SQLITE_INTEGER: return I(exactly: sqlite3_column_int64(sqliteStatement, index))
+    case SQLITE_FLOAT: return I(exactly: sqlite3_column_double(sqliteStatement, index))
+    default: return nil
+    }
+}
+
+@inline(__always)
+func databaseInteger<I: FixedWidthInteger>(_ dbValue: DatabaseValue) -> I? {
+    switch dbValue.storage {
+    case .int64(let int): return I(exactly: int)
+    case .double(let double): return I(exactly: double)
+    default: return nil
+    }
+}
+
+extension Int: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int? { databaseInteger(dbValue) }
+    @inline(__always)
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: Int = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int8? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: Int8 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int16? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: Int16 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int32? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: Int32 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: Int64 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Values above `Int64.max` do not fit an SQLite integer: they are stored as REAL.
+    public var databaseValue: DatabaseValue {
+        if let int = Int64(exactly: self) { return DatabaseValue(storage: .int64(int)) }
+        return DatabaseValue(storage: .double(Double(self)))
+    }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: UInt = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt8? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: UInt8 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt16? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: UInt16 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt32? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: UInt32 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Values above `Int64.max` do not fit an SQLite integer: they are stored as REAL.
+    public var databaseValue: DatabaseValue {
+        if let int = Int64(exactly: self) { return DatabaseValue(storage: .int64(int)) }
+        return DatabaseValue(storage: .double(Double(self)))
+    }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt64? { databaseInteger(dbValue) }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let value: UInt64 = columnInteger(sqliteStatement, index) else { return nil }
+        self = value
+    }
+}
+
+extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
+    /// Stored as the integer 1 or 0.
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
+    /// Any non-zero number is true.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
+        switch dbValue.storage {
+        case .int64(let int): return int != 0
+        case .double(let double): return double != 0
+        default: return nil
+        }
+    }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
+        case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+        default: return nil
+        }
+    }
+}
+
+extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
+        switch dbValue.storage {
+        case .int64(let int): return Double(int)
+        case .double(let double): return double
+        default: return nil
+        }
+    }
+    @inline(__always)
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        default: return nil
+        }
+    }
+}
+
+extension Float: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
+        Double.fromDatabaseValue(dbValue).map(Float.init)
+    }
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard let double = Double(sqliteStatement: sqliteStatement, index: index) else { return nil }
+        self = Float(double)
+    }
+}
+
+extension String: DatabaseValueConvertible, StatementColumnConvertible {
+    public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+    /// Texts only; text that is not valid UTF-8 is not a String (read it as `Data`).
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
+        if case .string(let string) = dbValue.storage { return string }
+        return nil
+    }
+    @inline(__always)
+    public init?(sqliteStatement: OpaquePointer, index: CInt) {
+        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
+        // Read with the explicit byte count: NUL bytes inside the text are kept.
+        let bytes = UnsafeBufferPointer(
+            start: sqlite3_column_text(sqliteStatement, index),
+            count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+        guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
+        self = string
+    }
+}

@@ -1,0 +1,253 @@
+import CSQLite
+
+/// A prepared SQLite statement, bound to the connection that compiled it.
+///
+/// Make one with ``Database/makeStatement(sql:)`` or ``Database/cachedStatement(sql:)``,
+/// then execute it as many times as needed, with new arguments each time:
+///
+/// ```swift
+/// let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+/// try statement.execute(arguments: ["Arthur", 1000])
+/// try statement.execute(arguments: ["Barbara", 750])
+/// ```
+///
+/// A statement is not `Sendable`: it belongs to its connection's queue.
+public final class Statement {
+    /// The raw SQLite statement handle.
+    public let sqliteStatement: OpaquePointer
+
+    /// The SQL of the statement.
+    public let sql: String
+
+    /// The connection that compiled the statement.
+    unowned let database: Database
+
+    /// The number of columns of the rows the statement produces.
+    public let columnCount: Int
+
+    /// The number of parameters.
+    public let parameterCount: Int
+
+    /// Parameter names without prefix; nil for the anonymous `?` and the numbered `?NNN`.
+    let parameterNames: [String?]
+
+    /// Whether any parameter is named.
+    let hasNamedParameters: Bool
+
+    /// The arguments last bound with ``setArguments(_:)`` or ``execute(arguments:)``.
+    public private(set) var arguments: StatementArguments = StatementArguments()
+
+    private var argumentsWereBound = false
+
+    init(database: Database, sqliteStatement: OpaquePointer, sql: String) {
+        self.database = database
+        self.sqliteStatement = sqliteStatement
+        self.sql = sql
+        self.columnCount = Int(sqlite3_column_count(sqliteStatement))
+        let parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
+        self.parameterCount = parameterCount
+        var names: [String?] = []
+        names.reserveCapacity(parameterCount)
+        var hasNamed = false
+        if parameterCount > 0 {
+            for index in 1...parameterCount {
+                if let cName = sqlite3_bind_parameter_name(sqliteStatement, CInt(index)) {
+                    let name = String(cString: cName)
+                    if name.hasPrefix("?") {
+                        names.append(nil)
+                    } else {
+                        names.append(String(name.dropFirst()))
+                        hasNamed = true
+                    }
+                } else {
+                    names.append(nil)
+                }
+            }
+        }
+        self.parameterNames = names
+        self.hasNamedParameters = hasNamed
+    }
+
+    deinit {
+        sqlite3_finalize(sqliteStatement)
+    }
+
+    /// The names of the columns, in order.
+    public private(set) lazy var columnNames: [String] = (0..<columnCount).map {
+        String(cString: sqlite3_column_name(sqliteStatement, CInt($0)))
+    }
+
+    /// Lowercased column names, for case-insensitive lookups.
+    private lazy var lowercasedColumnNames: [String] = columnNames.map { $0.lowercased() }
+
+    /// The index of the leftmost column named `name`, compared case-insensitively.
+    public func index(ofColumn name: String) -> Int? {
+        let names = columnNames
+        if let index = names.firstIndex(of: name) { return index }
+        let lowercased = name.lowercased()
+        return lowercasedColumnNames.firstIndex(of: lowercased)
+    }
+
+    /// Whether the statement does not write to the database.
+    public var isReadonly: Bool {
+        sqlite3_stmt_readonly(sqliteStatement) != 0
+    }
+
+    // MARK: - Arguments
+
+    /// Binds `arguments`, which must fill every parameter and have no unused positional value.
+    public func setArguments(_ arguments: StatementArguments) throws {
+        var position = 0
+        try bind(arguments, consumingFrom: &position)
+        if position != arguments.values.count {
+            throw DatabaseError.misuse(
+                "wrong number of statement arguments: \(arguments.values.count) given, "
+                + "\(position) expected", sql: sql, arguments: arguments)
+        }
+    }
+
+    /// Throws the error ``setArguments(_:)`` would throw, without binding.
+    public func validateArguments(_ arguments: StatementArguments) throws {
+        var position = 0
+        _ = try resolve(arguments, consumingFrom: &position)
+        if position != arguments.values.count {
+            throw DatabaseError.misuse(
+                "wrong number of statement arguments: \(arguments.values.count) given, "
+                + "\(position) expected", sql: sql, arguments: arguments)
+        }
+    }
+
+    /// Binds the parameters, taking positional values from `position` on; used directly by
+    /// multi-statement execution, where values flow from one statement to the next.
+    func bind(_ arguments: StatementArguments, consumingFrom position: inout Int) throws {
+        sqlite3_reset(sqliteStatement)
+        if !hasNamedParameters {
+            // Fast path: anonymous or numbered parameters only.
+            let values = arguments.values
+            guard values.count - position >= parameterCount else {
+                throw DatabaseError.misuse(
+                    "wrong number of statement arguments: \(values.count) given, "
+                    + "\(position + parameterCount) expected", sql: sql, arguments: arguments)
+            }
+            var index: CInt = 1
+            for value in values[position..<position + parameterCount] {
+                try bind(value, at: index, arguments)
+                index += 1
+            }
+            position += parameterCount
+        } else {
+            let values = try resolve(arguments, consumingFrom: &position)
+            for (offset, value) in values.enumerated() {
+                try bind(value, at: CInt(offset + 1), arguments)
+            }
+        }
+        self.arguments = arguments
+        argumentsWereBound = true
+    }
+
+    private func resolve(_ arguments: StatementArguments, consumingFrom position: inout Int) throws -> [DatabaseValue] {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(parameterCount)
+        var missing: [String] = []
+        for name in parameterNames {
+            if let name, let value = arguments.namedValues[name] {
+                values.append(value)
+            } else if position < arguments.values.count {
+                values.append(arguments.values[position])
+                position += 1
+            } else {
+                missing.append(name.map { ":" + $0 } ?? "?")
+                values.append(.null)
+            }
+        }
+        if !missing.isEmpty {
+            let list = missing.joined(separator: ", ")
+            if parameterNames.allSatisfy({ $0 == nil }) {
+                throw DatabaseError.misuse(
+                    "wrong number of statement arguments: \(arguments.values.count) given, "
+                    + "\(parameterCount) expected", sql: sql, arguments: arguments)
+            }
+            throw DatabaseError.misuse("missing statement argument(s): \(list)", sql: sql, arguments: arguments)
+        }
+        return values
+    }
+
+    @inline(__always)
+    private func bind(_ value: DatabaseValue, at index: CInt, _ arguments: StatementArguments) throws {
+        let code: CInt
+        switch value.storage {
+        case .null:
+            code = sqlite3_bind_null(sqliteStatement, index)
+        case .int64(let int):
+            code = sqlite3_bind_int64(sqliteStatement, index, int)
+        case .double(let double):
+            code = sqlite3_bind_double(sqliteStatement, index, double)
+        case .string(var string):
+            // Bound with its byte count, so that NUL bytes inside the text are kept.
+            code = string.withUTF8 { buffer in
+                guard let base = buffer.baseAddress, buffer.count > 0 else {
+                    return sqlite3_bind_text(sqliteStatement, index, "", 0, nil)
+                }
+                guard buffer.count <= Int(CInt.max) else { return SQLITE_TOOBIG }
+                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    sqlite3_bind_text(sqliteStatement, index, $0, CInt(buffer.count), ripple_sqlite_transient())
+                }
+            }
+        case .blob(let data):
+            code = data.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress, buffer.count > 0 else {
+                    return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
+                }
+                guard buffer.count <= Int(CInt.max) else { return SQLITE_TOOBIG }
+                return sqlite3_bind_blob(sqliteStatement, index, base, CInt(buffer.count), ripple_sqlite_transient())
+            }
+        }
+        if code != SQLITE_OK {
+            throw DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
+        }
+    }
+
+    // MARK: - Execution
+
+    /// Executes the statement, after binding `arguments` when given.
+    ///
+    /// Rows the statement produces are ignored: fetch them with `Row.fetchAll(statement)`
+    /// and friends instead.
+    public func execute(arguments: StatementArguments? = nil) throws {
+        try prepareExecution(arguments)
+        try database.executeStatement(self)
+    }
+
+    /// Resets the statement and binds arguments, before a step loop starts.
+    @inline(__always)
+    func prepareExecution(_ arguments: StatementArguments?) throws {
+        if let arguments {
+            try setArguments(arguments)
+        } else {
+            sqlite3_reset(sqliteStatement)
+            if !argumentsWereBound && parameterCount > 0 {
+                try setArguments(StatementArguments())
+            }
+        }
+    }
+
+    /// One step: true when a row is available, false when done.
+    @inline(__always)
+    func step() throws -> Bool {
+        let code = sqlite3_step(sqliteStatement)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        let error = DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
+        sqlite3_reset(sqliteStatement)
+        throw error
+    }
+
+    /// Releases the statement's locks and resources until its next execution.
+    func reset() {
+        sqlite3_reset(sqliteStatement)
+    }
+}
+
+extension Statement: CustomStringConvertible {
+    public var description: String { sql }
+}

@@ -1,0 +1,81 @@
+/// The values bound to the parameters of a statement: positional (`?`), named (`:name`,
+/// `@name`, `$name`), or both.
+///
+/// ```swift
+/// try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)",
+///                arguments: ["Arthur", 1000])
+/// try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)",
+///                arguments: ["name": "Arthur", "score": 1000])
+/// ```
+///
+/// Positional values fill the parameters in order; named values fill the named parameters
+/// whose name they carry (without its prefix). A named parameter with no named value takes
+/// the next positional value. Every parameter must get a value, and every positional value
+/// must be used: otherwise the statement throws a ``DatabaseError`` that says which.
+public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// The positional values.
+    public internal(set) var values: [DatabaseValue]
+    /// The named values, keyed by parameter name without prefix.
+    public internal(set) var namedValues: [String: DatabaseValue]
+
+    /// No values.
+    public init() {
+        values = []
+        namedValues = [:]
+    }
+
+    /// Positional values.
+    public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
+        values = sequence.map { $0?.databaseValue ?? .null }
+        namedValues = [:]
+    }
+
+    /// Positional values of one type.
+    public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
+        values = sequence.map(\.databaseValue)
+        namedValues = [:]
+    }
+
+    /// Named values.
+    public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
+        values = []
+        namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
+    }
+
+    /// Positional values: `[1, "Arthur", nil]`.
+    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        values = elements.map { $0?.databaseValue ?? .null }
+        namedValues = [:]
+    }
+
+    /// Named values: `["name": "Arthur", "score": 1000]`.
+    public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
+        values = []
+        namedValues = Dictionary(elements.map { ($0.0, $0.1?.databaseValue ?? .null) }) { _, last in last }
+    }
+
+    /// Whether there is no value at all.
+    public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
+
+    /// Appends the values of `other`; its named values replace those of the same name.
+    public mutating func append(contentsOf other: StatementArguments) {
+        values.append(contentsOf: other.values)
+        namedValues.merge(other.namedValues) { _, new in new }
+    }
+
+    /// The concatenation of two sets of arguments.
+    public static func + (lhs: StatementArguments, rhs: StatementArguments) -> StatementArguments {
+        var result = lhs
+        result.append(contentsOf: rhs)
+        return result
+    }
+
+    /// `[1, "Arthur"]`, `[name: "Arthur"]`, or `[1, name: "Arthur"]`.
+    public var description: String {
+        let positional = values.map(\.description)
+        let named = namedValues.keys.sorted().map { "\($0): \(namedValues[$0]!)" }
+        return "[" + (positional + named).joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,2 @@
+import Ripple
+print("todo")

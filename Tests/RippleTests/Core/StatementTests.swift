@@ -1,0 +1,142 @@
+import XCTest
+@testable import Ripple
+
+final class StatementTests: XCTestCase {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT)")
+        }
+        return dbQueue
+    }
+
+    func testMakeStatementAndExecuteWithArguments() throws {
+        try makeDatabase().write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+            XCTAssertEqual(statement.parameterCount, 2)
+            XCTAssertFalse(statement.isReadonly)
+            try statement.execute(arguments: ["Arthur", 100])
+            try statement.execute(arguments: ["Barbara", 200])
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT SUM(score) FROM player"), 300)
+        }
+    }
+
+    func testSetArgumentsThenExecute() throws {
+        try makeDatabase().write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (:name)")
+            try statement.setArguments(["name": "Arthur"])
+            XCTAssertEqual(statement.arguments, ["name": "Arthur"])
+            try statement.execute()
+            try statement.execute()  // the same arguments again
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player WHERE name = 'Arthur'"), 2)
+        }
+    }
+
+    func testNamedParameterPrefixes() throws {
+        try makeDatabase().write { db in
+            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (:id, @name, $score)",
+                           arguments: ["id": 1, "name": "Arthur", "score": 10])
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM player")
+            XCTAssertEqual(row, ["id": 1, "name": "Arthur", "score": 10])
+        }
+    }
+
+    func testNamedParametersFilledByPositionalValues() throws {
+        try makeDatabase().write { db in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (:id, :name)", arguments: [1, "Arthur"])
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = 1"), "Arthur")
+        }
+    }
+
+    func testExecutingWithoutArgumentsWhenSomeAreNeededThrows() throws {
+        try makeDatabase().write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (?)")
+            let error = assertDatabaseError(.SQLITE_MISUSE) { try statement.execute() }
+            XCTAssertEqual(error?.message, "wrong number of statement arguments: 0 given, 1 expected")
+            XCTAssertEqual(error?.sql, "INSERT INTO player (name) VALUES (?)")
+        }
+    }
+
+    func testWrongArgumentCountThrows() throws {
+        try makeDatabase().write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
+            let tooFew = assertDatabaseError(.SQLITE_MISUSE) { try statement.execute(arguments: ["Arthur"]) }
+            XCTAssertEqual(tooFew?.message, "wrong number of statement arguments: 1 given, 2 expected")
+            XCTAssertEqual(tooFew?.arguments, ["Arthur"])
+            let tooMany = assertDatabaseError(.SQLITE_MISUSE) { try statement.execute(arguments: ["Arthur", 1, 2]) }
+            XCTAssertEqual(tooMany?.message, "wrong number of statement arguments: 3 given, 2 expected")
+            assertDatabaseError(.SQLITE_MISUSE) { try statement.validateArguments([1]) }
+            XCTAssertNoThrow(try statement.validateArguments([1, 2]))
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player"), 0)
+        }
+    }
+
+    func testMissingNamedArgumentThrows() throws {
+        try makeDatabase().write { db in
+            let error = assertDatabaseError(.SQLITE_MISUSE) {
+                try db.execute(sql: "INSERT INTO player (name, score) VALUES (:name, :score)", arguments: ["name": "Arthur"])
+            }
+            XCTAssertEqual(error?.message, "missing statement argument(s): :score")
+        }
+    }
+
+    func testMakeStatementRefusesSeveralStatements() throws {
+        try makeDatabase().write { db in
+            let error = assertDatabaseError(.SQLITE_MISUSE) {
+                try db.makeStatement(sql: "SELECT 1; SELECT 2")
+            }
+            XCTAssertTrue(error?.message?.contains("Multiple statements found") ?? false)
+            XCTAssertNoThrow(try db.makeStatement(sql: "SELECT 1; -- comment only"))
+        }
+    }
+
+    func testInvalidSQLThrowsWithTheSQL() throws {
+        try makeDatabase().write { db in
+            let error = assertDatabaseError(.SQLITE_ERROR) { try db.execute(sql: "SELEC * FROM player") }
+            XCTAssertEqual(error?.sql, "SELEC * FROM player")
+            XCTAssertTrue(error?.message?.contains("syntax error") ?? false)
+            XCTAssertTrue(error?.description.contains("SELEC * FROM player") ?? false)
+            assertDatabaseError(.SQLITE_ERROR) { try db.makeStatement(sql: "SELECT * FROM missing") }
+        }
+    }
+
+    func testCachedStatementIsReused() throws {
+        try makeDatabase().write { db in
+            let first = try db.cachedStatement(sql: "SELECT * FROM player")
+            let second = try db.cachedStatement(sql: "SELECT * FROM player")
+            XCTAssertTrue(first === second)
+            XCTAssertTrue(first.isReadonly)
+            XCTAssertEqual(first.columnNames, ["id", "name", "score"])
+        }
+    }
+
+    func testCachedStatementInUseByACursorIsNotReused() throws {
+        try makeDatabase().write { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('a'), ('b')")
+            let sql = "SELECT name FROM player ORDER BY id"
+            let cursor = try String.fetchCursor(db, sql: sql)
+            XCTAssertEqual(try cursor.next(), "a")
+            // The same SQL while the cursor is open: a fresh statement, the cursor goes on.
+            XCTAssertEqual(try String.fetchAll(db, sql: sql), ["a", "b"])
+            XCTAssertEqual(try cursor.next(), "b")
+            XCTAssertNil(try cursor.next())
+        }
+    }
+
+    func testConstraintViolationHasExtendedCode() throws {
+        try makeDatabase().write { db in
+            try db.execute(sql: "INSERT INTO player (id) VALUES (1)")
+            let error = assertDatabaseError(.SQLITE_CONSTRAINT_PRIMARYKEY) {
+                try db.execute(sql: "INSERT INTO player (id) VALUES (?)", arguments: [1])
+            }
+            XCTAssertEqual(error?.resultCode, .SQLITE_CONSTRAINT)
+            XCTAssertEqual(error?.extendedResultCode, .SQLITE_CONSTRAINT_PRIMARYKEY)
+            XCTAssertEqual(error?.message, "UNIQUE constraint failed: player.id")
+            XCTAssertEqual(error?.arguments, [1])
+            XCTAssertEqual(error?.description,
+                "SQLite error 1555: UNIQUE constraint failed: player.id - while executing `INSERT INTO player (id) VALUES (?)` with arguments [1]")
+            // The failed statement did not lose what was committed.
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player"), 1)
+        }
+    }
+}
