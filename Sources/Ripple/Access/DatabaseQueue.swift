@@ -141,4 +141,18 @@ public final class DatabaseQueue: DatabaseWriter {
             }
         }
     }
+
+    // MARK: - Async/await
+
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await awaitRead(value)
+    }
+
+    public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await awaitWrite(updates)
+    }
+
+    public func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await awaitWriteWithoutTransaction(updates)
+    }
 }

@@ -26,19 +26,51 @@ public protocol DatabaseReader: AnyObject, Sendable {
 
     /// Runs `value` in a read-only transaction, later, on another thread.
     func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
-}
 
-extension DatabaseReader {
     /// Runs `value` in a read-only transaction without blocking the calling task.
     ///
     /// ```swift
     /// let count = try await dbQueue.read { db in try Player.fetchCount(db) }
     /// ```
-    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            asyncRead { result in
-                continuation.resume(with: Result { try value(result.get()) })
+    func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T
+}
+
+extension DatabaseReader {
+    /// The implementation of the async `read`, shared by queues and pools.
+    func awaitRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        // The closure does not outlive this call: it is released before the continuation
+        // resumes.
+        try await withoutActuallyEscaping(value) { value in
+            let box = ClosureBox(value)
+            return try await withCheckedThrowingContinuation { continuation in
+                asyncRead { result in
+                    switch result {
+                    case .success(let db): continuation.resume(with: box.callOnce(db))
+                    case .failure(let error): box.release(); continuation.resume(throwing: error)
+                    }
+                }
             }
         }
+    }
+}
+
+/// Holds a closure for one call, and lets it go right after, so that a closure made
+/// escapable by `withoutActuallyEscaping` is released before the awaiting task resumes.
+final class ClosureBox<T>: @unchecked Sendable {
+    // Accessed by one thread at a time: set at creation, taken by the one call.
+    private var closure: (@Sendable (Database) throws -> T)?
+
+    init(_ closure: @escaping @Sendable (Database) throws -> T) {
+        self.closure = closure
+    }
+
+    func callOnce(_ db: Database) -> Result<T, any Error> {
+        guard let closure else { fatalError("ClosureBox called twice") }
+        self.closure = nil
+        return Result { try closure(db) }
+    }
+
+    func release() {
+        closure = nil
     }
 }

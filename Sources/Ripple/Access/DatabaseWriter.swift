@@ -18,6 +18,19 @@ public protocol DatabaseWriter: DatabaseReader {
     /// until that snapshot is established, then lets the writer go on while `value` runs
     /// concurrently. On a ``DatabaseQueue``, `value` runs at once on the writer itself.
     func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void)
+
+    /// Runs `updates` in a transaction without blocking the calling task. An error rolls
+    /// the transaction back and is rethrown.
+    ///
+    /// ```swift
+    /// try await dbQueue.write { db in
+    ///     try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: ["Arthur"])
+    /// }
+    /// ```
+    func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T
+
+    /// Runs `updates` outside of any transaction without blocking the calling task.
+    func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T
 }
 
 extension DatabaseWriter {
@@ -58,27 +71,28 @@ extension DatabaseWriter {
         }
     }
 
-    /// Runs `updates` in a transaction without blocking the calling task.
-    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            asyncWriteWithoutTransaction { db in
-                continuation.resume(with: Result {
-                    var result: T?
-                    try db.inTransaction(nil) {
-                        result = try updates(db)
-                        return .commit
-                    }
-                    return result!
-                })
+    /// The implementation of the async `write`, shared by queues and pools.
+    func awaitWrite<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await awaitWriteWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(nil) {
+                result = try updates(db)
+                return .commit
             }
+            return result!
         }
     }
 
-    /// Runs `updates` outside of any transaction without blocking the calling task.
-    public func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            asyncWriteWithoutTransaction { db in
-                continuation.resume(with: Result { try updates(db) })
+    /// The implementation of the async `writeWithoutTransaction`, shared by queues and pools.
+    func awaitWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        // The closure does not outlive this call: it is released before the continuation
+        // resumes.
+        try await withoutActuallyEscaping(updates) { updates in
+            let box = ClosureBox(updates)
+            return try await withCheckedThrowingContinuation { continuation in
+                asyncWriteWithoutTransaction { db in
+                    continuation.resume(with: box.callOnce(db))
+                }
             }
         }
     }

@@ -1,0 +1,132 @@
+import Dispatch
+import XCTest
+@testable import Ripple
+
+final class DatabaseQueueTests: XCTestCase {
+    func testAsyncReadAndWrite() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1), (2)")
+        }
+        let sum = try await dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT SUM(a) FROM t") }
+        XCTAssertEqual(sum, 3)
+        let inserted = try await dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO t VALUES (3)")
+            return db.lastInsertedRowID
+        }
+        XCTAssertEqual(inserted, 3)
+    }
+
+    func testAsyncWriteErrorRollsBack() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { try $0.execute(sql: "CREATE TABLE t(a NOT NULL)") }
+        do {
+            try await dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                try db.execute(sql: "INSERT INTO t VALUES (NULL)")
+            }
+            XCTFail("expected an error")
+        } catch let error as DatabaseError {
+            XCTAssertEqual(error.extendedResultCode, .SQLITE_CONSTRAINT_NOTNULL)
+        }
+        let count = try await dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }
+        XCTAssertEqual(count, 0)
+    }
+
+    func testAsyncReadRefusesWrites() async throws {
+        let dbQueue = try DatabaseQueue()
+        try await dbQueue.write { try $0.execute(sql: "CREATE TABLE t(a)") }
+        do {
+            try await dbQueue.read { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+            XCTFail("expected an error")
+        } catch let error as DatabaseError {
+            XCTAssertEqual(error.resultCode, .SQLITE_READONLY)
+        }
+    }
+
+    func testAccessesAreSerialized() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE counter(value INT); INSERT INTO counter VALUES (0)") }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<50 {
+                try! dbQueue.write { db in
+                    let value = try Int.fetchOne(db, sql: "SELECT value FROM counter")!
+                    try db.execute(sql: "UPDATE counter SET value = ?", arguments: [value + 1])
+                }
+            }
+        }
+        XCTAssertEqual(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT value FROM counter") }, 400)
+    }
+
+    func testAsyncWriteCompletion() throws {
+        let dbQueue = try DatabaseQueue()
+        let done = expectation(description: "completion")
+        dbQueue.asyncWrite({ db in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            return 42
+        }, completion: { db, result in
+            XCTAssertEqual(try? result.get(), 42)
+            XCTAssertFalse(db.isInsideTransaction)
+            done.fulfill()
+        })
+        wait(for: [done], timeout: 5)
+    }
+
+    func testGenericOverDatabaseWriter() throws {
+        func setUp(_ writer: some DatabaseWriter) throws -> Int {
+            try writer.write { db in
+                try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)")
+            }
+            return try writer.read { try Int.fetchOne($0, sql: "SELECT a FROM t")! }
+        }
+        XCTAssertEqual(try setUp(DatabaseQueue()), 1)
+        XCTAssertEqual(try setUp(DatabasePool(path: makeTemporaryDatabasePath(self))), 1)
+    }
+
+    func testAsyncConcurrentReadOnQueueRunsRightAway() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
+        let count = SQLRecorder()
+        try dbQueue.writeWithoutTransaction { _ in
+            dbQueue.asyncConcurrentRead { result in
+                let value = try! Int.fetchOne(result.get(), sql: "SELECT COUNT(*) FROM t")!
+                count.record(String(value))
+            }
+            XCTAssertEqual(count.statements, ["1"])
+        }
+    }
+
+    func testReentranceIsFatal() throws {
+        #if os(Linux)
+        let result = try runInChildProcess(test: "RippleTests.AccessFatalErrorScenarios/testReentrantQueueAccess")
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("Database methods are not reentrant"), result.stderr)
+        #endif
+    }
+
+    func testPoolReentranceIsFatal() throws {
+        #if os(Linux)
+        let result = try runInChildProcess(test: "RippleTests.AccessFatalErrorScenarios/testReentrantPoolWrite")
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("Database methods are not reentrant"), result.stderr)
+        #endif
+    }
+}
+
+final class AccessFatalErrorScenarios: XCTestCase {
+    func testReentrantQueueAccess() throws {
+        guard isFatalScenario else { return }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { _ in
+            try dbQueue.read { _ in }
+        }
+    }
+
+    func testReentrantPoolWrite() throws {
+        guard isFatalScenario else { return }
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.read { _ in
+            try dbPool.write { _ in }
+        }
+    }
+}
