@@ -101,106 +101,119 @@ extension Set {
     }
 }
 
-/// A cursor over the rows of a statement, with the logic every statement cursor shares:
-/// start (reset and bind), step, and reset once done.
-public class StatementCursor<Element>: Cursor {
+extension Statement {
+    /// Starts a cursor: resets, binds, and tells the connection a statement starts.
+    func startCursor(arguments: StatementArguments?, requiresColumns: Bool) throws {
+        try database.checkOpen()
+        try prepareExecution(arguments)
+        if requiresColumns && columnCount == 0 {
+            throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
+        }
+        try database.statementWillStart(self)
+    }
+
+    /// One step of a cursor: true when a row is available. At the end or on error, resets
+    /// the statement and tells the connection; the cursor must not step again.
+    @usableFromInline
+    func cursorStep() throws -> Bool {
+        do {
+            if try step() { return true }
+        } catch {
+            reset()
+            database.statementDidFail(self, error: error)
+            throw error
+        }
+        reset()
+        try database.statementDidFinish(self)
+        return false
+    }
+}
+
+/// A cursor of rows; the row it hands out is reused on each step (see ``Row/copy()``).
+public final class RowCursor: Cursor {
     /// The statement the cursor reads.
     public let statement: Statement
+    /// The row, read in place from the statement.
+    public let row: Row
     private var isDone = false
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
-        try statement.database.checkOpen()
-        try statement.prepareExecution(arguments)
-        try statement.database.statementWillStart(statement)
+        self.row = Row(statement: statement)
+        try statement.startCursor(arguments: arguments, requiresColumns: false)
     }
 
     deinit {
         if !isDone { statement.reset() }
     }
 
-    /// Decodes the statement's current row; overridden by each cursor.
-    func element() throws -> Element {
-        fatalError("subclass must override")
-    }
-
-    public final func next() throws -> Element? {
+    public func next() throws -> Row? {
         if isDone { return nil }
         do {
-            if try statement.step() {
-                return try element()
-            }
+            if try statement.cursorStep() { return row }
         } catch {
             isDone = true
-            statement.reset()
-            statement.database.statementDidFail(statement, error: error)
             throw error
         }
         isDone = true
-        statement.reset()
-        try statement.database.statementDidFinish(statement)
         return nil
     }
 }
 
-/// A cursor of rows; the row it hands out is reused on each step (see ``Row/copy()``).
-public final class RowCursor: StatementCursor<Row> {
-    /// The row, read in place from the statement.
-    public let row: Row
+/// What the cursors of values share: the statement, and resetting it when the cursor
+/// is dropped before its end.
+public class StatementValueCursorBase {
+    /// The statement the cursor reads.
+    public let statement: Statement
+    @usableFromInline var isDone = false
 
-    override init(statement: Statement, arguments: StatementArguments?) throws {
-        row = Row(statement: statement)
-        try super.init(statement: statement, arguments: arguments)
+    init(statement: Statement, arguments: StatementArguments?) throws {
+        self.statement = statement
+        try statement.startCursor(arguments: arguments, requiresColumns: true)
     }
 
-    @inline(__always)
-    override func element() throws -> Row { row }
+    deinit {
+        if !isDone { statement.reset() }
+    }
+
+    /// Steps; true when a row is available.
+    @inlinable
+    final func step() throws -> Bool {
+        if isDone { return false }
+        do {
+            if try statement.cursorStep() { return true }
+        } catch {
+            isDone = true
+            throw error
+        }
+        isDone = true
+        return false
+    }
 }
 
 /// A cursor of the values of the first column.
-public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: StatementCursor<Value> {
-    override init(statement: Statement, arguments: StatementArguments?) throws {
-        try super.init(statement: statement, arguments: arguments)
-        guard statement.columnCount > 0 else {
-            statement.reset()
-            throw DatabaseError.misuse("statement returns no column", sql: statement.sql, arguments: statement.arguments)
-        }
-    }
-
-    @inline(__always)
-    override func element() throws -> Value {
-        try Value.decode(statement: statement, index: 0)
+public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: StatementValueCursorBase, Cursor {
+    @inlinable
+    public func next() throws -> Value? {
+        guard try step() else { return nil }
+        return try Value.decode(statement: statement, index: 0)
     }
 }
 
 /// A cursor of the values of the first column, read straight from the statement.
-public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: StatementCursor<Value> {
-    override init(statement: Statement, arguments: StatementArguments?) throws {
-        try super.init(statement: statement, arguments: arguments)
-        guard statement.columnCount > 0 else {
-            statement.reset()
-            throw DatabaseError.misuse("statement returns no column", sql: statement.sql, arguments: statement.arguments)
-        }
-    }
-
-    @inline(__always)
-    override func element() throws -> Value {
-        try Value.decode(statement: statement, index: 0)
+public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: StatementValueCursorBase, Cursor {
+    @inlinable
+    public func next() throws -> Value? {
+        guard try step() else { return nil }
+        return try Value.decode(statement: statement, index: 0)
     }
 }
 
 /// A cursor of optional values of the first column, read straight from the statement.
-public final class FastOptionalValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: StatementCursor<Value?> {
-    override init(statement: Statement, arguments: StatementArguments?) throws {
-        try super.init(statement: statement, arguments: arguments)
-        guard statement.columnCount > 0 else {
-            statement.reset()
-            throw DatabaseError.misuse("statement returns no column", sql: statement.sql, arguments: statement.arguments)
-        }
-    }
-
-    @inline(__always)
-    override func element() throws -> Value? {
-        try Value.decodeIfPresent(statement: statement, index: 0)
+public final class FastOptionalValueCursor<Value: DatabaseValueConvertible & StatementColumnConvertible>: StatementValueCursorBase, Cursor {
+    @inlinable
+    public func next() throws -> Value?? {
+        guard try step() else { return nil }
+        return .some(try Value.decodeIfPresent(statement: statement, index: 0))
     }
 }

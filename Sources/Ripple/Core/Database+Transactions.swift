@@ -28,18 +28,21 @@ extension Database {
     /// Begins a transaction of the given kind (default: the configuration's
     /// ``Configuration/defaultTransactionKind``).
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-        let kind = kind ?? configuration.defaultTransactionKind
-        try cachedStatement(sql: "BEGIN \(kind.rawValue) TRANSACTION").execute()
+        switch kind ?? configuration.defaultTransactionKind {
+        case .deferred: try internalStatement(.beginDeferred).execute()
+        case .immediate: try internalStatement(.beginImmediate).execute()
+        case .exclusive: try internalStatement(.beginExclusive).execute()
+        }
     }
 
     /// Commits the current transaction.
     public func commit() throws {
-        try cachedStatement(sql: "COMMIT TRANSACTION").execute()
+        try internalStatement(.commit).execute()
     }
 
     /// Rolls back the current transaction.
     public func rollback() throws {
-        try cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+        try internalStatement(.rollback).execute()
     }
 
     /// Rolls back if a transaction is open; SQLite may have rolled back by itself after
@@ -107,7 +110,7 @@ extension Database {
         }
         // The savepoint name is not unique: SQLite releases and rolls back to the most
         // recent savepoint of that name, which is the one this call opened.
-        try cachedStatement(sql: "SAVEPOINT ripple").execute()
+        try internalStatement(.savepoint).execute()
         let completion: TransactionCompletion
         do {
             completion = try operations()
@@ -117,14 +120,14 @@ extension Database {
         }
         switch completion {
         case .commit:
-            try cachedStatement(sql: "RELEASE SAVEPOINT ripple").execute()
+            try internalStatement(.releaseSavepoint).execute()
         case .rollback:
             if isInsideTransaction { try rollbackToSavepointAndRelease() }
         }
     }
 
     private func rollbackToSavepointAndRelease() throws {
-        try cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT ripple").execute()
-        try cachedStatement(sql: "RELEASE SAVEPOINT ripple").execute()
+        try internalStatement(.rollbackToSavepoint).execute()
+        try internalStatement(.releaseSavepoint).execute()
     }
 }

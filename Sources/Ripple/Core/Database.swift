@@ -30,6 +30,7 @@ public final class Database {
     public private(set) var isClosed = false
 
     private var statementCache: [String: Statement] = [:]
+    private var internalStatements: [Statement?] = Array(repeating: nil, count: InternalStatement.allCases.count)
     private var busyHandlerContext: Unmanaged<BusyHandlerBox>?
     private var traceHandler: ((TraceEvent) -> Void)?
     private var readOnlyDepth = 0
@@ -77,6 +78,7 @@ public final class Database {
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
         statementCache.removeAll()
+        internalStatements = internalStatements.map { _ in nil }
         if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
         // sqlite3_close_v2 waits for statements still alive elsewhere to be finalized.
         let code = sqlite3_close_v2(connection)
@@ -147,9 +149,9 @@ public final class Database {
                 current = tail ?? end
             }
         }
-        if position != arguments.values.count {
+        if position != arguments.positional.count {
             throw DatabaseError.misuse(
-                "wrong number of statement arguments: \(arguments.values.count) given, \(position) expected",
+                "wrong number of statement arguments: \(arguments.positional.count) given, \(position) expected",
                 sql: sql, arguments: arguments)
         }
     }
@@ -172,6 +174,35 @@ public final class Database {
         }
         let statement = try prepareStatement(sql: sql, persistent: true)
         statementCache[sql] = statement
+        return statement
+    }
+
+    /// The statements Ripple runs often itself, compiled once, found without hashing SQL.
+    enum InternalStatement: Int, CaseIterable {
+        case beginDeferred, beginImmediate, beginExclusive, commit, rollback
+        case savepoint, releaseSavepoint, rollbackToSavepoint
+        case queryOnlyOn, queryOnlyOff
+
+        var sql: String {
+            switch self {
+            case .beginDeferred: return "BEGIN DEFERRED TRANSACTION"
+            case .beginImmediate: return "BEGIN IMMEDIATE TRANSACTION"
+            case .beginExclusive: return "BEGIN EXCLUSIVE TRANSACTION"
+            case .commit: return "COMMIT TRANSACTION"
+            case .rollback: return "ROLLBACK TRANSACTION"
+            case .savepoint: return "SAVEPOINT ripple"
+            case .releaseSavepoint: return "RELEASE SAVEPOINT ripple"
+            case .rollbackToSavepoint: return "ROLLBACK TRANSACTION TO SAVEPOINT ripple"
+            case .queryOnlyOn: return "PRAGMA query_only = 1"
+            case .queryOnlyOff: return "PRAGMA query_only = 0"
+            }
+        }
+    }
+
+    func internalStatement(_ key: InternalStatement) throws -> Statement {
+        if let statement = internalStatements[key.rawValue] { return statement }
+        let statement = try prepareStatement(sql: key.sql, persistent: true)
+        internalStatements[key.rawValue] = statement
         return statement
     }
 
@@ -239,13 +270,13 @@ public final class Database {
     func readOnly<T>(_ block: () throws -> T) throws -> T {
         if configuration.readonly { return try block() }
         if readOnlyDepth == 0 {
-            try cachedStatement(sql: "PRAGMA query_only = 1").execute()
+            try internalStatement(.queryOnlyOn).execute()
         }
         readOnlyDepth += 1
         defer {
             readOnlyDepth -= 1
             if readOnlyDepth == 0, !isClosed {
-                try? cachedStatement(sql: "PRAGMA query_only = 0").execute()
+                try? internalStatement(.queryOnlyOff).execute()
             }
         }
         return try block()

@@ -39,6 +39,7 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Reads column `index` of the current row of a statement.
+    @usableFromInline
     init(sqliteStatement: OpaquePointer, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
         case SQLITE_NULL:
@@ -51,7 +52,7 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
             let bytes = UnsafeBufferPointer(
                 start: sqlite3_column_text(sqliteStatement, index),
                 count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-            if let string = String(validating: bytes, as: UTF8.self) {
+            if let string = validatedString(bytes) {
                 storage = .string(string)
             } else {
                 // Invalid UTF-8 is kept byte for byte, never repaired: it reads as Data,
@@ -77,7 +78,7 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
             let bytes = UnsafeBufferPointer(
                 start: sqlite3_value_text(value),
                 count: Int(sqlite3_value_bytes(value)))
-            if let string = String(validating: bytes, as: UTF8.self) {
+            if let string = validatedString(bytes) {
                 storage = .string(string)
             } else {
                 storage = .blob(Data(bytes))
@@ -144,6 +145,16 @@ func readBlob(_ sqliteStatement: OpaquePointer, _ index: CInt) -> Data {
 extension DatabaseValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> DatabaseValue? { dbValue }
+
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        switch storage {
+        case .null: return sqlite3_bind_null(sqliteStatement, index)
+        case .int64(let int): return sqlite3_bind_int64(sqliteStatement, index, int)
+        case .double(let double): return sqlite3_bind_double(sqliteStatement, index, double)
+        case .string(let string): return string.bind(to: sqliteStatement, at: index)
+        case .blob(let data): return data.bind(to: sqliteStatement, at: index)
+        }
+    }
 }
 
 extension DatabaseValue: ExpressibleByNilLiteral {

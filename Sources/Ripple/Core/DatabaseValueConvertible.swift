@@ -17,115 +17,103 @@ import CSQLite
 /// A value that cannot be converted (`Int` from the text `"abc"`, a non-optional type from
 /// NULL) makes fetching methods throw a ``DatabaseError`` with code `SQLITE_MISMATCH`: it never
 /// turns into a silent default.
-public protocol DatabaseValueConvertible {
+public protocol DatabaseValueConvertible: Sendable {
     /// The value to store.
     var databaseValue: DatabaseValue { get }
 
     /// The value stored as `dbValue`, or nil when it cannot be converted.
     static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self?
+
+    /// Binds the value to parameter `index` (1-based) of `sqliteStatement`, and returns the
+    /// SQLite result code. The default implementation binds ``databaseValue``; standard
+    /// types bind themselves directly, which is faster.
+    func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt
+}
+
+extension DatabaseValueConvertible {
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        databaseValue.bind(to: sqliteStatement, at: index)
+    }
 }
 
 /// A type that reads itself straight from a statement column, without going through a
 /// ``DatabaseValue``: the fast path of fetching.
 public protocol StatementColumnConvertible {
-    /// Reads the non-NULL column `index` of the current row of `sqliteStatement`; nil when
-    /// it cannot be converted.
+    /// Reads column `index` of the current row of `sqliteStatement`; nil when the column is
+    /// NULL or cannot be converted. Check the column type (`sqlite3_column_type`) before
+    /// reading: SQLite converts silently otherwise (the text "abc" reads as the integer 0).
     init?(sqliteStatement: OpaquePointer, index: CInt)
-}
-
-/// How a value failed to decode, turned into a ``DatabaseError`` where the context is known.
-struct DecodingFailure {
-    var typeName: String
-    var value: DatabaseValue
 }
 
 extension DatabaseValueConvertible {
     /// Converts `dbValue`, throwing a clear error when it cannot be converted.
-    static func decode(
-        from dbValue: DatabaseValue,
-        context: @autoclosure () -> DecodingContext) throws -> Self
-    {
+    @inlinable
+    static func decode(from dbValue: DatabaseValue, column: String?, index: Int?) throws -> Self {
         if let value = fromDatabaseValue(dbValue) { return value }
-        throw context().error(converting: dbValue, to: Self.self)
+        throw decodingError(dbValue, Self.self, column: column, index: index, statement: nil)
     }
 
     /// Reads column `index` of `statement`, the generic way.
-    @inline(__always)
+    @inlinable
     static func decode(statement: Statement, index: CInt) throws -> Self {
         let dbValue = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: index)
         if let value = fromDatabaseValue(dbValue) { return value }
-        throw DecodingContext(statement: statement, index: Int(index))
-            .error(converting: dbValue, to: Self.self)
+        throw decodingError(dbValue, Self.self, statement: statement, index: index)
     }
 }
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// Reads column `index` of `statement`, the fast way.
-    @inline(__always)
+    @inlinable
     static func decode(statement: Statement, index: CInt) throws -> Self {
-        let sqliteStatement = statement.sqliteStatement
-        if sqlite3_column_type(sqliteStatement, index) != SQLITE_NULL,
-           let value = Self(sqliteStatement: sqliteStatement, index: index)
-        {
-            return value
-        }
-        let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: index)
-        throw DecodingContext(statement: statement, index: Int(index))
-            .error(converting: dbValue, to: Self.self)
+        if let value = Self(sqliteStatement: statement.sqliteStatement, index: index) { return value }
+        throw decodingError(Self.self, statement: statement, index: index)
     }
 
     /// Reads column `index` of `statement` as an optional, the fast way.
-    @inline(__always)
+    @inlinable
     static func decodeIfPresent(statement: Statement, index: CInt) throws -> Self? {
         let sqliteStatement = statement.sqliteStatement
-        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
         if let value = Self(sqliteStatement: sqliteStatement, index: index) { return value }
-        let dbValue = DatabaseValue(sqliteStatement: sqliteStatement, index: index)
-        throw DecodingContext(statement: statement, index: Int(index))
-            .error(converting: dbValue, to: Self.self)
+        if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+        throw decodingError(Self.self, statement: statement, index: index)
     }
 }
 
-/// Where a value was read, for error messages.
-struct DecodingContext {
-    var column: String?
-    var index: Int?
-    var sql: String?
-    var arguments: StatementArguments?
+/// The error for a value of column `index` of `statement` that cannot be read as `type`.
+@usableFromInline
+func decodingError(_ type: Any.Type, statement: Statement, index: CInt) -> DatabaseError {
+    let dbValue = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: index)
+    return decodingError(dbValue, type, statement: statement, index: index)
+}
 
-    init(column: String? = nil, index: Int? = nil, sql: String? = nil, arguments: StatementArguments? = nil) {
-        self.column = column
-        self.index = index
-        self.sql = sql
-        self.arguments = arguments
-    }
+/// The error for `dbValue`, read from column `index` of `statement`, that cannot be `type`.
+@usableFromInline
+func decodingError(_ dbValue: DatabaseValue, _ type: Any.Type, statement: Statement, index: CInt) -> DatabaseError {
+    let index = Int(index)
+    let column = statement.columnNames.indices.contains(index) ? statement.columnNames[index] : nil
+    return decodingError(dbValue, type, column: column, index: index, statement: statement)
+}
 
-    init(statement: Statement, index: Int) {
-        self.init(
-            column: statement.columnNames.indices.contains(index) ? statement.columnNames[index] : nil,
-            index: index,
-            sql: statement.sql,
-            arguments: statement.arguments)
-    }
-
-    func error(converting dbValue: DatabaseValue, to type: Any.Type) -> DatabaseError {
-        var message: String
-        if dbValue.isNull {
-            message = "unexpected NULL: could not decode \(type)"
-        } else {
-            message = "could not decode \(type) from database value \(dbValue)"
-            if case .blob = dbValue.storage, type == String.self {
-                message += " (text that is not valid UTF-8 reads as Data only)"
-            }
+/// The error for `dbValue` that cannot be `type`, with where it was read.
+@usableFromInline
+func decodingError(_ dbValue: DatabaseValue, _ type: Any.Type, column: String?, index: Int?, statement: Statement?) -> DatabaseError {
+    var message: String
+    if dbValue.isNull {
+        message = "unexpected NULL: could not decode \(type)"
+    } else {
+        message = "could not decode \(type) from database value \(dbValue)"
+        if case .blob = dbValue.storage, type == String.self {
+            message += " (text that is not valid UTF-8 reads as Data only)"
         }
-        if let column {
-            message += " in column \"\(column)\""
-            if let index { message += " (index \(index))" }
-        } else if let index {
-            message += " at index \(index)"
-        }
-        return .mismatch(message, sql: sql, arguments: arguments)
     }
+    if let column {
+        message += " in column \"\(column)\""
+        if let index { message += " (index \(index))" }
+    } else if let index {
+        message += " at index \(index)"
+    }
+    return .mismatch(message, sql: statement?.sql, arguments: statement?.arguments)
 }
 
 // MARK: - Optional

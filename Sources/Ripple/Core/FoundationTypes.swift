@@ -4,6 +4,17 @@ import Foundation
 extension Data: DatabaseValueConvertible, StatementColumnConvertible {
     /// Stored as a blob (an empty Data is an empty blob, not NULL).
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
+
+    /// Binds a blob (an empty one for empty data, not NULL).
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
+            }
+            guard buffer.count <= Int(CInt.max) else { return SQLITE_TOOBIG }
+            return sqlite3_bind_blob(sqliteStatement, index, base, CInt(buffer.count), ripple_sqlite_transient())
+        }
+    }
     /// Blobs, and the UTF-8 bytes of texts.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Data? {
         switch dbValue.storage {

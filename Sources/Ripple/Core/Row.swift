@@ -20,6 +20,7 @@ import CSQLite
 /// next step: use ``copy()`` to keep it. Rows from `fetchAll`, `fetchOne` and `fetchSet`
 /// are already copies.
 public final class Row: @unchecked Sendable {
+    @usableFromInline
     enum Storage {
         /// The current row of a statement, read in place.
         case statement(Statement)
@@ -27,18 +28,26 @@ public final class Row: @unchecked Sendable {
         case values(columns: [String], values: [DatabaseValue])
     }
 
+    @usableFromInline
     let storage: Storage
+
+    /// The statement handle of a statement row (nil for copied values), read without the
+    /// reference counting of the enum payload: this is the hot path of fetching.
+    @usableFromInline
+    let sqliteStatement: OpaquePointer?
 
     /// The number of columns.
     public let count: Int
 
     init(statement: Statement) {
         storage = .statement(statement)
+        sqliteStatement = statement.sqliteStatement
         count = statement.columnCount
     }
 
     init(columns: [String], values: [DatabaseValue]) {
         storage = .values(columns: columns, values: values)
+        sqliteStatement = nil
         count = values.count
     }
 
@@ -179,44 +188,67 @@ public final class Row: @unchecked Sendable {
     // MARK: - Decoding
 
     /// The value at `index`, converted to `type`; throws when it cannot be.
+    @inlinable
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value {
         checkIndex(index)
         switch storage {
         case .statement(let statement):
             return try Value.decode(statement: statement, index: CInt(index))
         case .values(let columns, let values):
-            return try Value.decode(from: values[index], context: DecodingContext(column: columns[index], index: index))
+            return try Value.decode(from: values[index], column: columns[index], index: index)
         }
     }
 
     /// The value at `index`, converted to `type`; the fast path.
+    @inlinable
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
         checkIndex(index)
-        switch storage {
-        case .statement(let statement):
-            return try Value.decode(statement: statement, index: CInt(index))
-        case .values(let columns, let values):
-            return try Value.decode(from: values[index], context: DecodingContext(column: columns[index], index: index))
+        if let sqliteStatement {
+            let index = CInt(index)
+            if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
+            throw statementDecodingError(Value.self, index: index)
         }
+        return try decodeCopied(Value.self, atIndex: index)
     }
 
     /// The value at `index`, nil when NULL; the fast path.
+    @inlinable
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value?
     {
         checkIndex(index)
+        if let sqliteStatement {
+            let index = CInt(index)
+            if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
+            if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
+            throw statementDecodingError(Value.self, index: index)
+        }
+        return try decodeCopied(Value?.self, atIndex: index)
+    }
+
+    /// Decodes a copied value (slow path, kept out of line).
+    @usableFromInline
+    func decodeCopied<Value: DatabaseValueConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value {
         switch storage {
         case .statement(let statement):
-            return try Value.decodeIfPresent(statement: statement, index: CInt(index))
+            return try Value.decode(statement: statement, index: CInt(index))
         case .values(let columns, let values):
-            return try Value?.decode(from: values[index], context: DecodingContext(column: columns[index], index: index))
+            return try Value.decode(from: values[index], column: columns[index], index: index)
         }
+    }
+
+    /// The error for a statement value that cannot be read as `type`.
+    @usableFromInline
+    func statementDecodingError(_ type: Any.Type, index: CInt) -> DatabaseError {
+        guard case .statement(let statement) = storage else { fatalError("not a statement row") }
+        return decodingError(type, statement: statement, index: index)
     }
 
     /// The value of column `name`, converted to `type`; throws when there is no such column or
     /// the value cannot be converted (a missing column reads as NULL for optional types).
+    @inlinable
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forColumn name: String) throws -> Value {
         guard let index = index(forColumn: name) else {
             if let value = Value.fromDatabaseValue(.null) { return value }
@@ -226,6 +258,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The value of column `name`, converted to `type`; the fast path.
+    @inlinable
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
@@ -234,6 +267,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The value of column `name`, nil when NULL or when there is no such column.
+    @inlinable
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value?
     {
@@ -241,12 +275,13 @@ public final class Row: @unchecked Sendable {
         return try decodeIfPresent(Value.self, atIndex: index)
     }
 
-    @inline(__always)
-    private func checkIndex(_ index: Int) {
+    @inlinable
+    func checkIndex(_ index: Int) {
         precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     }
 
-    private func missingColumn(_ name: String) -> DatabaseError {
+    @usableFromInline
+    func missingColumn(_ name: String) -> DatabaseError {
         var sql: String?
         var arguments: StatementArguments?
         if case .statement(let statement) = storage {

@@ -3,7 +3,7 @@ import CSQLite
 // Integers are stored as SQLite integers. A value read back must fit the requested type
 // exactly: a REAL with a fraction, or outside the type's range, fails instead of clamping.
 
-@inline(__always)
+@inlinable
 func columnInteger<I: FixedWidthInteger>(_ sqliteStatement: OpaquePointer, _ index: CInt) -> I? {
     switch sqlite3_column_type(sqliteStatement, index) {
     case SQLITE_INTEGER: return I(exactly: sqlite3_column_int64(sqliteStatement, index))
@@ -23,8 +23,11 @@ func databaseInteger<I: FixedWidthInteger>(_ dbValue: DatabaseValue) -> I? {
 
 extension Int: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int? { databaseInteger(dbValue) }
-    @inline(__always)
+    @inlinable
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: Int = columnInteger(sqliteStatement, index) else { return nil }
         self = value
@@ -33,6 +36,9 @@ extension Int: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int8? { databaseInteger(dbValue) }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: Int8 = columnInteger(sqliteStatement, index) else { return nil }
@@ -42,6 +48,9 @@ extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int16? { databaseInteger(dbValue) }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: Int16 = columnInteger(sqliteStatement, index) else { return nil }
@@ -51,6 +60,9 @@ extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int32? { databaseInteger(dbValue) }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: Int32 = columnInteger(sqliteStatement, index) else { return nil }
@@ -60,7 +72,11 @@ extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, self)
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Int64? { databaseInteger(dbValue) }
+    @inlinable
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: Int64 = columnInteger(sqliteStatement, index) else { return nil }
         self = value
@@ -82,6 +98,9 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt8? { databaseInteger(dbValue) }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: UInt8 = columnInteger(sqliteStatement, index) else { return nil }
@@ -91,6 +110,9 @@ extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt16? { databaseInteger(dbValue) }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: UInt16 = columnInteger(sqliteStatement, index) else { return nil }
@@ -100,6 +122,9 @@ extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, Int64(self))
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> UInt32? { databaseInteger(dbValue) }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard let value: UInt32 = columnInteger(sqliteStatement, index) else { return nil }
@@ -123,6 +148,9 @@ extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
 extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     /// Stored as the integer 1 or 0.
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_int64(sqliteStatement, index, self ? 1 : 0)
+    }
     /// Any non-zero number is true.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Bool? {
         switch dbValue.storage {
@@ -142,6 +170,9 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        sqlite3_bind_double(sqliteStatement, index, self)
+    }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Double? {
         switch dbValue.storage {
         case .int64(let int): return Double(int)
@@ -149,7 +180,7 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
         default: return nil
         }
     }
-    @inline(__always)
+    @inlinable
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         switch sqlite3_column_type(sqliteStatement, index) {
         case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
@@ -171,19 +202,48 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
 
 extension String: DatabaseValueConvertible, StatementColumnConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
+
+    /// Binds the text with its byte count, so that NUL bytes inside it are kept.
+    public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
+        if let code = utf8.withContiguousStorageIfAvailable({ Self.bind($0, sqliteStatement, index) }) {
+            return code
+        }
+        var copy = self
+        return copy.withUTF8 { Self.bind($0, sqliteStatement, index) }
+    }
+
+    private static func bind(_ buffer: UnsafeBufferPointer<UInt8>, _ sqliteStatement: OpaquePointer, _ index: CInt) -> CInt {
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            return sqlite3_bind_text(sqliteStatement, index, "", 0, nil)
+        }
+        guard buffer.count <= Int(CInt.max) else { return SQLITE_TOOBIG }
+        return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+            sqlite3_bind_text(sqliteStatement, index, $0, CInt(buffer.count), ripple_sqlite_transient())
+        }
+    }
     /// Texts only; text that is not valid UTF-8 is not a String (read it as `Data`).
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> String? {
         if case .string(let string) = dbValue.storage { return string }
         return nil
     }
-    @inline(__always)
+    @inlinable
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
         // Read with the explicit byte count: NUL bytes inside the text are kept.
         let bytes = UnsafeBufferPointer(
             start: sqlite3_column_text(sqliteStatement, index),
             count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-        guard let string = String(validating: bytes, as: UTF8.self) else { return nil }
+        guard let string = validatedString(bytes) else { return nil }
         self = string
     }
+}
+
+/// The string of UTF-8 `bytes`, or nil when they are not valid UTF-8 (never repaired).
+@inlinable
+func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    // ASCII cannot be invalid, and is checked much faster than full validation.
+    var union: UInt8 = 0
+    for byte in bytes { union |= byte }
+    if union < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
 }

@@ -20,7 +20,7 @@ public final class Statement {
     public let sql: String
 
     /// The connection that compiled the statement.
-    unowned let database: Database
+    unowned(unsafe) let database: Database
 
     /// The number of columns of the rows the statement produces.
     public let columnCount: Int
@@ -38,6 +38,9 @@ public final class Statement {
     public private(set) var arguments: StatementArguments = StatementArguments()
 
     private var argumentsWereBound = false
+
+    /// Whether the statement ran since its last reset.
+    private var needsReset = false
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String) {
         self.database = database
@@ -99,9 +102,9 @@ public final class Statement {
     public func setArguments(_ arguments: StatementArguments) throws {
         var position = 0
         try bind(arguments, consumingFrom: &position)
-        if position != arguments.values.count {
+        if position != arguments.positional.count {
             throw DatabaseError.misuse(
-                "wrong number of statement arguments: \(arguments.values.count) given, "
+                "wrong number of statement arguments: \(arguments.positional.count) given, "
                 + "\(position) expected", sql: sql, arguments: arguments)
         }
     }
@@ -110,9 +113,9 @@ public final class Statement {
     public func validateArguments(_ arguments: StatementArguments) throws {
         var position = 0
         _ = try resolve(arguments, consumingFrom: &position)
-        if position != arguments.values.count {
+        if position != arguments.positional.count {
             throw DatabaseError.misuse(
-                "wrong number of statement arguments: \(arguments.values.count) given, "
+                "wrong number of statement arguments: \(arguments.positional.count) given, "
                 + "\(position) expected", sql: sql, arguments: arguments)
         }
     }
@@ -120,19 +123,23 @@ public final class Statement {
     /// Binds the parameters, taking positional values from `position` on; used directly by
     /// multi-statement execution, where values flow from one statement to the next.
     func bind(_ arguments: StatementArguments, consumingFrom position: inout Int) throws {
-        sqlite3_reset(sqliteStatement)
+        reset()
         if !hasNamedParameters {
             // Fast path: anonymous or numbered parameters only.
-            let values = arguments.values
+            let values = arguments.positional
             guard values.count - position >= parameterCount else {
                 throw DatabaseError.misuse(
                     "wrong number of statement arguments: \(values.count) given, "
                     + "\(position + parameterCount) expected", sql: sql, arguments: arguments)
             }
-            var index: CInt = 1
-            for value in values[position..<position + parameterCount] {
-                try bind(value, at: index, arguments)
-                index += 1
+            let start = position
+            try values.withUnsafeBufferPointer { buffer in
+                for offset in 0..<parameterCount {
+                    let index = CInt(offset + 1)
+                    let code = buffer[start + offset]?.bind(to: sqliteStatement, at: index)
+                        ?? sqlite3_bind_null(sqliteStatement, index)
+                    if code != SQLITE_OK { throw bindingError(code, arguments) }
+                }
             }
             position += parameterCount
         } else {
@@ -152,8 +159,8 @@ public final class Statement {
         for name in parameterNames {
             if let name, let value = arguments.namedValues[name] {
                 values.append(value)
-            } else if position < arguments.values.count {
-                values.append(arguments.values[position])
+            } else if position < arguments.positional.count {
+                values.append(arguments.positional[position]?.databaseValue ?? .null)
                 position += 1
             } else {
                 missing.append(name.map { ":" + $0 } ?? "?")
@@ -164,7 +171,7 @@ public final class Statement {
             let list = missing.joined(separator: ", ")
             if parameterNames.allSatisfy({ $0 == nil }) {
                 throw DatabaseError.misuse(
-                    "wrong number of statement arguments: \(arguments.values.count) given, "
+                    "wrong number of statement arguments: \(arguments.positional.count) given, "
                     + "\(parameterCount) expected", sql: sql, arguments: arguments)
             }
             throw DatabaseError.misuse("missing statement argument(s): \(list)", sql: sql, arguments: arguments)
@@ -174,37 +181,12 @@ public final class Statement {
 
     @inline(__always)
     private func bind(_ value: DatabaseValue, at index: CInt, _ arguments: StatementArguments) throws {
-        let code: CInt
-        switch value.storage {
-        case .null:
-            code = sqlite3_bind_null(sqliteStatement, index)
-        case .int64(let int):
-            code = sqlite3_bind_int64(sqliteStatement, index, int)
-        case .double(let double):
-            code = sqlite3_bind_double(sqliteStatement, index, double)
-        case .string(var string):
-            // Bound with its byte count, so that NUL bytes inside the text are kept.
-            code = string.withUTF8 { buffer in
-                guard let base = buffer.baseAddress, buffer.count > 0 else {
-                    return sqlite3_bind_text(sqliteStatement, index, "", 0, nil)
-                }
-                guard buffer.count <= Int(CInt.max) else { return SQLITE_TOOBIG }
-                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    sqlite3_bind_text(sqliteStatement, index, $0, CInt(buffer.count), ripple_sqlite_transient())
-                }
-            }
-        case .blob(let data):
-            code = data.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress, buffer.count > 0 else {
-                    return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
-                }
-                guard buffer.count <= Int(CInt.max) else { return SQLITE_TOOBIG }
-                return sqlite3_bind_blob(sqliteStatement, index, base, CInt(buffer.count), ripple_sqlite_transient())
-            }
-        }
-        if code != SQLITE_OK {
-            throw DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
-        }
+        let code = value.bind(to: sqliteStatement, at: index)
+        if code != SQLITE_OK { throw bindingError(code, arguments) }
+    }
+
+    private func bindingError(_ code: CInt, _ arguments: StatementArguments) -> DatabaseError {
+        DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
     }
 
     // MARK: - Execution
@@ -224,7 +206,7 @@ public final class Statement {
         if let arguments {
             try setArguments(arguments)
         } else {
-            sqlite3_reset(sqliteStatement)
+            reset()
             if !argumentsWereBound && parameterCount > 0 {
                 try setArguments(StatementArguments())
             }
@@ -234,17 +216,22 @@ public final class Statement {
     /// One step: true when a row is available, false when done.
     @inline(__always)
     func step() throws -> Bool {
+        needsReset = true
         let code = sqlite3_step(sqliteStatement)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
         let error = DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
-        sqlite3_reset(sqliteStatement)
+        reset()
         throw error
     }
 
     /// Releases the statement's locks and resources until its next execution.
+    @inline(__always)
     func reset() {
-        sqlite3_reset(sqliteStatement)
+        if needsReset {
+            sqlite3_reset(sqliteStatement)
+            needsReset = false
+        }
     }
 }
 

@@ -15,53 +15,73 @@
 public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    /// The positional values.
-    public internal(set) var values: [DatabaseValue]
+    /// The positional values, kept as given: they turn into database values only when they
+    /// are bound, so that an array literal costs no conversion pass and no second array.
+    @usableFromInline
+    var positional: [(any DatabaseValueConvertible)?]
+
     /// The named values, keyed by parameter name without prefix.
     public internal(set) var namedValues: [String: DatabaseValue]
 
+    /// The positional values.
+    public var values: [DatabaseValue] {
+        positional.map { $0?.databaseValue ?? .null }
+    }
+
+    @usableFromInline
+    init(positional: [(any DatabaseValueConvertible)?], namedValues: [String: DatabaseValue]) {
+        self.positional = positional
+        self.namedValues = namedValues
+    }
+
     /// No values.
     public init() {
-        values = []
-        namedValues = [:]
+        self.init(positional: [], namedValues: [:])
     }
 
     /// Positional values.
     public init<S: Sequence>(_ sequence: S) where S.Element == (any DatabaseValueConvertible)? {
-        values = sequence.map { $0?.databaseValue ?? .null }
-        namedValues = [:]
+        self.init(positional: Array(sequence), namedValues: [:])
     }
 
     /// Positional values of one type.
     public init<S: Sequence>(_ sequence: S) where S.Element: DatabaseValueConvertible {
-        values = sequence.map(\.databaseValue)
-        namedValues = [:]
+        self.init(positional: sequence.map { $0 }, namedValues: [:])
     }
 
     /// Named values.
     public init(_ dictionary: [String: (any DatabaseValueConvertible)?]) {
-        values = []
-        namedValues = dictionary.mapValues { $0?.databaseValue ?? .null }
+        self.init(positional: [], namedValues: dictionary.mapValues { $0?.databaseValue ?? .null })
     }
 
     /// Positional values: `[1, "Arthur", nil]`.
+    @inlinable
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        values = elements.map { $0?.databaseValue ?? .null }
-        namedValues = [:]
+        self.init(positional: elements, namedValues: [:])
     }
 
     /// Named values: `["name": "Arthur", "score": 1000]`.
     public init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
-        values = []
-        namedValues = Dictionary(elements.map { ($0.0, $0.1?.databaseValue ?? .null) }) { _, last in last }
+        self.init(
+            positional: [],
+            namedValues: Dictionary(elements.map { ($0.0, $0.1?.databaseValue ?? .null) }) { _, last in last })
+    }
+
+    public static func == (lhs: StatementArguments, rhs: StatementArguments) -> Bool {
+        lhs.values == rhs.values && lhs.namedValues == rhs.namedValues
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        hasher.combine(namedValues)
     }
 
     /// Whether there is no value at all.
-    public var isEmpty: Bool { values.isEmpty && namedValues.isEmpty }
+    public var isEmpty: Bool { positional.isEmpty && namedValues.isEmpty }
 
     /// Appends the values of `other`; its named values replace those of the same name.
     public mutating func append(contentsOf other: StatementArguments) {
-        values.append(contentsOf: other.values)
+        positional.append(contentsOf: other.positional)
         namedValues.merge(other.namedValues) { _, new in new }
     }
 

@@ -1,0 +1,184 @@
+import Foundation
+
+/// The sizes of the workloads; `--quick` divides them.
+public struct Sizes: Sendable {
+    public var w1Inserts = 200_000
+    public var w2Rows = 200_000
+    public var w3Observations = 1000
+    public var w3Transactions = 1000
+    public var w4Transactions = 5000
+    public var w5Transactions = 10_000
+    public init() {}
+
+    public static let quick: Sizes = {
+        var sizes = Sizes()
+        sizes.w1Inserts /= 10
+        sizes.w2Rows /= 10
+        sizes.w3Observations /= 5
+        sizes.w3Transactions /= 5
+        sizes.w4Transactions /= 5
+        sizes.w5Transactions /= 5
+        return sizes
+    }()
+}
+
+/// One measurement: the timed seconds, and counters some workloads report.
+public struct Sample: Sendable {
+    public var seconds: Double
+    public var counters: [String: Double]
+    public init(seconds: Double, counters: [String: Double] = [:]) {
+        self.seconds = seconds
+        self.counters = counters
+    }
+}
+
+/// A subject's implementation of one workload: sets up (untimed), measures, cleans up.
+public typealias WorkloadRun = @Sendable (_ directory: URL, _ sizes: Sizes) throws -> Sample
+
+/// A thing measured: raw SQLite, Ripple, or GRDB.
+public protocol BenchSubject: Sendable {
+    var name: String { get }
+    /// The implementation of workload `id`, or nil when the subject does not provide it.
+    func run(_ id: WorkloadID) -> WorkloadRun?
+}
+
+/// The workloads of the suite.
+public enum WorkloadID: String, CaseIterable, Sendable {
+    case w1a = "W1a", w1b = "W1b", w1c = "W1c", w1d = "W1d"
+    case w2a = "W2a", w2b = "W2b", w2c = "W2c"
+    case w3 = "W3", w4 = "W4"
+    case w5b = "W5b", w5c = "W5c"
+
+    public var summary: String {
+        switch self {
+        case .w1a: return "200k inserts, 1 transaction, reused statement, no observer"
+        case .w1b: return "W1a + one TransactionObserver of every event"
+        case .w1c: return "W1a + one DatabaseRegionObservation on the table"
+        case .w1d: return "W1a + 100 ValueObservations of other tables"
+        case .w2a: return "200k rows x 6 columns, row cursor read by index"
+        case .w2b: return "200k records via init(row:), columns by name"
+        case .w2c: return "200k Decodable records"
+        case .w3: return "1000 row observations, 1000 one-row update transactions"
+        case .w4: return "1 ValueObservation on a pool, 5000 one-row writes, latency"
+        case .w5b: return "10k single-insert transactions, cached statement, 1 observer"
+        case .w5c: return "10k single-insert transactions, cached statement, no observer"
+        }
+    }
+
+    /// How many operations a sample performs, for per-operation figures.
+    public func operations(_ sizes: Sizes) -> Int {
+        switch self {
+        case .w1a, .w1b, .w1c, .w1d: return sizes.w1Inserts
+        case .w2a, .w2b, .w2c: return sizes.w2Rows
+        case .w3: return sizes.w3Transactions
+        case .w4: return sizes.w4Transactions
+        case .w5b, .w5c: return sizes.w5Transactions
+        }
+    }
+
+    /// The raw workload a ratio against raw SQLite compares with: observers cost nothing
+    /// in raw SQLite, so W1b-d compare with W1a, and W5b with W5c.
+    public var rawBaseline: WorkloadID? {
+        switch self {
+        case .w1a, .w1b, .w1c, .w1d: return .w1a
+        case .w2a, .w2b, .w2c: return self
+        case .w3, .w4: return nil
+        case .w5b, .w5c: return .w5c
+        }
+    }
+}
+
+/// The data every subject writes, made before timing starts.
+public struct ItemData: Sendable {
+    public let a: [Int64]
+    public let b: [Double]
+    public let c: [String]
+    public let d: [Int64]
+    public let e: [String]
+    public var count: Int { a.count }
+
+    public init(count: Int) {
+        a = (0..<count).map { Int64($0) }
+        b = (0..<count).map { Double($0) * 0.5 }
+        c = (0..<count).map { "name-\($0)" }
+        d = (0..<count).map { Int64($0 % 100) }
+        e = (0..<count).map { $0 % 2 == 0 ? "even" : "odd" }
+    }
+}
+
+/// The schema of the item table every workload uses.
+public let itemSchema = """
+    CREATE TABLE item (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, b REAL NOT NULL, \
+    c TEXT NOT NULL, d INTEGER NOT NULL, e TEXT NOT NULL)
+    """
+
+public let insertItemSQL = "INSERT INTO item (a, b, c, d, e) VALUES (?, ?, ?, ?, ?)"
+
+/// The struct the record workloads build.
+public struct Item: Sendable {
+    public var id: Int64
+    public var a: Int64
+    public var b: Double
+    public var c: String
+    public var d: Int64
+    public var e: String
+    public init(id: Int64, a: Int64, b: Double, c: String, d: Int64, e: String) {
+        self.id = id; self.a = a; self.b = b; self.c = c; self.d = d; self.e = e
+    }
+}
+
+/// Seconds taken by `block`.
+@inline(never)
+public func measure(_ block: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try block()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Now, in seconds, for latency measurements.
+@inline(__always)
+public func now() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+}
+
+/// A deterministic generator, so that every subject updates the same rows.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The rows W3 updates, in order: the same for every subject.
+public func w3UpdatedRows(observations: Int, transactions: Int) -> [Int64] {
+    var generator = SplitMix64(seed: 42)
+    return (0..<transactions).map { _ in Int64.random(in: 1...Int64(observations), using: &generator) }
+}
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never)
+public func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// A thread-safe counter and value store for observation workloads.
+public final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    public init() {}
+    public func increment() { lock.lock(); count += 1; lock.unlock() }
+    public var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    public func reset() { lock.lock(); count = 0; lock.unlock() }
+}
+
+/// Percentile of sorted values.
+public func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let index = min(sorted.count - 1, max(0, Int((p * Double(sorted.count - 1)).rounded())))
+    return sorted[index]
+}

@@ -1,0 +1,2 @@
+#include <sqlite3.h>
+static inline sqlite3_destructor_type bench_sqlite_transient(void) { return SQLITE_TRANSIENT; }

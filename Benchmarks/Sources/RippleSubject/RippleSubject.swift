@@ -1,0 +1,96 @@
+import BenchCore
+import Dispatch
+import Foundation
+import Ripple
+
+/// Ripple, used as its documentation shows.
+public struct RippleSubject: BenchSubject {
+    public init() {}
+    public var name: String { "Ripple" }
+
+    public func run(_ id: WorkloadID) -> WorkloadRun? {
+        switch id {
+        case .w1a: return { try Self.insertItems($0, $1) }
+        case .w2a: return { try Self.fetchRows($0, $1) }
+        case .w5c: return { try Self.singleInsertTransactions($0, $1) }
+        default: return nil
+        }
+    }
+
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        return config
+    }
+
+    static func makeQueue(_ directory: URL) throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue(path: directory.appendingPathComponent("db.sqlite").path, configuration: configuration())
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+        return dbQueue
+    }
+
+    static func insertItems(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let data = ItemData(count: sizes.w1Inserts)
+        let dbQueue = try makeQueue(directory)
+        try dbQueue.write { db in try db.execute(sql: itemSchema) }
+        let seconds = try measure {
+            try dbQueue.write { db in
+                let statement = try db.makeStatement(sql: insertItemSQL)
+                for i in 0..<data.count {
+                    try statement.execute(arguments: [data.a[i], data.b[i], data.c[i], data.d[i], data.e[i]])
+                }
+            }
+        }
+        return Sample(seconds: seconds)
+    }
+
+    static func populate(_ dbQueue: DatabaseQueue, count: Int) throws {
+        let data = ItemData(count: count)
+        try dbQueue.write { db in
+            try db.execute(sql: itemSchema)
+            let statement = try db.makeStatement(sql: insertItemSQL)
+            for i in 0..<data.count {
+                try statement.execute(arguments: [data.a[i], data.b[i], data.c[i], data.d[i], data.e[i]])
+            }
+        }
+    }
+
+    static func fetchRows(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let dbQueue = try makeQueue(directory)
+        try populate(dbQueue, count: sizes.w2Rows)
+        var total = 0
+        let seconds = try measure {
+            try dbQueue.read { db in
+                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM item")
+                while let row = try rows.next() {
+                    let id: Int64 = try row[0]
+                    let a: Int64 = try row[1]
+                    let b: Double = try row[2]
+                    let c: String = try row[3]
+                    let d: Int64 = try row[4]
+                    let e: String = try row[5]
+                    total &+= Int(id &+ a &+ d) &+ Int(b) &+ c.utf8.count &+ e.utf8.count
+                }
+            }
+        }
+        precondition(total != 0)
+        return Sample(seconds: seconds)
+    }
+
+    static func singleInsertTransactions(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let data = ItemData(count: sizes.w5Transactions)
+        let dbQueue = try makeQueue(directory)
+        try dbQueue.write { db in try db.execute(sql: itemSchema) }
+        let seconds = try measure {
+            for i in 0..<data.count {
+                try dbQueue.write { db in
+                    try db.cachedStatement(sql: insertItemSQL)
+                        .execute(arguments: [data.a[i], data.b[i], data.c[i], data.d[i], data.e[i]])
+                }
+            }
+        }
+        return Sample(seconds: seconds)
+    }
+}

@@ -1,0 +1,52 @@
+import BenchCore
+import Foundation
+import GRDBSubject
+import RawSubject
+import RippleSubject
+
+// swift run -c release --package-path Benchmarks ripple-bench [--quick] [--filter W1] [--rounds N]
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var sizes = Sizes()
+var rounds = 5
+var filters: [String] = []
+var subjectNames: [String] = []
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--quick":
+        sizes = .quick
+        rounds = 2
+    case "--filter":
+        guard !arguments.isEmpty else { fatalError("--filter needs a value, such as W1 or W2a") }
+        filters.append(arguments.removeFirst())
+    case "--subject":
+        guard !arguments.isEmpty else { fatalError("--subject needs a value: raw, Ripple or GRDB") }
+        subjectNames.append(arguments.removeFirst().lowercased())
+    case "--rounds":
+        guard let value = arguments.first.flatMap(Int.init), value > 0 else { fatalError("--rounds needs a positive number") }
+        arguments.removeFirst()
+        rounds = value
+    case "-h", "--help":
+        print("""
+            usage: ripple-bench [--quick] [--filter PREFIX]... [--subject NAME]... [--rounds N]
+              --quick          smaller sizes, 2 rounds: a smoke run
+              --filter PREFIX  only workloads whose name starts with PREFIX (W1, W2a, ...)
+              --subject NAME   only this subject (raw, Ripple, GRDB); ratios need both sides
+              --rounds N       measured rounds after the warm-up (default 5)
+            workloads:
+            """)
+        for workload in WorkloadID.allCases { print("  \(workload.rawValue)  \(workload.summary)") }
+        exit(0)
+    default:
+        fatalError("unknown argument \(argument); see --help")
+    }
+}
+
+let workloads = WorkloadID.allCases.filter { workload in
+    filters.isEmpty || filters.contains { workload.rawValue.lowercased().hasPrefix($0.lowercased()) }
+}
+let allSubjects: [any BenchSubject] = [RawSubject(), RippleSubject(), GRDBSubject()]
+let subjects = allSubjects.filter { subjectNames.isEmpty || subjectNames.contains($0.name.lowercased()) }
+let runner = Runner(subjects: subjects, workloads: workloads, sizes: sizes, rounds: rounds)
+try runner.run()
