@@ -13,4 +13,13 @@ static inline sqlite3_destructor_type ripple_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+// Double-quoted string literals make `"nope" = 1` compare the text 'nope' when there is no
+// column named nope: Ripple quotes identifiers with double quotes, so it turns them off.
+// (sqlite3_db_config is variadic, which Swift cannot call.)
+static inline int ripple_disable_double_quoted_strings(sqlite3 *db) {
+    int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)0);
+    if (rc != SQLITE_OK) return rc;
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
+}
+
 #endif

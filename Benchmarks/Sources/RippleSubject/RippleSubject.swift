@@ -12,6 +12,8 @@ public struct RippleSubject: BenchSubject {
         switch id {
         case .w1a: return { try Self.insertItems($0, $1) }
         case .w2a: return { try Self.fetchRows($0, $1) }
+        case .w2b: return { try Self.fetchAll(RecordItem.self, $0, $1) }
+        case .w2c: return { try Self.fetchAll(DecodableItem.self, $0, $1) }
         case .w5c: return { try Self.singleInsertTransactions($0, $1) }
         default: return nil
         }
@@ -76,6 +78,28 @@ public struct RippleSubject: BenchSubject {
             }
         }
         precondition(total != 0)
+        return Sample(seconds: seconds)
+    }
+
+    struct RecordItem: FetchableRecord {
+        var id: Int64, a: Int64, b: Double, c: String, d: Int64, e: String
+        init(row: Row) throws {
+            id = try row["id"]; a = try row["a"]; b = try row["b"]; c = try row["c"]; d = try row["d"]; e = try row["e"]
+        }
+    }
+
+    struct DecodableItem: Decodable, FetchableRecord {
+        var id: Int64, a: Int64, b: Double, c: String, d: Int64, e: String
+    }
+
+    static func fetchAll<Record: FetchableRecord>(_ type: Record.Type, _ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let dbQueue = try makeQueue(directory)
+        try populate(dbQueue, count: sizes.w2Rows)
+        var count = 0
+        let seconds = try measure {
+            count = try dbQueue.read { db in try Record.fetchAll(db, sql: "SELECT * FROM item").count }
+        }
+        precondition(count == sizes.w2Rows)
         return Sample(seconds: seconds)
     }
 

@@ -135,7 +135,7 @@ public final class RowCursor: Cursor {
     public let statement: Statement
     /// The row, read in place from the statement.
     public let row: Row
-    private var isDone = false
+    @exclusivity(unchecked) private var isDone = false
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
@@ -165,7 +165,7 @@ public final class RowCursor: Cursor {
 public class StatementValueCursorBase {
     /// The statement the cursor reads.
     public let statement: Statement
-    @usableFromInline var isDone = false
+    @exclusivity(unchecked) @usableFromInline var isDone = false
 
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement

@@ -34,6 +34,10 @@ public final class Database {
     private var busyHandlerContext: Unmanaged<BusyHandlerBox>?
     private var traceHandler: ((TraceEvent) -> Void)?
     private var readOnlyDepth = 0
+    private let authorizer = Authorizer()
+
+    /// Schema facts (primary keys), dropped when a statement changes the schema.
+    var schemaCache = SchemaCache()
 
     /// Opens a connection. `readonly` overrides the configuration (DatabasePool readers).
     init(path: String, description: String, configuration: Configuration, readonly: Bool? = nil) throws {
@@ -54,6 +58,8 @@ public final class Database {
         }
         sqliteConnection = connection
         sqlite3_extended_result_codes(connection, 1)
+        ripple_disable_double_quoted_strings(connection)
+        authorizer.install(on: connection)
         do {
             try setUpBusyMode()
             // Fails with SQLITE_NOTADB for a file that is not a database.
@@ -135,7 +141,9 @@ public final class Database {
             while current < end {
                 var sqliteStatement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
-                let code = sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail)
+                let (code, report) = authorizer.report {
+                    sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail)
+                }
                 guard code == SQLITE_OK else {
                     throw DatabaseError(connection: sqliteConnection, code: code, sql: sql, arguments: arguments)
                 }
@@ -143,7 +151,8 @@ public final class Database {
                 let statement = Statement(
                     database: self,
                     sqliteStatement: sqliteStatement,
-                    sql: String(cString: sqlite3_sql(sqliteStatement)))
+                    sql: String(cString: sqlite3_sql(sqliteStatement)),
+                    report: report)
                 try statement.bind(arguments, consumingFrom: &position)
                 try executeStatement(statement)
                 current = tail ?? end
@@ -212,7 +221,9 @@ public final class Database {
         return try sql.withCString { cString in
             var sqliteStatement: OpaquePointer?
             var tail: UnsafePointer<CChar>?
-            let code = sqlite3_prepare_v3(sqliteConnection, cString, -1, flags, &sqliteStatement, &tail)
+            let (code, report) = authorizer.report {
+                sqlite3_prepare_v3(sqliteConnection, cString, -1, flags, &sqliteStatement, &tail)
+            }
             guard code == SQLITE_OK else {
                 throw DatabaseError(connection: sqliteConnection, code: code, sql: sql)
             }
@@ -230,7 +241,7 @@ public final class Database {
                         + "use Database.execute(sql:) instead.", sql: sql)
                 }
             }
-            return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql)
+            return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql, report: report)
         }
     }
 
@@ -246,6 +257,7 @@ public final class Database {
             throw error
         }
         statement.reset()
+        if statement.report.changesSchema { schemaCache = SchemaCache() }
         try statementDidFinish(statement)
     }
 

@@ -17,7 +17,7 @@ import CSQLite
 /// A value that cannot be converted (`Int` from the text `"abc"`, a non-optional type from
 /// NULL) makes fetching methods throw a ``DatabaseError`` with code `SQLITE_MISMATCH`: it never
 /// turns into a silent default.
-public protocol DatabaseValueConvertible: Sendable {
+public protocol DatabaseValueConvertible: SQLExpressible {
     /// The value to store.
     var databaseValue: DatabaseValue { get }
 
@@ -117,6 +117,8 @@ func decodingError(_ dbValue: DatabaseValue, _ type: Any.Type, column: String?, 
 }
 
 // MARK: - Optional
+
+extension Optional: SQLExpressible where Wrapped: DatabaseValueConvertible {}
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     /// The wrapped value, or NULL.

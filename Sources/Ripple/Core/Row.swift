@@ -39,16 +39,21 @@ public final class Row: @unchecked Sendable {
     /// The number of columns.
     public let count: Int
 
+    /// Name lookups of a statement row (see ``ColumnIndexCache``).
+    let columnIndexCache: ColumnIndexCache?
+
     init(statement: Statement) {
         storage = .statement(statement)
         sqliteStatement = statement.sqliteStatement
         count = statement.columnCount
+        columnIndexCache = statement.columnIndexCache
     }
 
     init(columns: [String], values: [DatabaseValue]) {
         storage = .values(columns: columns, values: values)
         sqliteStatement = nil
         count = values.count
+        columnIndexCache = nil
     }
 
     /// An empty row.
@@ -99,6 +104,7 @@ public final class Row: @unchecked Sendable {
 
     /// The index of the leftmost column named `name`, case-insensitively.
     public func index(forColumn name: String) -> Int? {
+        if let columnIndexCache { return columnIndexCache.index(of: name) }
         switch storage {
         case .statement(let statement):
             return statement.index(ofColumn: name)
@@ -107,6 +113,12 @@ public final class Row: @unchecked Sendable {
             let lowercased = name.lowercased()
             return columns.firstIndex { $0.lowercased() == lowercased }
         }
+    }
+
+    /// Tells the column lookups that a new row starts being read.
+    @usableFromInline
+    func rewindColumnLookups() {
+        columnIndexCache?.rewind()
     }
 
     /// Whether the row has a column named `name` (case-insensitive).

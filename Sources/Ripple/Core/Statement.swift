@@ -34,15 +34,26 @@ public final class Statement {
     /// Whether any parameter is named.
     let hasNamedParameters: Bool
 
-    /// The arguments last bound with ``setArguments(_:)`` or ``execute(arguments:)``.
-    public private(set) var arguments: StatementArguments = StatementArguments()
+    // The mutable state of a statement is confined to its connection's queue and never
+    // accessed re-entrantly: the runtime's dynamic exclusivity checks would only cost time
+    // on the hottest paths (one per row and per execution).
 
-    private var argumentsWereBound = false
+    /// The arguments last bound with ``setArguments(_:)`` or ``execute(arguments:)``.
+    @exclusivity(unchecked) public private(set) var arguments: StatementArguments = StatementArguments()
+
+    @exclusivity(unchecked) private var argumentsWereBound = false
 
     /// Whether the statement ran since its last reset.
-    private var needsReset = false
+    @exclusivity(unchecked) private var needsReset = false
 
-    init(database: Database, sqliteStatement: OpaquePointer, sql: String) {
+    /// What SQLite reported while it compiled the statement.
+    let report: StatementReport
+
+    /// See `columnIndexCache`, in the Record layer.
+    var _columnIndexCache: ColumnIndexCache?
+
+    init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
+        self.report = report
         self.database = database
         self.sqliteStatement = sqliteStatement
         self.sql = sql

@@ -1,0 +1,76 @@
+/// The primary key of a table, as the schema defines it.
+public struct PrimaryKeyInfo: Hashable, Sendable {
+    /// The primary key columns, in order. For a table without explicit primary key, the
+    /// hidden `rowid`.
+    public let columns: [String]
+    /// The column that is an alias for the rowid (`id INTEGER PRIMARY KEY`), or `rowid`
+    /// for the hidden rowid; nil when the primary key is not the rowid.
+    public let rowIDColumn: String?
+    /// Whether the table is a WITHOUT ROWID table.
+    public let isWithoutRowID: Bool
+
+    /// Whether the primary key is the rowid.
+    public var isRowID: Bool { rowIDColumn != nil }
+}
+
+/// Schema facts cached by a connection, dropped whenever a statement changes the schema.
+struct SchemaCache {
+    var primaryKeys: [String: PrimaryKeyInfo] = [:]
+    var columns: [String: [String]] = [:]
+}
+
+extension Database {
+    /// The columns of `table`, in order. Throws when there is no such table.
+    public func columns(in table: String) throws -> [String] {
+        let key = table.lowercased()
+        if let columns = schemaCache.columns[key] { return columns }
+        let rows = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
+        guard !rows.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
+        }
+        let columns: [String] = try rows.map { try $0["name"] }
+        schemaCache.columns[key] = columns
+        return columns
+    }
+
+    /// Whether `table` exists.
+    public func tableExists(_ table: String) throws -> Bool {
+        try Bool.fetchOne(self, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE)", arguments: [table]) ?? false
+    }
+
+    /// The primary key of `table`. Throws when there is no such table.
+    public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
+        let key = table.lowercased()
+        if let info = schemaCache.primaryKeys[key] { return info }
+        let rows = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
+        guard !rows.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
+        }
+        var pkColumns: [(position: Int, name: String, type: String)] = []
+        for row in rows {
+            let position: Int = try row["pk"]
+            if position > 0 { pkColumns.append((position, try row["name"], try row["type"])) }
+        }
+        pkColumns.sort { $0.position < $1.position }
+        let isWithoutRowID = try Bool.fetchOne(
+            self, sql: "SELECT wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema = 'main'",
+            arguments: [table]) ?? false
+        let info: PrimaryKeyInfo
+        if pkColumns.isEmpty {
+            info = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isWithoutRowID: false)
+        } else if !isWithoutRowID, pkColumns.count == 1, pkColumns[0].type.uppercased() == "INTEGER" {
+            info = PrimaryKeyInfo(columns: [pkColumns[0].name], rowIDColumn: pkColumns[0].name, isWithoutRowID: false)
+        } else {
+            info = PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isWithoutRowID: isWithoutRowID)
+        }
+        schemaCache.primaryKeys[key] = info
+        return info
+    }
+}
+
+extension String {
+    /// The string as an SQL identifier, double-quoted: `"player"`, `"my ""table"""`.
+    public var quotedDatabaseIdentifier: String {
+        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

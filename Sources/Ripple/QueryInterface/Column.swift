@@ -1,0 +1,102 @@
+/// A column of a table: `Column("score")`.
+///
+/// ```swift
+/// let request = Player.filter(Column("score") > 1000).order(Column("name"))
+/// ```
+public struct Column: SQLSpecificExpressible, CustomStringConvertible {
+    /// The column name.
+    public let name: String
+
+    /// The column named `name`.
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    /// The hidden `rowid` column.
+    public static let rowID = Column("rowid")
+
+    public var sqlExpression: SQLExpression { SQLExpression(.column(name)) }
+
+    public var description: String { name }
+}
+
+/// The ordering of a request: `score DESC`.
+public struct SQLOrdering: Sendable, CustomStringConvertible {
+    let expression: SQLExpression
+    let isDescending: Bool
+
+    var reversed: SQLOrdering { SQLOrdering(expression: expression, isDescending: !isDescending) }
+
+    func sql(_ context: inout SQLGenerationContext) -> String {
+        expression.sql(&context) + (isDescending ? " DESC" : " ASC")
+    }
+
+    public var description: String { expression.description + (isDescending ? " DESC" : " ASC") }
+}
+
+/// A type that can order a request: columns, expressions (ascending), and orderings.
+public protocol SQLOrderingTerm: Sendable {
+    /// The ordering.
+    var sqlOrdering: SQLOrdering { get }
+}
+
+extension SQLOrdering: SQLOrderingTerm {
+    public var sqlOrdering: SQLOrdering { self }
+}
+
+extension Column: SQLOrderingTerm {
+    public var sqlOrdering: SQLOrdering { asc }
+}
+
+extension SQLExpression: SQLOrderingTerm {
+    public var sqlOrdering: SQLOrdering { asc }
+}
+
+/// What a request selects: all columns, or expressions.
+public struct SQLSelection: Sendable {
+    enum Kind: Sendable {
+        case allColumns
+        case expression(SQLExpression)
+        case aliased(SQLExpression, String)
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    /// `*`
+    public static let allColumns = SQLSelection(.allColumns)
+
+    func sql(_ context: inout SQLGenerationContext) -> String {
+        switch kind {
+        case .allColumns: return "*"
+        case .expression(let expression): return expression.sql(&context)
+        case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
+        }
+    }
+}
+
+/// A type that can be selected: columns, expressions, values and `SQLSelection`s.
+public protocol SQLSelectable: Sendable {
+    /// The selection.
+    var sqlSelection: SQLSelection { get }
+}
+
+extension SQLSelection: SQLSelectable {
+    public var sqlSelection: SQLSelection { self }
+}
+
+extension SQLExpressible {
+    public var sqlSelection: SQLSelection { SQLSelection(.expression(sqlExpression)) }
+}
+
+extension Column: SQLSelectable {}
+extension SQLExpression: SQLSelectable {}
+
+/// All columns: `*`.
+public struct AllColumns: SQLSelectable {
+    public init() {}
+    public var sqlSelection: SQLSelection { .allColumns }
+}

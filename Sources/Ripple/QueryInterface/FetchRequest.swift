@@ -1,0 +1,174 @@
+/// A request that fetches values of type `RowDecoder`: rows, plain values, or records.
+///
+/// ``QueryInterfaceRequest`` (`Player.all()`) and ``SQLRequest``
+/// (`SQLRequest("SELECT ...")`) are fetch requests. Each one knows the region of the
+/// database it reads, which is what observation tracks.
+public protocol FetchRequest<RowDecoder>: DatabaseRegionConvertible {
+    /// The type of fetched values.
+    associatedtype RowDecoder
+
+    /// Compiles the request. With `forSingleResult`, the request may fetch one row only.
+    func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest
+
+    /// The number of rows the request fetches.
+    func fetchCount(_ db: Database) throws -> Int
+}
+
+/// A compiled request: a statement and its arguments.
+public struct PreparedRequest {
+    /// The statement.
+    public let statement: Statement
+    /// The arguments.
+    public let arguments: StatementArguments
+
+    /// The region the request reads: the tables and columns SQLite reported while it
+    /// compiled the statement.
+    public var region: DatabaseRegion { statement.report.readRegion }
+}
+
+extension FetchRequest {
+    /// The region the request reads, as SQLite reports it (views, joins and subqueries
+    /// included).
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try makePreparedRequest(db, forSingleResult: false).region
+    }
+
+    /// The number of rows: `SELECT COUNT(*) FROM (request)`.
+    public func fetchCount(_ db: Database) throws -> Int {
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM (\(prepared.statement.sql))", arguments: prepared.arguments) ?? 0
+    }
+
+    /// The same request, fetching another type.
+    public func asRequest<T>(of type: T.Type) -> AdaptedFetchRequest<Self, T> {
+        AdaptedFetchRequest(base: self)
+    }
+}
+
+/// A request that fetches another type than its base request (see `asRequest(of:)`).
+public struct AdaptedFetchRequest<Base: FetchRequest, RowDecoder>: FetchRequest {
+    let base: Base
+
+    public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
+        try base.makePreparedRequest(db, forSingleResult: forSingleResult)
+    }
+
+    public func fetchCount(_ db: Database) throws -> Int {
+        try base.fetchCount(db)
+    }
+
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try base.databaseRegion(db)
+    }
+}
+
+// MARK: - Fetching rows
+
+extension FetchRequest where RowDecoder == Row {
+    /// A cursor over the rows.
+    public func fetchCursor(_ db: Database) throws -> RowCursor {
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try Row.fetchCursor(prepared.statement, arguments: prepared.arguments)
+    }
+
+    /// All rows.
+    public func fetchAll(_ db: Database) throws -> [Row] {
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try Row.fetchAll(prepared.statement, arguments: prepared.arguments)
+    }
+
+    /// The distinct rows.
+    public func fetchSet(_ db: Database) throws -> Set<Row> {
+        try Set(fetchAll(db))
+    }
+
+    /// The first row, or nil.
+    public func fetchOne(_ db: Database) throws -> Row? {
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try Row.fetchOne(prepared.statement, arguments: prepared.arguments)
+    }
+}
+
+extension Row {
+    /// All rows of any request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Row] {
+        try request.asRequest(of: Row.self).fetchAll(db)
+    }
+
+    /// The first row of any request.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Row? {
+        try request.asRequest(of: Row.self).fetchOne(db)
+    }
+
+    /// A cursor over the rows of any request.
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RowCursor {
+        try request.asRequest(of: Row.self).fetchCursor(db)
+    }
+}
+
+// MARK: - Fetching values
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible {
+    /// A cursor over the values of the first column.
+    public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> {
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments)
+    }
+
+    /// All values of the first column.
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+        try Array(fetchCursor(db))
+    }
+
+    /// The first value: nil when there is no row or the value is NULL.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? {
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments)
+    }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & Hashable {
+    /// The distinct values of the first column.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+        try Set(fetchCursor(db))
+    }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible {
+    /// A cursor over the values of the first column, read in place.
+    public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> {
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments)
+    }
+
+    /// All values of the first column.
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+        try Array(fetchCursor(db))
+    }
+
+    /// The first value: nil when there is no row or the value is NULL.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? {
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments)
+    }
+}
+
+extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
+    /// The distinct values of the first column.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+        try Set(fetchCursor(db))
+    }
+}
+
+extension DatabaseValueConvertible {
+    /// All values of the first column of any request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try request.asRequest(of: Self.self).fetchAll(db)
+    }
+
+    /// The first value of any request.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try request.asRequest(of: Self.self).fetchOne(db)
+    }
+}

@@ -1,0 +1,351 @@
+/// A request built from Swift: `Player.filter(Column("score") > 1000).order(Column("name"))`.
+///
+/// Each method returns a new request; nothing touches the database until a fetch. The SQL
+/// is stable and readable:
+///
+/// ```swift
+/// Player.filter(key: 1)                    // SELECT * FROM "player" WHERE "id" = 1
+/// Player.order(Column("score").desc).limit(10)
+///                                          // SELECT * FROM "player" ORDER BY "score" DESC LIMIT 10
+/// ```
+public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
+    typealias Filter = QueryFilter
+
+    /// The table the request reads.
+    public let tableName: String
+    var selection: [SQLSelection]
+    var filters: [Filter] = []
+    var orderings: [SQLOrdering] = []
+    var isReversed = false
+    var groupings: [SQLExpression] = []
+    var havings: [SQLExpression] = []
+    var limitCount: Int?
+    var offsetCount: Int?
+    var isDistinct = false
+
+    init(tableName: String, selection: [SQLSelection] = [.allColumns]) {
+        self.tableName = tableName
+        self.selection = selection
+    }
+
+    // MARK: - Building
+
+    /// Selects these columns or expressions instead.
+    public func select(_ selection: any SQLSelectable...) -> Self {
+        select(selection)
+    }
+
+    /// Selects these columns or expressions instead.
+    public func select(_ selection: [any SQLSelectable]) -> Self {
+        var request = self
+        request.selection = selection.map(\.sqlSelection)
+        return request
+    }
+
+    /// Selects one expression, and fetches values of `type`:
+    /// `Player.select(max(Column("score")), as: Int.self)`.
+    public func select<T>(_ selection: any SQLSelectable, as type: T.Type) -> QueryInterfaceRequest<T> {
+        let request: Self = select([selection])
+        return request.asRequest(of: T.self)
+    }
+
+    /// Selects the columns named after record properties:
+    /// `Player.select(\.score)` selects the `score` column.
+    public func select<Root>(_ keyPaths: PartialKeyPath<Root>...) -> Self {
+        select(keyPaths.map { Column(columnName(of: $0)) })
+    }
+
+    /// Keeps rows that satisfy `predicate` (AND-ed with previous filters).
+    public func filter(_ predicate: some SQLExpressible) -> Self {
+        var request = self
+        request.filters.append(.expression(predicate.sqlExpression))
+        return request
+    }
+
+    /// Keeps the row with this primary key: `Player.filter(key: 1)`. Tables without an
+    /// explicit primary key use the rowid.
+    public func filter(key: some DatabaseValueConvertible) -> Self {
+        filter(keys: [key])
+    }
+
+    /// Keeps the rows with these primary keys: `Player.filter(keys: [1, 2, 3])`.
+    public func filter<S: Sequence>(keys: S) -> Self where S.Element: DatabaseValueConvertible {
+        var request = self
+        request.filters.append(.keys(keys.map { [$0.databaseValue] }))
+        return request
+    }
+
+    /// Keeps the row with this key, given as columns and values:
+    /// `Citizenship.filter(key: ["citizenId": 1, "countryCode": "FR"])`.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
+        filter(keys: [key])
+    }
+
+    /// Keeps the rows with these keys, given as columns and values.
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        var request = self
+        request.filters.append(.keyDictionaries(keys.map { $0.mapValues { $0?.databaseValue ?? .null } }))
+        return request
+    }
+
+    /// Sorts by these orderings instead.
+    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
+        var request = self
+        request.orderings = orderings.map(\.sqlOrdering)
+        request.isReversed = false
+        return request
+    }
+
+    /// Reverses the ordering (by primary key when the request has none).
+    public func reversed() -> Self {
+        var request = self
+        request.isReversed.toggle()
+        return request
+    }
+
+    /// Fetches at most `limit` rows, after skipping `offset`.
+    public func limit(_ limit: Int, offset: Int? = nil) -> Self {
+        var request = self
+        request.limitCount = limit
+        request.offsetCount = offset
+        return request
+    }
+
+    /// Removes duplicate rows: `SELECT DISTINCT`.
+    public func distinct() -> Self {
+        var request = self
+        request.isDistinct = true
+        return request
+    }
+
+    /// Groups rows: `GROUP BY`.
+    public func group(_ expressions: any SQLExpressible...) -> Self {
+        var request = self
+        request.groupings = expressions.map(\.sqlExpression)
+        return request
+    }
+
+    /// Filters groups: `HAVING`.
+    public func having(_ predicate: some SQLExpressible) -> Self {
+        var request = self
+        request.havings.append(predicate.sqlExpression)
+        return request
+    }
+
+    /// The same request, fetching another type.
+    public func asRequest<T>(of type: T.Type) -> QueryInterfaceRequest<T> {
+        var request = QueryInterfaceRequest<T>(tableName: tableName, selection: selection)
+        request.filters = filters
+        request.orderings = orderings
+        request.isReversed = isReversed
+        request.groupings = groupings
+        request.havings = havings
+        request.limitCount = limitCount
+        request.offsetCount = offsetCount
+        request.isDistinct = isDistinct
+        return request
+    }
+
+    // MARK: - SQL
+
+    /// The SQL and arguments of the request.
+    public func makeSQL(_ db: Database, forSingleResult: Bool = false) throws -> SQL {
+        var context = SQLGenerationContext()
+        var sql = "SELECT "
+        if isDistinct { sql += "DISTINCT " }
+        sql += selection.map { $0.sql(&context) }.joined(separator: ", ")
+        sql += " FROM " + tableName.quotedDatabaseIdentifier
+        if let predicate = try wherePredicate(db) {
+            sql += " WHERE " + predicate.sql(&context)
+        }
+        if !groupings.isEmpty {
+            sql += " GROUP BY " + groupings.map { $0.sql(&context) }.joined(separator: ", ")
+        }
+        if !havings.isEmpty {
+            sql += " HAVING " + Self.conjunction(havings).sql(&context)
+        }
+        var orderings = self.orderings
+        if isReversed {
+            if orderings.isEmpty {
+                orderings = try db.primaryKey(tableName).columns.map { Column($0).desc }
+            } else {
+                orderings = orderings.map(\.reversed)
+            }
+        }
+        if !orderings.isEmpty {
+            sql += " ORDER BY " + orderings.map { $0.sql(&context) }.joined(separator: ", ")
+        }
+        if let limit = forSingleResult ? 1 : limitCount {
+            sql += " LIMIT \(limit)"
+            if let offsetCount, !forSingleResult || limitCount == nil { sql += " OFFSET \(offsetCount)" }
+        } else if let offsetCount {
+            sql += " LIMIT -1 OFFSET \(offsetCount)"
+        }
+        return SQL(sql: sql, arguments: StatementArguments(context.arguments))
+    }
+
+    static func conjunction(_ expressions: [SQLExpression]) -> SQLExpression {
+        expressions.dropFirst().reduce(expressions[0]) { $0 && $1 }
+    }
+
+    /// The WHERE clause, with key filters resolved against the schema.
+    func wherePredicate(_ db: Database) throws -> SQLExpression? {
+        guard !filters.isEmpty else { return nil }
+        var expressions: [SQLExpression] = []
+        for filter in filters {
+            switch filter {
+            case .expression(let expression):
+                expressions.append(expression)
+            case .keys(let keys):
+                expressions.append(try keyPredicate(db, keys))
+            case .keyDictionaries(let dictionaries):
+                expressions.append(try keyDictionaryPredicate(db, dictionaries))
+            }
+        }
+        return Self.conjunction(expressions)
+    }
+
+    private func primaryKey(_ db: Database) throws -> PrimaryKeyInfo {
+        if try Bool.fetchOne(db, sql: "SELECT type = 'view' FROM sqlite_master WHERE name = ? COLLATE NOCASE", arguments: [tableName]) == true {
+            throw DatabaseError(message: "view \(tableName) has no primary key: filter(key:) needs a table")
+        }
+        return try db.primaryKey(tableName)
+    }
+
+    private func keyPredicate(_ db: Database, _ keys: [[DatabaseValue]]) throws -> SQLExpression {
+        let primaryKey = try primaryKey(db)
+        guard primaryKey.columns.count == 1 else {
+            throw DatabaseError(message: """
+                table \(tableName) has a composite primary key (\(primaryKey.columns.joined(separator: ", "))): \
+                use filter(key: [column: value, ...])
+                """)
+        }
+        let column = Column(primaryKey.columns[0])
+        let values = keys.map { $0[0] }.filter { !$0.isNull }
+        if values.count == 1 { return column == values[0] }
+        return values.contains(column)
+    }
+
+    private func keyDictionaryPredicate(_ db: Database, _ dictionaries: [[String: DatabaseValue]]) throws -> SQLExpression {
+        let primaryKey = try primaryKey(db)
+        let columns = try db.columns(in: tableName).map { $0.lowercased() }
+        var alternatives: [SQLExpression] = []
+        for dictionary in dictionaries {
+            for name in dictionary.keys where !columns.contains(name.lowercased()) {
+                throw DatabaseError(message: "table \(tableName) has no column \(name)")
+            }
+            let keyColumns = Set(dictionary.keys.map { $0.lowercased() })
+            let isPrimaryKey = keyColumns == Set(primaryKey.columns.map { $0.lowercased() })
+            let isKey = try isPrimaryKey || (!keyColumns.isEmpty && isUniqueKey(db, keyColumns))
+            guard isKey else {
+                throw DatabaseError(message: """
+                    table \(tableName) has no unique key on \(dictionary.keys.sorted().joined(separator: ", ")); \
+                    its primary key is \(primaryKey.columns.joined(separator: ", "))
+                    """)
+            }
+            let terms = dictionary.keys.sorted().map { Column($0) == dictionary[$0]! }
+            alternatives.append(Self.conjunction(terms))
+        }
+        guard !alternatives.isEmpty else { return SQLExpression(sql: "0") }
+        return alternatives.dropFirst().reduce(alternatives[0]) { $0 || $1 }
+    }
+
+    private func isUniqueKey(_ db: Database, _ columns: Set<String>) throws -> Bool {
+        for index in try Row.fetchAll(db, sql: "PRAGMA index_list(\(tableName.quotedDatabaseIdentifier))") {
+            guard try index["unique"] as Bool else { continue }
+            let name: String = try index["name"]
+            let indexColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name])
+            if Set(indexColumns.map { $0.lowercased() }) == columns { return true }
+        }
+        return false
+    }
+
+    public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
+        let sql = try makeSQL(db, forSingleResult: forSingleResult)
+        return PreparedRequest(statement: try db.cachedStatement(sql: sql.sql), arguments: sql.arguments)
+    }
+
+    /// The number of rows: `SELECT COUNT(*) FROM "player" WHERE ...`, or a subquery when
+    /// the request is distinct, grouped or limited.
+    public func fetchCount(_ db: Database) throws -> Int {
+        if isDistinct || !groupings.isEmpty || limitCount != nil || offsetCount != nil {
+            let sql = try makeSQL(db)
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql.sql))", arguments: sql.arguments) ?? 0
+        }
+        return try select(SQLExpression(.countAll)).asRequest(of: Int.self).fetchOne(db) ?? 0
+    }
+
+    /// The region the request reads. Requests filtered by primary key on tables whose
+    /// primary key is the rowid report those rowids only.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        let region = try makePreparedRequest(db, forSingleResult: false).region
+        guard let predicate = try wherePredicate(db),
+              let primaryKey = try? db.primaryKey(tableName),
+              let rowIDColumn = primaryKey.rowIDColumn,
+              let rowIDs = predicate.restrictedRowIDs(rowIDColumn: rowIDColumn)
+        else { return region }
+        return region.restricting(table: tableName, toRowIDs: rowIDs)
+    }
+
+    // MARK: - Batch changes
+
+    /// Deletes the rows of the request and returns how many were deleted.
+    @discardableResult
+    public func deleteAll(_ db: Database) throws -> Int {
+        var context = SQLGenerationContext()
+        var sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
+        if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
+        try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
+        return db.changesCount
+    }
+
+    /// Updates the rows of the request and returns how many were updated:
+    /// `Player.filter(...).updateAll(db, Column("score").set(to: 0))`.
+    @discardableResult
+    public func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
+        try updateAll(db, assignments)
+    }
+
+    /// Updates the rows of the request and returns how many were updated.
+    @discardableResult
+    public func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
+        guard !assignments.isEmpty else { return 0 }
+        var context = SQLGenerationContext()
+        var sql = "UPDATE " + tableName.quotedDatabaseIdentifier + " SET "
+        sql += assignments.map { $0.column.name.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
+        if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
+        try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
+        return db.changesCount
+    }
+}
+
+/// A filter of a request; key filters are resolved against the schema.
+enum QueryFilter: Sendable {
+    case expression(SQLExpression)
+    /// Primary key values, one array per key (one value per key column).
+    case keys([[DatabaseValue]])
+    /// Unique keys given as column-value dictionaries.
+    case keyDictionaries([[String: DatabaseValue]])
+}
+
+/// `column = value`, for `updateAll`.
+public struct ColumnAssignment: Sendable {
+    let column: Column
+    let value: SQLExpression
+}
+
+extension Column {
+    /// An assignment for `updateAll`: `Column("score").set(to: 0)`.
+    public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
+        ColumnAssignment(column: self, value: value?.sqlExpression ?? SQLExpression(.value(.null)))
+    }
+}
+
+/// The column name of a record property key path: `\Player.score` is `score`.
+func columnName<Root>(of keyPath: PartialKeyPath<Root>) -> String {
+    let description = String(describing: keyPath)
+    guard let dot = description.lastIndex(of: ".") else {
+        fatalError("Could not find the property name of \(description): select a Column instead")
+    }
+    return String(description[description.index(after: dot)...])
+}

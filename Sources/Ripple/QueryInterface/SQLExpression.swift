@@ -1,0 +1,313 @@
+/// A type that can be used in an SQL expression: database values (`1`, `"Arthur"`, `nil`),
+/// columns, and expressions.
+public protocol SQLExpressible: Sendable {
+    /// The SQL expression.
+    var sqlExpression: SQLExpression { get }
+}
+
+/// A type that is an SQL expression in its own right (a column, an expression), as
+/// opposed to a plain value. SQL operators (`==`, `<`, `&&`, ...) build expressions when one
+/// side at least is specific, so that `1 == 1` stays a `Bool`.
+public protocol SQLSpecificExpressible: SQLExpressible {}
+
+extension DatabaseValueConvertible {
+    /// The value, bound as a statement argument.
+    public var sqlExpression: SQLExpression { SQLExpression(.value(databaseValue)) }
+}
+
+/// Collects SQL arguments while SQL is generated.
+struct SQLGenerationContext {
+    var arguments: [DatabaseValue] = []
+
+    mutating func bind(_ value: DatabaseValue) -> String {
+        arguments.append(value)
+        return "?"
+    }
+}
+
+/// An SQL expression: `score > 1000`, `name LIKE 'A%'`, `MAX(score)`...
+///
+/// Build expressions from columns, values and operators:
+///
+/// ```swift
+/// let expression = Column("score") > 1000 && Column("name") != nil
+/// ```
+public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
+    indirect enum Node: Sendable {
+        case column(String)
+        case value(DatabaseValue)
+        case literal(String, [DatabaseValue])
+        case prefix(String, Node)
+        case infix(String, Node, Node)
+        case function(String, [Node])
+        case countAll
+        case countDistinct(Node)
+        case inList(Node, [Node], negated: Bool)
+    }
+
+    let node: Node
+
+    init(_ node: Node) {
+        self.node = node
+    }
+
+    public var sqlExpression: SQLExpression { self }
+
+    /// Raw SQL, with arguments for its `?` parameters: `SQLExpression(sql: "score + ?", arguments: [1])`.
+    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
+        node = .literal(sql, arguments.values)
+    }
+
+    func sql(_ context: inout SQLGenerationContext) -> String {
+        Self.sql(node, &context)
+    }
+
+    private static func sql(_ node: Node, _ context: inout SQLGenerationContext) -> String {
+        switch node {
+        case .column(let name):
+            return name.quotedDatabaseIdentifier
+        case .value(let value):
+            return value.isNull ? "NULL" : context.bind(value)
+        case let .literal(sql, arguments):
+            context.arguments.append(contentsOf: arguments)
+            return "(" + sql + ")"
+        case let .prefix(op, operand):
+            return op + " " + parenthesized(operand, &context)
+        case let .infix(op, lhs, rhs):
+            return parenthesized(lhs, &context) + " " + op + " " + parenthesized(rhs, &context)
+        case let .function(name, arguments):
+            return name + "(" + arguments.map { sql($0, &context) }.joined(separator: ", ") + ")"
+        case .countAll:
+            return "COUNT(*)"
+        case .countDistinct(let operand):
+            return "COUNT(DISTINCT " + sql(operand, &context) + ")"
+        case let .inList(operand, list, negated):
+            let items = list.map { sql($0, &context) }.joined(separator: ", ")
+            return parenthesized(operand, &context) + (negated ? " NOT IN (" : " IN (") + items + ")"
+        }
+    }
+
+    private static func parenthesized(_ node: Node, _ context: inout SQLGenerationContext) -> String {
+        switch node {
+        case .infix, .prefix, .inList:
+            return "(" + sql(node, &context) + ")"
+        default:
+            return sql(node, &context)
+        }
+    }
+
+    /// The SQL with its arguments inlined, for debugging: `"score" > 1000`.
+    public var description: String {
+        var context = SQLGenerationContext()
+        let sql = sql(&context)
+        var result = ""
+        var arguments = context.arguments.makeIterator()
+        for character in sql {
+            if character == "?", let value = arguments.next() {
+                result += value.description
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The rowids this expression restricts `rowIDColumn` to, when it is an equality or an
+    /// IN test on it, possibly among AND-ed terms; nil when it does not restrict rowids.
+    func restrictedRowIDs(rowIDColumn: String) -> Set<Int64>? {
+        Self.rowIDs(node, rowIDColumn.lowercased())
+    }
+
+    private static func rowIDs(_ node: Node, _ column: String) -> Set<Int64>? {
+        func isRowIDColumn(_ node: Node) -> Bool {
+            guard case .column(let columnName) = node else { return false }
+            let name = columnName.lowercased()
+            return name == column || name == "rowid" || name == "_rowid_" || name == "oid"
+        }
+        func integer(_ node: Node) -> Int64? {
+            guard case .value(let value) = node else { return nil }
+            return Int64.fromDatabaseValue(value)
+        }
+        switch node {
+        case let .infix("=", lhs, rhs):
+            if isRowIDColumn(lhs), let id = integer(rhs) { return [id] }
+            if isRowIDColumn(rhs), let id = integer(lhs) { return [id] }
+            return nil
+        case let .inList(operand, list, negated: false):
+            guard isRowIDColumn(operand) else { return nil }
+            var ids: Set<Int64> = []
+            for item in list {
+                guard let id = integer(item) else { return nil }
+                ids.insert(id)
+            }
+            return ids
+        case let .infix("AND", lhs, rhs):
+            switch (rowIDs(lhs, column), rowIDs(rhs, column)) {
+            case (nil, nil): return nil
+            case let (ids?, nil), let (nil, ids?): return ids
+            case let (a?, b?): return a.intersection(b)
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+// MARK: - Operators
+//
+// Global functions with three overloads each, as GRDB has them: one side specific, the
+// other side specific, both sides specific. The most specific one wins, and `1 < 2` stays
+// a Bool because neither side is specific.
+
+private func infix(_ op: String, _ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?) -> SQLExpression {
+    SQLExpression(.infix(op, (lhs?.sqlExpression ?? SQLExpression(.value(.null))).node, (rhs?.sqlExpression ?? SQLExpression(.value(.null))).node))
+}
+
+private func isNull(_ value: (any SQLExpressible)?) -> Bool {
+    guard let value else { return true }
+    if case .value(let dbValue) = value.sqlExpression.node { return dbValue.isNull }
+    return false
+}
+
+private func equality(_ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?, negated: Bool) -> SQLExpression {
+    // Comparing with NULL is `IS NULL`, as Swift programmers expect of `== nil`.
+    if isNull(lhs) || isNull(rhs) { return infix(negated ? "IS NOT" : "IS", lhs, rhs) }
+    return infix(negated ? "<>" : "=", lhs, rhs)
+}
+
+/// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
+public func == (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: false) }
+/// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
+public func == (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
+/// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
+public func == (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
+
+/// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
+public func != (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: true) }
+/// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
+public func != (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
+/// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
+public func != (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
+
+/// `lhs < rhs`.
+public func < (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix("<", lhs, rhs) }
+/// `lhs < rhs`.
+public func < (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix("<", lhs, rhs) }
+/// `lhs < rhs`.
+public func < (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("<", lhs, rhs) }
+
+/// `lhs <= rhs`.
+public func <= (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix("<=", lhs, rhs) }
+/// `lhs <= rhs`.
+public func <= (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix("<=", lhs, rhs) }
+/// `lhs <= rhs`.
+public func <= (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("<=", lhs, rhs) }
+
+/// `lhs > rhs`.
+public func > (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix(">", lhs, rhs) }
+/// `lhs > rhs`.
+public func > (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix(">", lhs, rhs) }
+/// `lhs > rhs`.
+public func > (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix(">", lhs, rhs) }
+
+/// `lhs >= rhs`.
+public func >= (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix(">=", lhs, rhs) }
+/// `lhs >= rhs`.
+public func >= (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix(">=", lhs, rhs) }
+/// `lhs >= rhs`.
+public func >= (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix(">=", lhs, rhs) }
+
+/// `lhs + rhs`.
+public func + (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix("+", lhs, rhs) }
+/// `lhs + rhs`.
+public func + (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix("+", lhs, rhs) }
+/// `lhs + rhs`.
+public func + (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("+", lhs, rhs) }
+
+/// `lhs - rhs`.
+public func - (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix("-", lhs, rhs) }
+/// `lhs - rhs`.
+public func - (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix("-", lhs, rhs) }
+/// `lhs - rhs`.
+public func - (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("-", lhs, rhs) }
+
+/// `lhs * rhs`.
+public func * (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix("*", lhs, rhs) }
+/// `lhs * rhs`.
+public func * (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix("*", lhs, rhs) }
+/// `lhs * rhs`.
+public func * (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("*", lhs, rhs) }
+
+/// `lhs / rhs`.
+public func / (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)) -> SQLExpression { infix("/", lhs, rhs) }
+/// `lhs / rhs`.
+public func / (lhs: (any SQLExpressible), rhs: any SQLSpecificExpressible) -> SQLExpression { infix("/", lhs, rhs) }
+/// `lhs / rhs`.
+public func / (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("/", lhs, rhs) }
+
+/// `lhs AND rhs`.
+public func && (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("AND", lhs, rhs) }
+/// `lhs OR rhs`.
+public func || (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("OR", lhs, rhs) }
+/// `NOT operand`.
+public prefix func ! (operand: any SQLSpecificExpressible) -> SQLExpression { SQLExpression(.prefix("NOT", operand.sqlExpression.node)) }
+/// `-operand`.
+public prefix func - (operand: any SQLSpecificExpressible) -> SQLExpression { SQLExpression(.prefix("-", operand.sqlExpression.node)) }
+
+extension SQLSpecificExpressible {
+    /// `self LIKE pattern`.
+    public func like(_ pattern: any SQLExpressible) -> SQLExpression { infix("LIKE", self, pattern) }
+
+    /// An ascending ordering: `score ASC`.
+    public var asc: SQLOrdering { SQLOrdering(expression: sqlExpression, isDescending: false) }
+    /// A descending ordering: `score DESC`.
+    public var desc: SQLOrdering { SQLOrdering(expression: sqlExpression, isDescending: true) }
+
+    /// The expression with a name, for `select`: `(score * 2) AS doubleScore`.
+    public func forKey(_ name: String) -> SQLSelection { SQLSelection(.aliased(sqlExpression, name)) }
+}
+
+extension Sequence where Element: SQLExpressible {
+    /// `expression IN (values...)`:
+    /// `[1, 2, 3].contains(Column("id"))` is `id IN (1, 2, 3)`.
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+        SQLExpression(.inList(expression.sqlExpression.node, map(\.sqlExpression.node), negated: false))
+    }
+}
+
+// MARK: - Aggregates
+
+/// `COUNT(expression)`.
+public func count(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.function("COUNT", [expression.sqlExpression.node]))
+}
+
+/// `COUNT(DISTINCT expression)`.
+public func count(distinct expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.countDistinct(expression.sqlExpression.node))
+}
+
+/// `MAX(expression)`.
+public func max(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.function("MAX", [expression.sqlExpression.node]))
+}
+
+/// `MIN(expression)`.
+public func min(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.function("MIN", [expression.sqlExpression.node]))
+}
+
+/// `SUM(expression)`.
+public func sum(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.function("SUM", [expression.sqlExpression.node]))
+}
+
+/// `AVG(expression)`.
+public func average(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.function("AVG", [expression.sqlExpression.node]))
+}
+
+/// `LENGTH(expression)`.
+public func length(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+    SQLExpression(.function("LENGTH", [expression.sqlExpression.node]))
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// The columns and values a record stores, in order.
+public struct PersistenceContainer: Sendable {
+    /// The column names, in order.
+    public private(set) var columns: [String] = []
+    /// The values, in column order.
+    public private(set) var values: [DatabaseValue] = []
+
+    /// An empty container.
+    public init() {}
+
+    /// The value of a column (case-insensitive); setting nil stores NULL.
+    public subscript(_ column: String) -> (any DatabaseValueConvertible)? {
+        get { index(of: column).map { values[$0].storageValue } ?? nil }
+        set {
+            let value = newValue?.databaseValue ?? .null
+            if let index = index(of: column) {
+                values[index] = value
+            } else {
+                columns.append(column)
+                values.append(value)
+            }
+        }
+    }
+
+    /// The stored value of a column, or nil when the container has no such column.
+    public func databaseValue(forColumn column: String) -> DatabaseValue? {
+        index(of: column).map { values[$0] }
+    }
+
+    func index(of column: String) -> Int? {
+        if let index = columns.firstIndex(of: column) { return index }
+        let lowercased = column.lowercased()
+        return columns.firstIndex { $0.lowercased() == lowercased }
+    }
+}
+
+/// A type that can tell the columns and values it stores.
+///
+/// `Encodable` types adopt it with no code. The encoding strategy, the mirror of the
+/// decoding of `Decodable` records:
+/// - `DatabaseValueConvertible` properties (numbers, `String`, `Bool`, `Data`, `Date` as
+///   UTC text `"yyyy-MM-dd HH:mm:ss.SSS"`, `UUID` as a 16-byte blob) store their database
+///   value; nil stores NULL;
+/// - single-value types (enums with raw values) store that value;
+/// - other `Encodable` types (nested structs, arrays, dictionaries) store JSON text, keys
+///   sorted.
+public protocol EncodableRecord {
+    /// Stores the record's values in `container`.
+    func encode(to container: inout PersistenceContainer) throws
+}
+
+extension EncodableRecord {
+    /// The columns and values of the record.
+    public func persistenceContainer() throws -> PersistenceContainer {
+        var container = PersistenceContainer()
+        try encode(to: &container)
+        return container
+    }
+}
+
+extension EncodableRecord where Self: Encodable {
+    public func encode(to container: inout PersistenceContainer) throws {
+        let encoder = RecordEncoder()
+        try encode(to: encoder)
+        container = encoder.container
+    }
+}
+
+final class RecordEncoder: Encoder {
+    var container = PersistenceContainer()
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        fatalError("A record encodes as a keyed container: implement EncodableRecord.encode(to:) for \(type(of: self))")
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        fatalError("A record encodes as a keyed container: implement EncodableRecord.encode(to:)")
+    }
+}
+
+struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: RecordEncoder
+    var codingPath: [any CodingKey] { [] }
+
+    private func store(_ value: DatabaseValue, _ key: Key) {
+        encoder.container[key.stringValue] = value
+    }
+
+    func encodeNil(forKey key: Key) throws { store(.null, key) }
+    func encode(_ value: Bool, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: String, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: Double, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: Float, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: Int, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: Int8, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: Int16, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: Int32, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: Int64, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: UInt, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: UInt8, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: UInt16, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: UInt32, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encode(_ value: UInt64, forKey key: Key) throws { store(value.databaseValue, key) }
+
+    func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        store(try encodeColumnValue(value), key)
+    }
+
+    // nil optionals store NULL (the default implementations would omit the column, and an
+    // update would then keep the old value).
+    func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: String?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: Double?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: Float?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: Int?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { store(value.databaseValue, key) }
+    func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return store(.null, key) }
+        try encode(value, forKey: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        fatalError("Nested containers are not supported: encode a nested Encodable value instead (it is stored as JSON)")
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        fatalError("Nested containers are not supported: encode an array value instead (it is stored as JSON)")
+    }
+
+    func superEncoder() -> any Encoder { encoder }
+    func superEncoder(forKey key: Key) -> any Encoder { encoder }
+}
+
+/// The database value of an `Encodable` property: its own for `DatabaseValueConvertible`
+/// types and single values, JSON text otherwise.
+func encodeColumnValue<T: Encodable>(_ value: T) throws -> DatabaseValue {
+    if let convertible = value as? any DatabaseValueConvertible { return convertible.databaseValue }
+    let encoder = ColumnValueEncoder()
+    do {
+        try value.encode(to: encoder)
+    } catch is ColumnValueEncoder.NeedsJSON {
+        // The value wants containers: JSON it is.
+    }
+    guard encoder.needsJSON else { return encoder.value ?? .null }
+    let jsonEncoder = JSONEncoder()
+    jsonEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try jsonEncoder.encode(value), as: UTF8.self).databaseValue
+}
+
+/// Encodes a single value into a database value; asks for JSON when a type wants a
+/// container.
+final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
+    struct NeedsJSON: Error {}
+    var value: DatabaseValue?
+    var needsJSON = false
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        needsJSON = true
+        return KeyedEncodingContainer(JSONSignalContainer<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        needsJSON = true
+        return JSONSignalUnkeyedContainer(encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() throws { value = .null }
+    func encode<T: Encodable>(_ value: T) throws {
+        if needsJSON { throw NeedsJSON() }
+        if let convertible = value as? any DatabaseValueConvertible {
+            self.value = convertible.databaseValue
+        } else {
+            try value.encode(to: self)
+        }
+    }
+}
+
+/// Containers that only tell their encoder that JSON is needed.
+struct JSONSignalContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: ColumnValueEncoder
+    var codingPath: [any CodingKey] { [] }
+    func encodeNil(forKey key: Key) throws { throw ColumnValueEncoder.NeedsJSON() }
+    func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw ColumnValueEncoder.NeedsJSON() }
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(JSONSignalContainer<NestedKey>(encoder: encoder))
+    }
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { JSONSignalUnkeyedContainer(encoder: encoder) }
+    func superEncoder() -> any Encoder { encoder }
+    func superEncoder(forKey key: Key) -> any Encoder { encoder }
+}
+
+struct JSONSignalUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: ColumnValueEncoder
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+    mutating func encodeNil() throws { throw ColumnValueEncoder.NeedsJSON() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw ColumnValueEncoder.NeedsJSON() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(JSONSignalContainer<NestedKey>(encoder: encoder))
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    mutating func superEncoder() -> any Encoder { encoder }
+}

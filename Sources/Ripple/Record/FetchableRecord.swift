@@ -1,0 +1,135 @@
+/// A type that can be built from a database row.
+///
+/// `Decodable` types adopt it with no code: columns are read by name (see
+/// ``FetchableRecord`` decoding). Other types write `init(row:)`:
+///
+/// ```swift
+/// struct Player: FetchableRecord {
+///     var id: Int64
+///     var name: String
+///     init(row: Row) throws {
+///         id = try row["id"]
+///         name = try row["name"]
+///     }
+/// }
+/// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
+/// ```
+public protocol FetchableRecord {
+    /// Builds a record from a row. Throw when the row does not fit.
+    init(row: Row) throws
+}
+
+/// A cursor of records, each built from the statement's current row.
+public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBase, Cursor {
+    /// The row records are built from, read in place.
+    @usableFromInline let row: Row
+
+    override init(statement: Statement, arguments: StatementArguments?) throws {
+        row = Row(statement: statement)
+        try super.init(statement: statement, arguments: arguments)
+    }
+
+    @inlinable
+    public func next() throws -> Record? {
+        guard try step() else { return nil }
+        row.rewindColumnLookups()
+        return try Record(row: row)
+    }
+}
+
+extension FetchableRecord {
+    /// A cursor over the records of `statement`.
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments)
+    }
+
+    /// All records of `statement`.
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments))
+    }
+
+    /// The first record of `statement`.
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments).next()
+    }
+
+    /// A cursor over the records of `sql`.
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All records of `sql`.
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// The first record of `sql`.
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    /// All records of any request.
+    public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
+        try request.asRequest(of: Self.self).fetchAll(db)
+    }
+
+    /// The first record of any request.
+    public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
+        try request.asRequest(of: Self.self).fetchOne(db)
+    }
+}
+
+extension FetchableRecord where Self: Hashable {
+    /// The distinct records of `sql`.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
+        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+    }
+}
+
+extension FetchableRecord where Self: TableRecord {
+    /// A cursor over all records.
+    public static func fetchCursor(_ db: Database) throws -> RecordCursor<Self> { try all().fetchCursor(db) }
+    /// All records.
+    public static func fetchAll(_ db: Database) throws -> [Self] { try all().fetchAll(db) }
+    /// The first record.
+    public static func fetchOne(_ db: Database) throws -> Self? { try all().fetchOne(db) }
+    /// The record with this primary key.
+    public static func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Self? {
+        try filter(key: key).fetchOne(db)
+    }
+    /// The records with these primary keys.
+    public static func fetchAll<S: Sequence>(_ db: Database, keys: S) throws -> [Self] where S.Element: DatabaseValueConvertible {
+        try filter(keys: keys).fetchAll(db)
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Hashable {
+    /// The distinct records.
+    public static func fetchSet(_ db: Database) throws -> Set<Self> { try all().fetchSet(db) }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord {
+    /// A cursor over the records.
+    public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments)
+    }
+
+    /// All records.
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+        try Array(fetchCursor(db))
+    }
+
+    /// The first record, or nil.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? {
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments)
+    }
+}
+
+extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
+    /// The distinct records.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+        try Set(fetchCursor(db))
+    }
+}

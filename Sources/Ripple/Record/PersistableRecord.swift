@@ -1,0 +1,231 @@
+/// What ``MutablePersistableRecord/didInsert(_:)`` is told after an insert.
+public struct InsertionSuccess: Sendable {
+    /// The rowid of the inserted row.
+    public let rowID: Int64
+    /// The column that aliases the rowid (`id INTEGER PRIMARY KEY`), if any.
+    public let rowIDColumn: String?
+    /// The inserted columns and values.
+    public let persistenceContainer: PersistenceContainer
+}
+
+/// Errors about records.
+public enum RecordError: Error, Sendable, CustomStringConvertible {
+    /// No row matched the primary key of the record.
+    case recordNotFound(databaseTableName: String, key: [String: DatabaseValue])
+
+    public var description: String {
+        switch self {
+        case let .recordNotFound(table, key):
+            let keyDescription = key.keys.sorted().map { "\($0): \(key[$0]!)" }.joined(separator: ", ")
+            return "Key not found in table \(table): [\(keyDescription)]"
+        }
+    }
+}
+
+/// A record that can be inserted, updated and deleted, and that may change when inserted
+/// (to store its new id):
+///
+/// ```swift
+/// struct Player: Codable, FetchableRecord, MutablePersistableRecord {
+///     var id: Int64?
+///     var name: String
+///     var score: Int
+///     mutating func didInsert(_ inserted: InsertionSuccess) {
+///         id = inserted.rowID
+///     }
+/// }
+///
+/// var player = Player(id: nil, name: "Arthur", score: 100)
+/// try player.insert(db)   // player.id is set
+/// player.score = 200
+/// try player.update(db)
+/// try player.delete(db)
+/// ```
+public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
+    /// Called after a successful insert; the default does nothing.
+    mutating func didInsert(_ inserted: InsertionSuccess)
+}
+
+extension MutablePersistableRecord {
+    public mutating func didInsert(_ inserted: InsertionSuccess) {}
+}
+
+/// A record that does not change when it is inserted: `try Player(name: "Arthur").insert(db)`.
+public protocol PersistableRecord: MutablePersistableRecord {
+    /// Called after a successful insert; the default does nothing.
+    func didInsert(_ inserted: InsertionSuccess)
+}
+
+extension PersistableRecord {
+    public func didInsert(_ inserted: InsertionSuccess) {}
+}
+
+extension MutablePersistableRecord {
+    private static var quotedTable: String { databaseTableName.quotedDatabaseIdentifier }
+
+    /// Inserts the record, then calls `didInsert`.
+    public mutating func insert(_ db: Database) throws {
+        let container = try persistenceContainer()
+        let success = try Self.performInsert(db, container, conflict: "")
+        didInsert(success)
+    }
+
+    /// Inserts the record, and returns it as `didInsert` changed it.
+    public func inserted(_ db: Database) throws -> Self {
+        var record = self
+        try record.insert(db)
+        return record
+    }
+
+    /// Inserts the record, or updates the row that has its primary key or a unique key
+    /// (`INSERT ... ON CONFLICT DO UPDATE`), then calls `didInsert` with the row's rowid.
+    public mutating func upsert(_ db: Database) throws {
+        try performUpsert(db)
+    }
+
+    mutating func performUpsert(_ db: Database) throws {
+        let container = try persistenceContainer()
+        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
+        let updates = container.columns.filter { !keyColumns.contains($0.lowercased()) }
+        let assignments = updates.isEmpty
+            ? "NOTHING"
+            : "UPDATE SET " + updates.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+        let sql = insertSQL(container) + " ON CONFLICT DO " + assignments
+        if primaryKey.isWithoutRowID {
+            try db.execute(sql: sql, arguments: StatementArguments(container.values))
+            didInsert(InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: nil, persistenceContainer: container))
+        } else {
+            let rowID = try Int64.fetchOne(db, sql: sql + " RETURNING rowid", arguments: StatementArguments(container.values))
+            didInsert(InsertionSuccess(rowID: rowID ?? db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container))
+        }
+    }
+
+    private func insertSQL(_ container: PersistenceContainer, conflict: String = "") -> String {
+        Self.insertSQL(container, conflict: conflict)
+    }
+
+    static func insertSQL(_ container: PersistenceContainer, conflict: String) -> String {
+        "INSERT \(conflict)INTO \(quotedTable) ("
+            + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            + ") VALUES (" + Array(repeating: "?", count: container.columns.count).joined(separator: ", ") + ")"
+    }
+
+    static func performInsert(_ db: Database, _ container: PersistenceContainer, conflict: String) throws -> InsertionSuccess {
+        guard !container.columns.isEmpty else {
+            try db.execute(sql: "INSERT INTO \(quotedTable) DEFAULT VALUES")
+            return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: try db.primaryKey(databaseTableName).rowIDColumn, persistenceContainer: container)
+        }
+        let statement = try db.cachedStatement(sql: insertSQL(container, conflict: conflict))
+        try statement.execute(arguments: StatementArguments(container.values))
+        let rowIDColumn = try db.primaryKey(databaseTableName).rowIDColumn
+        return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
+    }
+
+    /// The primary key of the record, as columns and values. Throws when the record does
+    /// not store a value for every primary key column.
+    public func primaryKeyValues(_ db: Database) throws -> [String: DatabaseValue] {
+        let container = try persistenceContainer()
+        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        var key: [String: DatabaseValue] = [:]
+        for column in primaryKey.columns {
+            guard let value = container.databaseValue(forColumn: column) else {
+                throw DatabaseError(message: """
+                    record of type \(Self.self) stores no value for the primary key column \(column) \
+                    of table \(Self.databaseTableName)
+                    """)
+            }
+            key[column] = value
+        }
+        return key
+    }
+
+    private func keyPredicate(_ key: [String: DatabaseValue]) -> (sql: String, arguments: [DatabaseValue]) {
+        let columns = key.keys.sorted()
+        return (columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND "), columns.map { key[$0]! })
+    }
+
+    /// Updates the row with the record's primary key. Throws ``RecordError/recordNotFound``
+    /// when there is none.
+    public func update(_ db: Database) throws {
+        try update(db, columns: nil)
+    }
+
+    /// Updates some columns of the row with the record's primary key.
+    public func update(_ db: Database, columns: [String]?) throws {
+        let container = try persistenceContainer()
+        let key = try primaryKeyValues(db)
+        let keyColumns = Set(key.keys.map { $0.lowercased() })
+        var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
+        if let columns {
+            let wanted = Set(columns.map { $0.lowercased() })
+            updated = updated.filter { wanted.contains($0.lowercased()) }
+        }
+        let (predicate, keyArguments) = keyPredicate(key)
+        guard !updated.isEmpty else {
+            // Nothing to update: still check that the row exists.
+            if try !exists(db) { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key) }
+            return
+        }
+        let sql = "UPDATE \(Self.quotedTable) SET "
+            + updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+            + " WHERE " + predicate
+        let values = updated.map { container.databaseValue(forColumn: $0)! } + keyArguments
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+        if db.changesCount == 0 {
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key)
+        }
+    }
+
+    /// Updates the record's row, or inserts the record when there is no such row.
+    public mutating func save(_ db: Database) throws {
+        try performSave(db)
+    }
+
+    mutating func performSave(_ db: Database) throws {
+        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull) {
+            do {
+                try update(db)
+                return
+            } catch RecordError.recordNotFound {
+                // Insert below.
+            }
+        }
+        try insert(db)
+    }
+
+    /// Deletes the record's row; returns whether there was one.
+    @discardableResult
+    public func delete(_ db: Database) throws -> Bool {
+        let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
+        try db.cachedStatement(sql: "DELETE FROM \(Self.quotedTable) WHERE " + predicate)
+            .execute(arguments: StatementArguments(arguments))
+        return db.changesCount > 0
+    }
+
+    /// Whether the record's row exists.
+    public func exists(_ db: Database) throws -> Bool {
+        let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.quotedTable) WHERE \(predicate))", arguments: StatementArguments(arguments)) ?? false
+    }
+}
+
+extension PersistableRecord {
+    /// Inserts the record, then calls `didInsert`.
+    public func insert(_ db: Database) throws {
+        let container = try persistenceContainer()
+        didInsert(try Self.performInsert(db, container, conflict: ""))
+    }
+
+    /// Updates the record's row, or inserts the record when there is no such row.
+    public func save(_ db: Database) throws {
+        var record = self
+        try record.performSave(db)
+    }
+
+    /// Inserts the record, or updates the row that has its keys.
+    public func upsert(_ db: Database) throws {
+        var record = self
+        try record.performUpsert(db)
+    }
+}

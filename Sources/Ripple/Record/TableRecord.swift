@@ -1,0 +1,99 @@
+/// A type that is stored in a database table.
+///
+/// ```swift
+/// struct Player: TableRecord { ... }
+/// Player.databaseTableName  // "player"
+/// let request = Player.filter(Column("score") > 1000).order(Column("name"))
+/// ```
+public protocol TableRecord {
+    /// The table name. By default, the type name with a lowercase first letter:
+    /// `Player` is `player`, `HTTPRequest` is `httpRequest`.
+    static var databaseTableName: String { get }
+
+    /// What requests select by default. By default, all columns.
+    static var databaseSelection: [any SQLSelectable] { get }
+}
+
+extension TableRecord {
+    public static var databaseTableName: String {
+        defaultTableName(for: Self.self)
+    }
+
+    public static var databaseSelection: [any SQLSelectable] { [AllColumns()] }
+
+    /// A request of all records.
+    public static func all() -> QueryInterfaceRequest<Self> {
+        QueryInterfaceRequest(tableName: databaseTableName, selection: databaseSelection.map(\.sqlSelection))
+    }
+
+    /// A request of no record.
+    public static func none() -> QueryInterfaceRequest<Self> {
+        all().filter(SQLExpression(sql: "0"))
+    }
+
+    /// Selects these columns or expressions.
+    public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
+    /// Selects one expression, and fetches values of `type`.
+    public static func select<T>(_ selection: any SQLSelectable, as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
+    /// Selects the columns named after these properties: `Player.select(\.score)`.
+    public static func select(_ keyPaths: PartialKeyPath<Self>...) -> QueryInterfaceRequest<Self> {
+        all().select(keyPaths.map { Column(columnName(of: $0)) })
+    }
+    /// Filters with a predicate.
+    public static func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<Self> { all().filter(predicate) }
+    /// Filters by primary key.
+    public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> { all().filter(key: key) }
+    /// Filters by primary keys.
+    public static func filter<S: Sequence>(keys: S) -> QueryInterfaceRequest<Self> where S.Element: DatabaseValueConvertible { all().filter(keys: keys) }
+    /// Filters by a key given as columns and values.
+    public static func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<Self> { all().filter(key: key) }
+    /// Filters by keys given as columns and values.
+    public static func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<Self> { all().filter(keys: keys) }
+    /// Sorts.
+    public static func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<Self> {
+        var request = all()
+        request.orderings = orderings.map(\.sqlOrdering)
+        return request
+    }
+    /// Limits.
+    public static func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<Self> { all().limit(limit, offset: offset) }
+
+    /// The number of records.
+    public static func fetchCount(_ db: Database) throws -> Int { try all().fetchCount(db) }
+
+    /// Deletes all records and returns how many were deleted.
+    @discardableResult
+    public static func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
+
+    /// Updates all records and returns how many were updated.
+    @discardableResult
+    public static func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
+        try all().updateAll(db, assignments)
+    }
+
+    /// Deletes the record with this primary key; returns whether there was one.
+    @discardableResult
+    public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try filter(key: key).deleteAll(db) > 0
+    }
+
+    /// Whether a record with this primary key exists.
+    public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try filter(key: key).fetchCount(db) > 0
+    }
+}
+
+/// `Player` is `player`, `HTTPRequest` is `httpRequest`, `URL` is `url`.
+func defaultTableName(for type: Any.Type) -> String {
+    var name = String(describing: type)
+    if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+    if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+    let characters = Array(name)
+    let uppercaseRun = characters.prefix { $0.isUppercase }.count
+    guard uppercaseRun > 0 else { return name }
+    if uppercaseRun == 1 || uppercaseRun == characters.count {
+        return String(characters[..<uppercaseRun]).lowercased() + String(characters[uppercaseRun...])
+    }
+    // "HTTPRequest": the last capital starts the next word.
+    return String(characters[..<(uppercaseRun - 1)]).lowercased() + String(characters[(uppercaseRun - 1)...])
+}

@@ -1,0 +1,78 @@
+import XCTest
+@testable import Ripple
+
+final class DatabaseRegionTests: XCTestCase {
+    private func region(_ dbQueue: DatabaseQueue, _ request: some DatabaseRegionConvertible) throws -> String {
+        try dbQueue.read { try request.databaseRegion($0).description }
+    }
+
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE VIEW playerName AS SELECT name FROM player;
+                CREATE TABLE item (code TEXT PRIMARY KEY, label TEXT) WITHOUT ROWID;
+                """)
+        }
+        return dbQueue
+    }
+
+    func testTableAndColumnRegions() throws {
+        let dbQueue = try makeDatabase()
+        XCTAssertEqual(try region(dbQueue, Player.all()), "player(id,name,score,teamid)")
+        XCTAssertEqual(try region(dbQueue, Player.select(\.score)), "player(score)")
+        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT score FROM player")), "player(score)")
+        XCTAssertEqual(try region(dbQueue, Table("player")), "player(*)")
+        XCTAssertEqual(try region(dbQueue, DatabaseRegion.fullDatabase), "full database")
+    }
+
+    func testAggregateRegions() throws {
+        let dbQueue = try makeDatabase()
+        // Counting reads the table's rows but none of its columns.
+        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT COUNT(*) FROM player")), "player()")
+        XCTAssertEqual(try region(dbQueue, Player.select(max(Player.score))), "player(score)")
+    }
+
+    func testJoinViewAndSubqueryRegions() throws {
+        let dbQueue = try makeDatabase()
+        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT player.name, team.name FROM player JOIN team ON team.id = player.teamId")),
+                       "player(name,teamid),team(id,name)")
+        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT * FROM playerName")), "player(name),playername(name)")
+        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT name FROM player WHERE teamId IN (SELECT id FROM team WHERE name = 'Blue')")),
+                       "player(name,teamid),team(id,name)")
+    }
+
+    func testRowIDRegions() throws {
+        let dbQueue = try makeDatabase()
+        XCTAssertEqual(try region(dbQueue, Player.filter(key: 1)), "player(id,name,score,teamid)[1]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(keys: [1, 2])), "player(id,name,score,teamid)[1,2]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 && Player.score > 0)), "player(id,name,score,teamid)[3]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 || Player.score > 0)), "player(id,name,score,teamid)")
+        // Not a rowid table: no rowids.
+        XCTAssertEqual(try region(dbQueue, Table("item").filter(key: "x")), "item(code,label)")
+    }
+
+    func testRegionAlgebraAndModificationChecks() {
+        let scores = DatabaseRegion(table: "player", columns: ["score"])
+        let names = DatabaseRegion(table: "player", columns: ["name"])
+        let team = DatabaseRegion(table: "team")
+        XCTAssertEqual(scores.union(names).description, "player(name,score)")
+        XCTAssertEqual(scores.union(team).description, "player(score),team(*)")
+        XCTAssertEqual(scores.intersection(names).description, "player()")
+        XCTAssertTrue(scores.intersection(team).isEmpty)
+        XCTAssertTrue(DatabaseRegion().isEmpty)
+        XCTAssertEqual(DatabaseRegion.fullDatabase.union(team), .fullDatabase)
+        XCTAssertEqual(DatabaseRegion.fullDatabase.intersection(team), team)
+        XCTAssertTrue(scores.isModified(byChangeOf: "PLAYER", kind: .update(["Score"])))
+        XCTAssertFalse(scores.isModified(byChangeOf: "player", kind: .update(["name"])))
+        XCTAssertTrue(scores.isModified(byChangeOf: "player", kind: .insert))
+        XCTAssertFalse(scores.isModified(byChangeOf: "team", kind: .delete))
+        let row1 = DatabaseRegion(table: "player", rowIDs: [1])
+        XCTAssertTrue(row1.isModified(byChangeOf: "player", kind: .delete, rowID: 1))
+        XCTAssertFalse(row1.isModified(byChangeOf: "player", kind: .delete, rowID: 2))
+        XCTAssertTrue(row1.isModified(byChangeOf: "player", kind: .delete))
+        XCTAssertEqual(row1.union(DatabaseRegion(table: "player", rowIDs: [2])).description, "player(*)[1,2]")
+        XCTAssertEqual(row1.union(DatabaseRegion(table: "player")).description, "player(*)")
+        XCTAssertEqual(row1.ignoringRowIDs().description, "player(*)")
+    }
+}

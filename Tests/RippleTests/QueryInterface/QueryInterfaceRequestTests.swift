@@ -1,0 +1,156 @@
+import XCTest
+@testable import Ripple
+
+final class QueryInterfaceRequestTests: XCTestCase {
+    private func sql(_ dbQueue: DatabaseQueue, _ request: QueryInterfaceRequest<some Any>) throws -> String {
+        try dbQueue.read { db in
+            let sql = try request.makeSQL(db)
+            // Inline the arguments, for readable assertions.
+            var result = ""
+            var arguments = sql.arguments.values.makeIterator()
+            for character in sql.sql {
+                if character == "?", let value = arguments.next() { result += value.description } else { result.append(character) }
+            }
+            return result
+        }
+    }
+
+    func testGeneratedSQL() throws {
+        let dbQueue = try makePlayerDatabase()
+        let score = Column("score")
+        XCTAssertEqual(try sql(dbQueue, Player.all()), #"SELECT * FROM "player""#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(key: 1)), #"SELECT * FROM "player" WHERE "id" = 1"#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(keys: [1, 2, 3])), #"SELECT * FROM "player" WHERE "id" IN (1, 2, 3)"#)
+        XCTAssertEqual(try sql(dbQueue, Player.order(score.desc).limit(10)), #"SELECT * FROM "player" ORDER BY "score" DESC LIMIT 10"#)
+        XCTAssertEqual(try sql(dbQueue, Player.order(score.desc, Column("name")).limit(10, offset: 20)),
+                       #"SELECT * FROM "player" ORDER BY "score" DESC, "name" ASC LIMIT 10 OFFSET 20"#)
+        XCTAssertEqual(try sql(dbQueue, Player.select(\.score)), #"SELECT "score" FROM "player""#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(score > 1000 && Column("name") != nil)),
+                       #"SELECT * FROM "player" WHERE ("score" > 1000) AND ("name" IS NOT NULL)"#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(Column("teamId") == nil)), #"SELECT * FROM "player" WHERE "teamId" IS NULL"#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(!(score >= 10) || Column("name").like("A%"))),
+                       #"SELECT * FROM "player" WHERE (NOT ("score" >= 10)) OR ("name" LIKE "A%")"#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter([1, 2].contains(Column("id")))), #"SELECT * FROM "player" WHERE "id" IN (1, 2)"#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(score * 2 + 1 < 100 - score / 2)),
+                       #"SELECT * FROM "player" WHERE (("score" * 2) + 1) < (100 - ("score" / 2))"#)
+        XCTAssertEqual(try sql(dbQueue, Player.all().reversed()), #"SELECT * FROM "player" ORDER BY "id" DESC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.order(score).reversed()), #"SELECT * FROM "player" ORDER BY "score" DESC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.select(Column("teamId"), max(score)).group(Column("teamId")).having(count(Column("id")) > 1)),
+                       #"SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId" HAVING COUNT("id") > 1"#)
+        XCTAssertEqual(try sql(dbQueue, Player.select(Column("name")).distinct()), #"SELECT DISTINCT "name" FROM "player""#)
+        XCTAssertEqual(try sql(dbQueue, Table("player").select(min(score), sum(score), average(score))),
+                       #"SELECT MIN("score"), SUM("score"), AVG("score") FROM "player""#)
+        XCTAssertEqual(try sql(dbQueue, Player.select((score * 2).forKey("double"))), #"SELECT "score" * 2 AS "double" FROM "player""#)
+        XCTAssertEqual(try sql(dbQueue, Player.select(count(distinct: Column("teamId")))), #"SELECT COUNT(DISTINCT "teamId") FROM "player""#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(-score < 0)), #"SELECT * FROM "player" WHERE (- "score") < 0"#)
+    }
+
+    func testFetchingRequests() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            for (name, score) in [("Arthur", 100), ("Barbara", 1000), ("Craig", 500)] {
+                var player = Player(name: name, score: score)
+                try player.insert(db)
+            }
+        }
+        try dbQueue.read { db in
+            XCTAssertEqual(try Player.fetchCount(db), 3)
+            XCTAssertEqual(try Player.order(Player.score.desc).limit(2).fetchAll(db).map(\.name), ["Barbara", "Craig"])
+            XCTAssertEqual(try Player.filter(key: 1).fetchOne(db)?.name, "Arthur")
+            XCTAssertNil(try Player.filter(key: 42).fetchOne(db))
+            XCTAssertEqual(try Player.fetchOne(db, key: 2)?.name, "Barbara")
+            XCTAssertEqual(try Player.fetchAll(db, keys: [1, 3]).map(\.name), ["Arthur", "Craig"])
+            XCTAssertEqual(try Player.select(max(Player.score), as: Int.self).fetchOne(db), 1000)
+            XCTAssertEqual(try Player.select(Player.name).asRequest(of: String.self).fetchSet(db), ["Arthur", "Barbara", "Craig"])
+            XCTAssertEqual(try Player.filter(Player.score > 200).fetchCount(db), 2)
+            XCTAssertEqual(try Player.limit(2).fetchCount(db), 2)
+            XCTAssertEqual(try Table("player").fetchCount(db), 3)
+            XCTAssertEqual(try Table("player").filter(key: 3).fetchOne(db)?["name"] as? String, "Craig")
+            XCTAssertEqual(try Table<Player>("player").fetchAll(db).count, 3)
+            XCTAssertEqual(try Row.fetchAll(db, Player.order(Player.name).select(Player.name)), [["name": "Arthur"], ["name": "Barbara"], ["name": "Craig"]])
+            XCTAssertEqual(try String.fetchAll(db, Player.order(Player.name.desc).select(Player.name)), ["Craig", "Barbara", "Arthur"])
+            let cursor = try Player.order(Player.name).fetchCursor(db)
+            XCTAssertEqual(try cursor.next()?.name, "Arthur")
+            XCTAssertTrue(try Player.exists(db, key: 1))
+            XCTAssertFalse(try Player.exists(db, key: 9))
+            XCTAssertEqual(try Player.none().fetchCount(db), 0)
+        }
+    }
+
+    func testDeleteAllAndUpdateAll() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2), ('C', 3)")
+            XCTAssertEqual(try Player.filter(Player.score > 1).updateAll(db, Player.score.set(to: 0)), 2)
+            XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id"), [1, 0, 0])
+            XCTAssertEqual(try Player.filter(Player.score == 0).deleteAll(db), 2)
+            XCTAssertEqual(try Player.deleteAll(db), 1)
+            XCTAssertEqual(try Player.fetchCount(db), 0)
+            XCTAssertTrue(try Player.deleteOne(db, key: 1) == false)
+        }
+    }
+
+    func testCompositeAndWithoutRowIDPrimaryKeys() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE citizenship (citizenId INTEGER, countryCode TEXT, PRIMARY KEY (citizenId, countryCode)) WITHOUT ROWID;
+                INSERT INTO citizenship VALUES (1, 'FR'), (1, 'US'), (2, 'FR');
+                CREATE TABLE note (body TEXT);
+                INSERT INTO note (body) VALUES ('a'), ('b');
+                CREATE TABLE code (code TEXT PRIMARY KEY, label TEXT);
+                INSERT INTO code VALUES ('x', 'X'), ('y', 'Y');
+                """)
+            let pk = try db.primaryKey("citizenship")
+            XCTAssertEqual(pk.columns, ["citizenId", "countryCode"])
+            XCTAssertTrue(pk.isWithoutRowID)
+            XCTAssertNil(pk.rowIDColumn)
+            XCTAssertEqual(try Table("citizenship").filter(key: ["citizenId": 1, "countryCode": "US"]).fetchCount(db), 1)
+            XCTAssertEqual(try Table("citizenship").all().filter(keys: [["citizenId": 1, "countryCode": "US"], ["citizenId": 2, "countryCode": "FR"]]).fetchCount(db), 2)
+            let composite = assertDatabaseError(.SQLITE_ERROR) { try Table("citizenship").filter(key: 1).fetchAll(db) }
+            XCTAssertTrue(composite?.message?.contains("composite primary key") ?? false)
+            // A table without explicit primary key: the rowid.
+            XCTAssertEqual(try db.primaryKey("note").rowIDColumn, "rowid")
+            XCTAssertEqual(try Table("note").filter(key: 2).fetchOne(db)?["body"] as? String, "b")
+            // A non-integer single-column primary key.
+            XCTAssertNil(try db.primaryKey("code").rowIDColumn)
+            XCTAssertEqual(try Table("code").filter(key: "y").fetchOne(db)?["label"] as? String, "Y")
+        }
+    }
+
+    func testBadInputThrowsClearErrors() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE VIEW bestPlayer AS SELECT * FROM player ORDER BY score DESC LIMIT 1")
+            let missingColumn = assertDatabaseError(.SQLITE_ERROR) { try Player.filter(Column("nope") == 1).fetchAll(db) }
+            XCTAssertEqual(missingColumn?.message, "no such column: nope")
+            XCTAssertEqual(missingColumn?.sql, #"SELECT * FROM "player" WHERE "nope" = ?"#)
+            let view = assertDatabaseError(.SQLITE_ERROR) { try Table("bestPlayer").filter(key: 1).fetchAll(db) }
+            XCTAssertTrue(view?.message?.contains("has no primary key") ?? false, "\(String(describing: view))")
+            let missingTable = assertDatabaseError(.SQLITE_ERROR) { try Table("nope").filter(key: 1).fetchAll(db) }
+            XCTAssertEqual(missingTable?.message, "no such table: nope")
+            let notAKey = assertDatabaseError(.SQLITE_ERROR) { try Player.filter(key: ["name": "Arthur"]).fetchAll(db) }
+            XCTAssertTrue(notAKey?.message?.contains("no unique key on name") ?? false, "\(String(describing: notAKey))")
+            let unknownKeyColumn = assertDatabaseError(.SQLITE_ERROR) { try Player.filter(key: ["nope": 1]).fetchAll(db) }
+            XCTAssertEqual(unknownKeyColumn?.message, "table player has no column nope")
+        }
+    }
+
+    func testUniqueKeyDictionary() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE user (id INTEGER PRIMARY KEY, email TEXT UNIQUE); INSERT INTO user (email) VALUES ('a@x'), ('b@x')")
+            XCTAssertEqual(try Table("user").filter(key: ["email": "b@x"]).fetchOne(db)?["id"] as? Int64, 2)
+        }
+    }
+
+    func testTableNameDefaults() {
+        struct HTTPRequest: TableRecord {}
+        struct URL: TableRecord {}
+        struct playerScore: TableRecord {}
+        XCTAssertEqual(Player.databaseTableName, "player")
+        XCTAssertEqual(HTTPRequest.databaseTableName, "httpRequest")
+        XCTAssertEqual(URL.databaseTableName, "url")
+        XCTAssertEqual(playerScore.databaseTableName, "playerScore")
+    }
+}

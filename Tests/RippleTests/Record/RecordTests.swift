@@ -1,0 +1,186 @@
+import Foundation
+import XCTest
+@testable import Ripple
+
+final class RecordTests: XCTestCase {
+    func testInsertSetsIdUpdateSaveDeleteExists() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            var arthur = Player(name: "Arthur", score: 100)
+            try arthur.insert(db)
+            XCTAssertEqual(arthur.id, 1)
+            arthur.score = 200
+            try arthur.update(db)
+            XCTAssertEqual(try Player.fetchOne(db, key: 1), arthur)
+            XCTAssertTrue(try arthur.exists(db))
+
+            var barbara = Player(name: "Barbara")
+            try barbara.save(db)  // inserts
+            XCTAssertEqual(barbara.id, 2)
+            barbara.name = "Babs"
+            try barbara.save(db)  // updates
+            XCTAssertEqual(try Player.fetchCount(db), 2)
+            XCTAssertEqual(try Player.fetchOne(db, key: 2)?.name, "Babs")
+
+            XCTAssertTrue(try arthur.delete(db))
+            XCTAssertFalse(try arthur.delete(db))
+            XCTAssertFalse(try arthur.exists(db))
+            XCTAssertThrowsError(try arthur.update(db)) { error in
+                guard case RecordError.recordNotFound(let table, let key) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(table, "player")
+                XCTAssertEqual(key, ["id": 1.databaseValue])
+            }
+            let inserted = try Player(name: "Craig").inserted(db)
+            XCTAssertEqual(inserted.id, 3)
+        }
+    }
+
+    func testUpdateWritesNilAsNull() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try Team(id: 1, name: "Blue").insert(db)
+            var player = Player(name: "Arthur", teamId: 1)
+            try player.insert(db)
+            player.teamId = nil
+            try player.update(db)
+            XCTAssertNil(try Int64?.fetchAll(db, sql: "SELECT teamId FROM player")[0])
+        }
+    }
+
+    func testUpsert() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            var player = Player(id: 7, name: "Arthur", score: 1)
+            try player.upsert(db)
+            player.score = 2
+            try player.upsert(db)
+            XCTAssertEqual(player.id, 7)
+            XCTAssertEqual(try Player.fetchAll(db).map(\.score), [2])
+            try Team(id: 1, name: "Blue").upsert(db)
+            try Team(id: 1, name: "Red").upsert(db)
+            XCTAssertEqual(try Team.fetchAll(db).map(\.name), ["Red"])
+        }
+    }
+
+    func testSeedStyleSamples() throws {
+        struct Credit: Codable, PersistableRecord, FetchableRecord {
+            var account: String
+            var amount: Int
+            init(_ account: String, _ amount: Int) { self.account = account; self.amount = amount }
+        }
+        struct Debit: Codable, PersistableRecord, FetchableRecord {
+            var account: String
+            var amount: Int
+            init(_ account: String, _ amount: Int) { self.account = account; self.amount = amount }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE credit (account TEXT, amount INT); CREATE TABLE debit (account TEXT, amount INT)")
+        }
+        let (destinationAccount, sourceAccount, amount) = ("A", "B", 10)
+        try dbQueue.write { db in
+            try Credit(destinationAccount, amount).insert(db)
+            try Debit(sourceAccount, amount).insert(db)
+        }
+        let (credits, debits) = try dbQueue.read { db in
+            let credits = try Credit.fetchAll(db)
+            let debits = try Debit.fetchAll(db)
+            return (credits, debits)
+        }
+        XCTAssertEqual(credits.map(\.account), ["A"])
+        XCTAssertEqual(debits.map(\.amount), [10])
+    }
+
+    func testCodableStrategy() throws {
+        enum Color: String, Codable { case red, blue }
+        struct Address: Codable, Equatable { var city: String; var zip: String }
+        struct Profile: Codable, Equatable, FetchableRecord, PersistableRecord {
+            var id: UUID
+            var createdAt: Date
+            var avatar: Data
+            var color: Color
+            var address: Address
+            var tags: [String]
+            var nickname: String?
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE profile (id BLOB PRIMARY KEY, createdAt TEXT, avatar BLOB, color TEXT, address TEXT, tags TEXT, nickname TEXT)")
+            let profile = Profile(
+                id: UUID(), createdAt: Date(timeIntervalSince1970: 1_700_000_000.5), avatar: Data([1, 2]),
+                color: .blue, address: Address(city: "Paris", zip: "75001"), tags: ["a", "b"], nickname: nil)
+            try profile.insert(db)
+            let row = try Row.fetchOne(db, sql: "SELECT typeof(id), createdAt, color, address, tags, nickname FROM profile")!
+            XCTAssertEqual(row["typeof(id)"] as? String, "blob")
+            XCTAssertEqual(row["createdAt"] as? String, "2023-11-14 22:13:20.500")
+            XCTAssertEqual(row["color"] as? String, "blue")
+            XCTAssertEqual(row["address"] as? String, #"{"city":"Paris","zip":"75001"}"#)
+            XCTAssertEqual(row["tags"] as? String, #"["a","b"]"#)
+            XCTAssertNil(row["nickname"])
+            XCTAssertEqual(try Profile.fetchOne(db), profile)
+        }
+    }
+
+    func testDecodingErrorsNameTheColumn() throws {
+        struct Item: Decodable, FetchableRecord { var id: Int; var name: String }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let mismatch = assertDatabaseError(.SQLITE_MISMATCH) { try Item.fetchAll(db, sql: "SELECT 'x' AS id, 'a' AS name") }
+            XCTAssertEqual(mismatch?.message, "could not decode Int from database value \"x\" in column \"id\" (index 0)")
+            let missing = assertDatabaseError(.SQLITE_MISMATCH) { try Item.fetchAll(db, sql: "SELECT 1 AS id") }
+            XCTAssertEqual(missing?.message, "no such column: \"name\" (columns: id)")
+            let null = assertDatabaseError(.SQLITE_MISMATCH) { try Item.fetchOne(db, sql: "SELECT 1 AS id, NULL AS name") }
+            XCTAssertEqual(null?.message, "unexpected NULL: could not decode String in column \"name\" (index 1)")
+        }
+    }
+
+    func testRecordWhoseColumnsDoNotMatchTheTable() throws {
+        struct Ghost: Codable, PersistableRecord { var id: Int64; var nope: String }
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE ghost (id INTEGER PRIMARY KEY, name TEXT)")
+            let error = assertDatabaseError(.SQLITE_ERROR) { try Ghost(id: 1, nope: "x").insert(db) }
+            XCTAssertEqual(error?.message, "table ghost has no column named nope")
+        }
+    }
+
+    func testDecodingKeysInAnyOrderAcrossRows() throws {
+        // The column lookup cache must not assume one decoding order for every row.
+        struct Flexible: FetchableRecord, Decodable {
+            var a: Int
+            var b: Int
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let first = try container.decode(Int.self, forKey: .a)
+                if first == 1 {
+                    b = try container.decode(Int.self, forKey: .b)
+                    a = first
+                } else {
+                    a = first
+                    b = try container.decode(Int.self, forKey: .b)
+                }
+                _ = try container.decodeIfPresent(Int.self, forKey: .missing)
+            }
+            enum CodingKeys: String, CodingKey { case a, b, missing }
+        }
+        let dbQueue = try DatabaseQueue()
+        let items = try dbQueue.read { try Flexible.fetchAll($0, sql: "SELECT 1 AS a, 2 AS b UNION ALL SELECT 3, 4") }
+        XCTAssertEqual(items.map(\.a), [1, 3])
+        XCTAssertEqual(items.map(\.b), [2, 4])
+    }
+
+    func testFetchableRecordByHand() throws {
+        struct Pair: FetchableRecord {
+            var x: Int
+            var y: String?
+            init(row: Row) throws {
+                x = try row["x"]
+                y = try row["y"]
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        let pairs = try dbQueue.read { try Pair.fetchAll($0, sql: "SELECT 1 AS x, 'a' AS y UNION ALL SELECT 2, NULL") }
+        XCTAssertEqual(pairs.map(\.x), [1, 2])
+        XCTAssertEqual(pairs.map(\.y), ["a", nil])
+    }
+}
