@@ -2,12 +2,13 @@
 /// order on every row (records, `row["name"]` in a loop): it remembers the sequence of names
 /// asked for, and predicts that the next name is the one that followed the previous one.
 /// A right prediction costs one string comparison; a wrong one, a search.
+@usableFromInline
 final class ColumnIndexCache {
     // Confined to the connection's queue, never accessed re-entrantly: no need for the
     // runtime's dynamic exclusivity checks, which cost more than the lookups themselves.
-    @exclusivity(unchecked) private var names: [String] = []
-    @exclusivity(unchecked) private var indexes: [Int?] = []
-    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) @usableFromInline var names: [String] = []
+    @exclusivity(unchecked) @usableFromInline var indexes: [Int?] = []
+    @exclusivity(unchecked) @usableFromInline var position = 0
     private let lookup: (String) -> Int?
 
     /// The number of names remembered at most, so that random access patterns cannot grow
@@ -22,11 +23,18 @@ final class ColumnIndexCache {
     /// first one again.
     func rewind() { position = 0 }
 
+    @inlinable
     func index(of name: String) -> Int? {
-        if position < names.count, names[position] == name {
-            position += 1
-            return indexes[position - 1]
+        let current = position
+        if current < names.count, names[current] == name {
+            position = current + 1
+            return indexes[current]
         }
+        return mispredictedIndex(of: name)
+    }
+
+    @usableFromInline
+    func mispredictedIndex(of name: String) -> Int? {
         // A new row started without rewind, or another order: find the name in the sequence.
         if let known = names.firstIndex(of: name) {
             position = known + 1

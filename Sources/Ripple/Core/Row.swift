@@ -40,6 +40,7 @@ public final class Row: @unchecked Sendable {
     public let count: Int
 
     /// Name lookups of a statement row (see ``ColumnIndexCache``).
+    @usableFromInline
     let columnIndexCache: ColumnIndexCache?
 
     init(statement: Statement) {
@@ -103,8 +104,14 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The index of the leftmost column named `name`, case-insensitively.
+    @inlinable
     public func index(forColumn name: String) -> Int? {
         if let columnIndexCache { return columnIndexCache.index(of: name) }
+        return uncachedIndex(forColumn: name)
+    }
+
+    @usableFromInline
+    func uncachedIndex(forColumn name: String) -> Int? {
         switch storage {
         case .statement(let statement):
             return statement.index(ofColumn: name)

@@ -18,24 +18,21 @@ extension FetchableRecord where Self: Decodable {
     }
 }
 
-struct DatabaseRowDecoder: Decoder {
+// The decoder and its container are final classes: the standard library calls them
+// through unspecialized generic code, where copying a struct goes through value witnesses
+// and costs far more than retaining one reference.
+final class DatabaseRowDecoder: Decoder {
     let row: Row
-    let statement: Statement?
-    var codingPath: [any CodingKey] = []
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(row: Row) {
         self.row = row
-        if case .statement(let statement) = row.storage {
-            self.statement = statement
-        } else {
-            self.statement = nil
-        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         row.rewindColumnLookups()
-        return KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(row: row, statement: statement, codingPath: codingPath))
+        return KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(row: row))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -47,10 +44,18 @@ struct DatabaseRowDecoder: Decoder {
     }
 }
 
-struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+final class RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let row: Row
-    let statement: Statement?
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
+
+    init(row: Row) {
+        self.row = row
+    }
+
+    private var statement: Statement? {
+        if case .statement(let statement) = row.storage { return statement }
+        return nil
+    }
 
     var allKeys: [Key] { row.columnNames.compactMap { Key(stringValue: $0) } }
 
