@@ -153,6 +153,11 @@ public final class DatabasePool: DatabaseWriter {
         return try readers.barrier { _ in try writer.sync(updates) }
     }
 
+    public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
+        if writer.isCurrentQueue { return try writer.onCurrentQueue(updates) }
+        return try writer.syncWithoutChecks(updates)
+    }
+
     public func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void) {
         writer.async(updates)
     }

@@ -10,6 +10,11 @@ public protocol DatabaseWriter: DatabaseReader {
     /// and while no new read can start.
     func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
 
+    /// Runs `updates` on the writer queue, right away when already on it (from inside
+    /// another access), otherwise waiting for it. Unsafe: a re-entrant access may run inside
+    /// a transaction it did not open.
+    func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T
+
     /// Runs `updates` outside of any transaction, later, on the writer queue.
     func asyncWriteWithoutTransaction(_ updates: @escaping @Sendable (Database) -> Void)
 

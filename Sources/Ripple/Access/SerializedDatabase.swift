@@ -48,6 +48,12 @@ final class SerializedDatabase: @unchecked Sendable {
         try queue.sync { try run(block) }
     }
 
+    /// Runs `block` on the queue and waits, without the end-of-access checks (for accesses
+    /// that may happen inside another one's transaction).
+    func syncWithoutChecks<T>(_ block: (Database) throws -> T) rethrows -> T {
+        try queue.sync { try block(db) }
+    }
+
     /// Runs `block` on the queue, without waiting.
     func async(_ block: @escaping @Sendable (Database) -> Void) {
         queue.async { [self] in

@@ -120,8 +120,7 @@ extension Statement {
             if try step() { return true }
         } catch {
             reset()
-            database.statementDidFail(self, error: error)
-            throw error
+            throw database.statementDidFail(self, error: error)
         }
         reset()
         try database.statementDidFinish(self)

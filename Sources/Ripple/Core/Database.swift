@@ -80,10 +80,16 @@ public final class Database {
         if !isClosed { try? close() }
     }
 
+    /// Objects that live as long as the connection (the observation broker).
+    var attachments: [ObjectIdentifier: AnyObject] = [:]
+
     /// Closes the connection. Later uses throw `SQLITE_MISUSE`. Closing twice does nothing.
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
         statementCache.removeAll()
+        statementHook?.connectionWillClose()
+        statementHook = nil
+        attachments.removeAll()
         internalStatements = internalStatements.map { _ in nil }
         if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
         // sqlite3_close_v2 waits for statements still alive elsewhere to be finalized.
@@ -101,7 +107,20 @@ public final class Database {
     @inline(__always)
     func checkOpen() throws {
         if isClosed { throw DatabaseError.misuse("Connection is closed: \(description)") }
+        if forbidsAccess {
+            fatalError("""
+                The database connection was used from databaseDidChange(with:), databaseDidChange(), \
+                databaseWillChange(with:) or databaseWillCommit(): these callbacks must not use it. \
+                Do the work in databaseDidCommit(_:), which may use the connection.
+                """)
+        }
     }
+
+    /// Set while observers run callbacks that must not use the connection.
+    var forbidsAccess = false
+
+    /// Where transaction observation plugs in (see ``StatementExecutionHook``).
+    var statementHook: (any StatementExecutionHook)?
 
     // MARK: - Facts
 
@@ -253,22 +272,29 @@ public final class Database {
         do {
             while try statement.step() {}
         } catch {
-            statementDidFail(statement, error: error)
-            throw error
+            throw statementDidFail(statement, error: error)
         }
         statement.reset()
         if statement.report.changesSchema { schemaCache = SchemaCache() }
         try statementDidFinish(statement)
     }
 
-    // Extension points around each statement execution, where transaction observation
-    // plugs in.
+    // The narrow hook transaction observation plugs into, around each statement execution.
     @inline(__always)
-    func statementWillStart(_ statement: Statement) throws {}
+    func statementWillStart(_ statement: Statement) throws {
+        try statementHook?.statementWillStart(statement)
+    }
+
     @inline(__always)
-    func statementDidFinish(_ statement: Statement) throws {}
+    func statementDidFinish(_ statement: Statement) throws {
+        try statementHook?.statementDidFinish(statement)
+    }
+
+    /// Returns the error to throw (an observer may replace SQLite's).
     @inline(__always)
-    func statementDidFail(_ statement: Statement, error: any Error) {}
+    func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
+        statementHook?.statementDidFail(statement, error: error) ?? error
+    }
 
     // MARK: - Read-only accesses
 
@@ -395,4 +421,14 @@ public enum TraceEvent: CustomStringConvertible {
 private final class BusyHandlerBox {
     let callback: @Sendable (Int) -> Bool
     init(_ callback: @escaping @Sendable (Int) -> Bool) { self.callback = callback }
+}
+
+/// What the connection tells around each statement execution: the only thing Core knows
+/// of transaction observation.
+protocol StatementExecutionHook: AnyObject {
+    func statementWillStart(_ statement: Statement) throws
+    func statementDidFinish(_ statement: Statement) throws
+    /// Returns the error to throw.
+    func statementDidFail(_ statement: Statement, error: any Error) -> any Error
+    func connectionWillClose()
 }

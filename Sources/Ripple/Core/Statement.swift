@@ -49,8 +49,11 @@ public final class Statement {
     /// What SQLite reported while it compiled the statement.
     let report: StatementReport
 
-    /// See `columnIndexCache`, in the Record layer.
+    /// See `columnIndexCache`.
     var _columnIndexCache: ColumnIndexCache?
+
+    /// What the observation broker decided about this statement, kept until observers change.
+    var observationCache: AnyObject?
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
         self.report = report

@@ -1,0 +1,64 @@
+extension Database {
+    /// The broker of this connection, created with the first observer.
+    var observationBroker: DatabaseObservationBroker {
+        if let broker = statementHook as? DatabaseObservationBroker { return broker }
+        let broker = DatabaseObservationBroker(database: self)
+        statementHook = broker
+        return broker
+    }
+
+    /// Starts notifying `transactionObserver` of changes and transactions.
+    ///
+    /// - parameter extent: how long: `.observerLifetime` (the default: the connection holds
+    ///   the observer weakly), `.nextTransaction`, or `.databaseLifetime`.
+    public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
+        observationBroker.add(transactionObserver, extent: extent)
+    }
+
+    /// Stops notifying `transactionObserver`.
+    public func remove(transactionObserver: some TransactionObserver) {
+        (statementHook as? DatabaseObservationBroker)?.remove(transactionObserver)
+    }
+
+    /// Tells observers about changes they could not see (changes from other connections,
+    /// schema changes, ...): observers whose interest intersects the region get
+    /// `databaseDidChange()`, and region and value observations see their region impacted
+    /// when the current transaction commits.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     try db.notifyChanges(in: .fullDatabase)
+    ///     try db.notifyChanges(in: Player.all())
+    ///     try db.notifyChanges(in: Table("player"))
+    ///     try db.notifyChanges(in: Table("sqlite_master"))   // schema changes
+    /// }
+    /// ```
+    ///
+    /// Call it from a write transaction: outside of a transaction, it opens one.
+    public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
+        let region = try region.databaseRegion(self)
+        guard let broker = statementHook as? DatabaseObservationBroker, broker.hasObservers else { return }
+        if isInsideTransaction {
+            broker.notifyChanges(in: region)
+        } else {
+            try inTransaction(.deferred) {
+                broker.notifyChanges(in: region)
+                return .commit
+            }
+        }
+    }
+}
+
+extension DatabaseWriter {
+    /// Starts notifying `transactionObserver` of changes and transactions of the writer.
+    public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
+        nonisolated(unsafe) let observer = transactionObserver
+        unsafeReentrantWrite { db in db.add(transactionObserver: observer, extent: extent) }
+    }
+
+    /// Stops notifying `transactionObserver`.
+    public func remove(transactionObserver: some TransactionObserver) {
+        nonisolated(unsafe) let observer = transactionObserver
+        unsafeReentrantWrite { db in db.remove(transactionObserver: observer) }
+    }
+}

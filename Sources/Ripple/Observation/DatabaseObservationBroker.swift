@@ -1,0 +1,517 @@
+import CSQLite
+import Foundation
+
+/// Notifies transaction observers of one connection: the one place that decides whether a
+/// change matters to an observer.
+///
+/// How a change travels:
+/// 1. When a statement compiles, the authorizer reports what it may write
+///    (`StatementReport`).
+/// 2. Before it runs, each user observer is asked `observes(eventsOfKind:)` for each kind of
+///    change the statement may make; those that say yes are activated. Region-based observers
+///    (region and value observations) are matched against the statement's writes through an
+///    index by table, decided once per prepared statement.
+/// 3. While it runs, the update and pre-update hooks, installed only when someone needs row
+///    events, report each row to activated observers, or into the savepoint buffer while a
+///    savepoint is open. Region observers whose region has no rowids need no row events at
+///    all: SQLite's change counter tells after the statement whether it wrote.
+/// 4. At commit, `databaseWillCommit` may veto (SQLite rolls back and the caller gets the
+///    observer's error); after the statement, `databaseDidCommit` or `databaseDidRollback`.
+final class DatabaseObservationBroker: StatementExecutionHook {
+    unowned(unsafe) let database: Database
+
+    // MARK: Observers
+
+    final class Entry {
+        weak var weakObserver: (any TransactionObserver)?
+        var strongObserver: (any TransactionObserver)?
+        let extent: TransactionObservationExtent
+        let identity: ObjectIdentifier
+        /// Set for Ripple's own region-based observers.
+        let regionObserver: RegionObserver?
+        var isStopped = false
+        /// The tables the observer accepted for the current statement, as C strings.
+        var acceptedTables: [ContiguousArray<CChar>] = []
+
+        init(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
+            identity = ObjectIdentifier(observer)
+            self.extent = extent
+            regionObserver = observer as? RegionObserver
+            switch extent {
+            case .observerLifetime: weakObserver = observer
+            case .nextTransaction, .databaseLifetime: strongObserver = observer
+            }
+        }
+
+        var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
+
+        func accepts(_ event: DatabaseEvent) -> Bool {
+            acceptedTables.contains { $0.withUnsafeBufferPointer { event.isAbout(table: $0.baseAddress!) } }
+        }
+    }
+
+    private var entries: [Entry] = []
+    /// Bumped whenever the set of observers changes, to invalidate per-statement decisions.
+    private var generation = 0
+
+    // MARK: Statement state
+
+    private final class RegionActivation {
+        let generation: Int
+        let statementLevel: [Entry]
+        let rowLevel: [(entry: Entry, table: ContiguousArray<CChar>, rowIDs: Set<Int64>)]
+        init(generation: Int, statementLevel: [Entry], rowLevel: [(entry: Entry, table: ContiguousArray<CChar>, rowIDs: Set<Int64>)]) {
+            self.generation = generation
+            self.statementLevel = statementLevel
+            self.rowLevel = rowLevel
+        }
+    }
+
+    private var activeUserEntries: [Entry] = []
+    private var regionActivation: RegionActivation?
+    private var rowLevelImpacts: [Entry] = []
+    private var totalChangesBefore: CInt = 0
+    private var wasInsideTransaction = false
+    private var updateHookInstalled = false
+    private var preUpdateHookInstalled = false
+
+    // MARK: Savepoints and transactions
+
+    private enum BufferedItem {
+        case event(DatabaseEvent, [Entry])
+        case impact(Entry)
+    }
+    private var savepointNames: [String] = []
+    private var buffer: [(depth: Int, item: BufferedItem)] = []
+
+    private enum TransactionState {
+        case none
+        case committed
+        case rolledBack
+        case cancelledCommit(any Error)
+    }
+    private var transactionState = TransactionState.none
+    private var hasNotifiedChanges = false
+
+    /// Whether the linked SQLite has the pre-update hook (Debian's and Apple's do).
+    static let supportsPreUpdateHook: Bool = sqlite3_compileoption_used("ENABLE_PREUPDATE_HOOK") != 0
+
+    init(database: Database) {
+        self.database = database
+        installTransactionHooks()
+    }
+
+    // MARK: - Registration
+
+    func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
+        let identity = ObjectIdentifier(observer)
+        guard !entries.contains(where: { $0.identity == identity && $0.observer != nil }) else { return }
+        entries.append(Entry(observer, extent: extent))
+        generation += 1
+    }
+
+    func remove(_ observer: any TransactionObserver) {
+        let identity = ObjectIdentifier(observer)
+        entries.removeAll { $0.identity == identity }
+        generation += 1
+    }
+
+    private func purgeDeallocatedObservers() {
+        let count = entries.count
+        entries.removeAll { $0.observer == nil }
+        if entries.count != count { generation += 1 }
+    }
+
+    var hasObservers: Bool { !entries.isEmpty }
+
+    // MARK: - The current broker, for stopObservingDatabaseChangesUntilNextTransaction()
+
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var current: DatabaseObservationBroker? {
+        pthread_getspecific(currentKey).map { Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Runs observer callbacks that must not use the connection, with the broker current.
+    private func withoutDatabaseAccess<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = pthread_getspecific(Self.currentKey)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        let previousForbids = database.forbidsAccess
+        database.forbidsAccess = true
+        defer {
+            database.forbidsAccess = previousForbids
+            pthread_setspecific(Self.currentKey, previous)
+        }
+        return try body()
+    }
+
+    func stopObservingUntilNextTransaction(_ observer: any TransactionObserver) {
+        let identity = ObjectIdentifier(observer)
+        for entry in entries where entry.identity == identity { entry.isStopped = true }
+    }
+
+    // MARK: - Statements
+
+    func statementWillStart(_ statement: Statement) throws {
+        guard !entries.isEmpty else { return }
+        wasInsideTransaction = database.isInsideTransaction
+        let report = statement.report
+        guard report.mayWrite else { return }
+        totalChangesBefore = sqlite3_total_changes(database.sqliteConnection)
+
+        // User observers: asked once per execution, as documented.
+        activeUserEntries.removeAll(keepingCapacity: true)
+        for entry in entries where entry.regionObserver == nil && !entry.isStopped {
+            guard let observer = entry.observer else { continue }
+            var accepted: [ContiguousArray<CChar>] = []
+            func ask(_ kind: DatabaseEventKind) {
+                if observer.observes(eventsOfKind: kind) { accepted.append(kind.tableName.utf8CString) }
+            }
+            for table in report.insertedTables where !Self.isInternal(table) { ask(.insert(tableName: table)) }
+            for table in report.deletedTables where !Self.isInternal(table) { ask(.delete(tableName: table)) }
+            for (table, columns) in report.updatedColumns where !Self.isInternal(table) { ask(.update(tableName: table, columnNames: columns)) }
+            entry.acceptedTables = accepted
+            if !accepted.isEmpty { activeUserEntries.append(entry) }
+        }
+
+        // Region observers: decided once per prepared statement.
+        let activation: RegionActivation
+        if let cached = statement.observationCache as? RegionActivation, cached.generation == generation {
+            activation = cached
+        } else {
+            activation = makeRegionActivation(report)
+            statement.observationCache = activation
+        }
+        regionActivation = activation
+        rowLevelImpacts.removeAll(keepingCapacity: true)
+
+        let needsRowEvents = !activeUserEntries.isEmpty
+        let needsPreUpdate = Self.supportsPreUpdateHook && (needsRowEvents || !activation.rowLevel.isEmpty)
+        if needsRowEvents { installUpdateHook() }
+        if needsPreUpdate { installPreUpdateHook() }
+    }
+
+    /// `sqlite_sequence`, `sqlite_stat1` and the like are nobody's business but SQLite's.
+    private static func isInternal(_ table: String) -> Bool {
+        table.hasPrefix("sqlite_")
+    }
+
+    private func makeRegionActivation(_ report: StatementReport) -> RegionActivation {
+        var statementLevel: [Entry] = []
+        var rowLevel: [(entry: Entry, table: ContiguousArray<CChar>, rowIDs: Set<Int64>)] = []
+        var writes: [(table: String, kind: DatabaseRegion.ChangeKind)] = []
+        for table in report.insertedTables { writes.append((table, .insert)) }
+        for table in report.deletedTables { writes.append((table, .delete)) }
+        for (table, columns) in report.updatedColumns { writes.append((table, .update(columns))) }
+        for entry in entries {
+            guard let regionObserver = entry.regionObserver else { continue }
+            let region = regionObserver.region
+            var rowLevelTables: [(String, Set<Int64>)] = []
+            var isStatementLevel = false
+            for write in writes where region.isModified(byChangeOf: write.table, kind: write.kind) {
+                if Self.supportsPreUpdateHook, let rowIDs = region.rowIDs(forTable: write.table) {
+                    rowLevelTables.append((write.table, rowIDs))
+                } else {
+                    // No rowids, or no pre-update hook to see rows deleted by REPLACE: the
+                    // statement's change count decides.
+                    isStatementLevel = true
+                }
+            }
+            if isStatementLevel {
+                statementLevel.append(entry)
+            } else {
+                for (table, rowIDs) in rowLevelTables { rowLevel.append((entry, table.utf8CString, rowIDs)) }
+            }
+        }
+        return RegionActivation(generation: generation, statementLevel: statementLevel, rowLevel: rowLevel)
+    }
+
+    func statementDidFinish(_ statement: Statement) throws {
+        uninstallRowHooks()
+        if let activation = regionActivation {
+            regionActivation = nil
+            if !activation.statementLevel.isEmpty, sqlite3_total_changes(database.sqliteConnection) != totalChangesBefore {
+                for entry in activation.statementLevel { recordImpact(entry) }
+            }
+            for entry in rowLevelImpacts { recordImpact(entry) }
+            rowLevelImpacts.removeAll(keepingCapacity: true)
+        }
+        activeUserEntries.removeAll(keepingCapacity: true)
+
+        switch statement.report.savepointEffect {
+        case .begin(let name)?:
+            savepointNames.append(name.lowercased())
+        case .release(let name)?:
+            if let index = savepointNames.lastIndex(of: name.lowercased()) {
+                savepointNames.removeSubrange(index...)
+                if savepointNames.isEmpty { flushBuffer() }
+            }
+        case .rollback(let name)?:
+            if let index = savepointNames.lastIndex(of: name.lowercased()) {
+                // The savepoint stays open; what happened since it began is gone.
+                buffer.removeAll { $0.depth > index }
+            }
+        case nil:
+            break
+        }
+        try endTransactionIfNeeded(statement.report)
+    }
+
+    func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
+        uninstallRowHooks()
+        regionActivation = nil
+        rowLevelImpacts.removeAll(keepingCapacity: true)
+        activeUserEntries.removeAll(keepingCapacity: true)
+        var result = error
+        switch transactionState {
+        case .cancelledCommit(let observerError):
+            result = observerError
+            notifyRollback()
+        case .rolledBack:
+            notifyRollback()
+        case .committed:
+            notifyCommit()
+        case .none:
+            if wasInsideTransaction && !database.isInsideTransaction { notifyRollback() }
+        }
+        return result
+    }
+
+    func connectionWillClose() {
+        if let connection = database.sqliteConnection {
+            sqlite3_commit_hook(connection, nil, nil)
+            sqlite3_rollback_hook(connection, nil, nil)
+        }
+        uninstallRowHooks()
+    }
+
+    /// Impacts of region observers wait in the savepoint buffer like row events.
+    private func recordImpact(_ entry: Entry) {
+        if savepointNames.isEmpty {
+            entry.regionObserver?.markImpacted()
+        } else {
+            buffer.append((savepointNames.count, .impact(entry)))
+        }
+    }
+
+    private func flushBuffer() {
+        guard !buffer.isEmpty else { return }
+        let items = buffer
+        buffer.removeAll()
+        withoutDatabaseAccess {
+            for (_, item) in items {
+                switch item {
+                case let .event(event, entries):
+                    for entry in entries where !entry.isStopped {
+                        entry.observer?.databaseDidChange(with: event)
+                    }
+                case .impact(let entry):
+                    entry.regionObserver?.markImpacted()
+                }
+            }
+        }
+    }
+
+    // MARK: - Row hooks
+
+    private func installUpdateHook() {
+        guard !updateHookInstalled else { return }
+        updateHookInstalled = true
+        sqlite3_update_hook(database.sqliteConnection, { context, operation, databaseName, tableName, rowID in
+            guard let context, let databaseName, let tableName, let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
+            broker.didChange(DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName))
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func installPreUpdateHook() {
+        guard !preUpdateHookInstalled else { return }
+        preUpdateHookInstalled = true
+        sqlite3_preupdate_hook(database.sqliteConnection, { context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
+            guard let context, let connection, let databaseName, let tableName, let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
+            broker.willChange(connection: connection, kind: kind, databaseName: databaseName, tableName: tableName, initialRowID: initialRowID, finalRowID: finalRowID)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func uninstallRowHooks() {
+        if updateHookInstalled {
+            sqlite3_update_hook(database.sqliteConnection, nil, nil)
+            updateHookInstalled = false
+        }
+        if preUpdateHookInstalled {
+            sqlite3_preupdate_hook(database.sqliteConnection, nil, nil)
+            preUpdateHookInstalled = false
+        }
+    }
+
+    private func didChange(_ event: DatabaseEvent) {
+        if !savepointNames.isEmpty {
+            let entries = activeUserEntries.filter { $0.accepts(event) }
+            if !entries.isEmpty { buffer.append((savepointNames.count, .event(event.copy(), entries))) }
+            return
+        }
+        withoutDatabaseAccess {
+            for entry in activeUserEntries where !entry.isStopped && entry.accepts(event) {
+                entry.observer?.databaseDidChange(with: event)
+            }
+        }
+    }
+
+    private func willChange(connection: OpaquePointer, kind: DatabaseEvent.Kind, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, initialRowID: Int64, finalRowID: Int64) {
+        if let activation = regionActivation {
+            for (entry, table, rowIDs) in activation.rowLevel where !rowLevelImpacts.contains(where: { $0 === entry }) {
+                let isTable = table.withUnsafeBufferPointer { sqlite3_stricmp(tableName, $0.baseAddress!) == 0 }
+                guard isTable else { continue }
+                if (kind != .insert && rowIDs.contains(initialRowID)) || (kind != .delete && rowIDs.contains(finalRowID)) {
+                    rowLevelImpacts.append(entry)
+                }
+            }
+        }
+        guard !activeUserEntries.isEmpty else { return }
+        let event = DatabasePreUpdateEvent(
+            connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
+            initialRowID: initialRowID, finalRowID: finalRowID)
+        withoutDatabaseAccess {
+            for entry in activeUserEntries where !entry.isStopped {
+                let accepts = entry.acceptedTables.contains { $0.withUnsafeBufferPointer { sqlite3_stricmp(tableName, $0.baseAddress!) == 0 } }
+                if accepts { entry.observer?.databaseWillChange(with: event) }
+            }
+        }
+    }
+
+    // MARK: - Transactions
+
+    private func installTransactionHooks() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_commit_hook(database.sqliteConnection, { context in
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            return broker.willCommit() ? 0 : 1
+        }, context)
+        sqlite3_rollback_hook(database.sqliteConnection, { context in
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            broker.didRollbackInSQLite()
+        }, context)
+    }
+
+    /// The commit hook: true lets the commit happen.
+    private func willCommit() -> Bool {
+        // Changes held by savepoints reach observers before the commit is announced.
+        savepointNames.removeAll()
+        flushBuffer()
+        do {
+            try withoutDatabaseAccess {
+                for entry in entries {
+                    try entry.observer?.databaseWillCommit()
+                }
+            }
+            transactionState = .committed
+            return true
+        } catch {
+            transactionState = .cancelledCommit(error)
+            return false
+        }
+    }
+
+    private func didRollbackInSQLite() {
+        savepointNames.removeAll()
+        buffer.removeAll()
+        if case .cancelledCommit = transactionState { return }
+        transactionState = .rolledBack
+    }
+
+    private func endTransactionIfNeeded(_ report: StatementReport) throws {
+        switch transactionState {
+        case .committed:
+            notifyCommit()
+        case .rolledBack:
+            notifyRollback()
+        case .cancelledCommit(let error):
+            notifyRollback()
+            throw error
+        case .none:
+            // A transaction without writes ends without hooks: announce it when observers
+            // were told of changes with notifyChanges(in:).
+            guard hasNotifiedChanges, wasInsideTransaction, !database.isInsideTransaction else { return }
+            if report.transactionEffect == .rollback {
+                notifyRollback()
+            } else {
+                do {
+                    try withoutDatabaseAccess {
+                        for entry in entries { try entry.observer?.databaseWillCommit() }
+                    }
+                } catch {
+                    // The empty transaction is committed already: nothing can be rolled back.
+                }
+                notifyCommit()
+            }
+        }
+    }
+
+    private func endOfTransactionEntries() -> [Entry] {
+        transactionState = .none
+        hasNotifiedChanges = false
+        savepointNames.removeAll()
+        buffer.removeAll()
+        let snapshot = entries
+        for entry in snapshot { entry.isStopped = false }
+        // .nextTransaction observers are notified this once more, then forgotten.
+        let count = entries.count
+        entries.removeAll { $0.extent == .nextTransaction || $0.observer == nil }
+        if entries.count != count { generation += 1 }
+        return snapshot
+    }
+
+    private func notifyCommit() {
+        for entry in endOfTransactionEntries() {
+            entry.observer?.databaseDidCommit(database)
+        }
+    }
+
+    private func notifyRollback() {
+        for entry in endOfTransactionEntries() {
+            entry.observer?.databaseDidRollback(database)
+        }
+    }
+
+    // MARK: - Explicit notifications
+
+    func notifyChanges(in region: DatabaseRegion) {
+        purgeDeallocatedObservers()
+        hasNotifiedChanges = true
+        withoutDatabaseAccess {
+            for entry in entries {
+                guard let observer = entry.observer else { continue }
+                if let regionObserver = entry.regionObserver {
+                    if !regionObserver.region.intersection(region).isEmpty || region.isFullDatabase || regionObserver.region.isFullDatabase {
+                        recordImpact(entry)
+                    }
+                    continue
+                }
+                guard !entry.isStopped else { continue }
+                let interested: Bool
+                if let tables = region.tableNames {
+                    interested = tables.contains { table in
+                        observer.observes(eventsOfKind: .insert(tableName: table))
+                            || observer.observes(eventsOfKind: .delete(tableName: table))
+                            || observer.observes(eventsOfKind: .update(tableName: table, columnNames: []))
+                    }
+                } else {
+                    interested = true
+                }
+                if interested { observer.databaseDidChange() }
+            }
+        }
+    }
+}
+
+extension DatabaseRegion {
+    /// The rowids the region restricts `table` to, if any.
+    func rowIDs(forTable table: String) -> Set<Int64>? {
+        tableRegions?[table.lowercased()]?.rowIDs
+    }
+}

@@ -1,0 +1,65 @@
+/// Tracks changes in a database region, and notifies impactful transactions.
+///
+/// ```swift
+/// let observation = DatabaseRegionObservation(tracking: Player.all())
+/// let cancellable = try observation.start(in: dbQueue) { error in
+///     // Handle error
+/// } onChange: { (db: Database) in
+///     print("Players were changed")
+/// }
+/// ```
+///
+/// `onChange` runs on the writer's queue right after each commit that touched the region,
+/// before any other write can happen. This is a strong guarantee that most applications do
+/// not need: prefer value observations, which notify fresh values.
+///
+/// What is detected: inserts, updates and deletes in the region, by raw SQL or the query
+/// interface, including the indirect changes of foreign key actions and triggers, changes to
+/// `WITHOUT ROWID` tables, and rows deleted by `ON CONFLICT REPLACE`. Updates that do not
+/// touch the observed columns, and changes to rows outside the observed rowids, are not
+/// notified. What is not detected: changes made by other connections or processes, and
+/// statements that Ripple did not compile. Tell about them with `Database.notifyChanges(in:)`.
+public struct DatabaseRegionObservation: Sendable {
+    let regions: [any DatabaseRegionConvertible]
+
+    /// Observes the regions of one or several requests, tables or regions.
+    public init(tracking regions: any DatabaseRegionConvertible...) {
+        self.regions = regions
+    }
+
+    /// Observes the regions of requests, tables or regions.
+    public init(tracking regions: [any DatabaseRegionConvertible]) {
+        self.regions = regions
+    }
+
+    /// The observed region, as the database sees it.
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try regions.reduce(into: DatabaseRegion()) { try $0.formUnion($1.databaseRegion(db)) }
+    }
+
+    /// Starts the observation.
+    ///
+    /// The region is computed right away, on the writer's queue: when it can not be (a
+    /// request on a missing table), `start` throws.
+    ///
+    /// - parameter onError: called with errors that happen after the start. A region
+    ///   observation has none today; the parameter keeps the shape of GRDB's API.
+    /// - parameter onChange: called on the writer's queue after each impactful transaction.
+    /// - returns: a cancellable that stops the observation, also when deallocated.
+    public func start(
+        in writer: some DatabaseWriter,
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Database) -> Void) throws -> AnyDatabaseCancellable
+    {
+        let observer = RegionObserver(region: DatabaseRegion(), onChange: onChange)
+        let regions = self.regions
+        try writer.unsafeReentrantWrite { db in
+            observer.region = try regions.reduce(into: DatabaseRegion()) { try $0.formUnion($1.databaseRegion(db)) }
+            db.add(transactionObserver: observer, extent: .databaseLifetime)
+        }
+        return AnyDatabaseCancellable { [weak writer] in
+            observer.cancel()
+            writer?.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
+        }
+    }
+}

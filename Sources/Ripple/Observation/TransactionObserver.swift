@@ -1,0 +1,274 @@
+import CSQLite
+
+/// A type that tracks database changes and transactions performed in a database.
+///
+/// ```swift
+/// final class PlayerObserver: TransactionObserver {
+///     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+///         eventKind.tableName == "player"
+///     }
+///     func databaseDidChange(with event: DatabaseEvent) {
+///         // A change to the player table, not committed yet
+///     }
+///     func databaseDidCommit(_ db: Database) { }
+///     func databaseDidRollback(_ db: Database) { }
+/// }
+/// dbQueue.add(transactionObserver: observer)
+/// ```
+///
+/// All callbacks run on the writer's queue, serialized with all database updates.
+/// `databaseDidChange(with:)`, `databaseDidChange()`, `databaseWillChange(with:)` and
+/// `databaseWillCommit()` must not use the database connection (a use is a fatal error);
+/// `databaseDidCommit(_:)` and `databaseDidRollback(_:)` may, and what they write is itself
+/// observed.
+public protocol TransactionObserver: AnyObject {
+    /// Whether the observer wants `databaseDidChange(with:)` for this kind of event. Asked
+    /// once per statement execution, before the statement runs.
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool
+
+    /// A row was inserted, updated or deleted; pending until the transaction commits. The
+    /// event is only valid during the call: keep `event.copy()`.
+    func databaseDidChange(with event: DatabaseEvent)
+
+    /// Changes happened that no row event describes (see `Database.notifyChanges(in:)`).
+    /// The default does nothing.
+    func databaseDidChange()
+
+    /// A transaction is about to commit; throw to roll it back instead. The error is
+    /// thrown to the application. The default does nothing.
+    func databaseWillCommit() throws
+
+    /// The transaction was committed.
+    func databaseDidCommit(_ db: Database)
+
+    /// The transaction was rolled back.
+    func databaseDidRollback(_ db: Database)
+
+    /// A row is about to change, with its initial and final values (the SQLite pre-update
+    /// hook). The event is only valid during the call: keep `event.copy()`. The default does
+    /// nothing.
+    func databaseWillChange(with event: DatabasePreUpdateEvent)
+}
+
+extension TransactionObserver {
+    public func databaseDidChange() {}
+    public func databaseWillCommit() throws {}
+    public func databaseWillChange(with event: DatabasePreUpdateEvent) {}
+
+    /// From `databaseDidChange(with:)`: no more change events until the current transaction
+    /// ends. Transaction callbacks still come.
+    public func stopObservingDatabaseChangesUntilNextTransaction() {
+        guard let broker = DatabaseObservationBroker.current else {
+            fatalError("stopObservingDatabaseChangesUntilNextTransaction() must be called from a TransactionObserver callback")
+        }
+        broker.stopObservingUntilNextTransaction(self)
+    }
+}
+
+/// How long a transaction observer is notified.
+public enum TransactionObservationExtent: Sendable {
+    /// Until the observer is deallocated: the database holds it weakly. The default.
+    case observerLifetime
+    /// Until the current or next transaction completes; the database holds it strongly
+    /// until then.
+    case nextTransaction
+    /// As long as the connection is open; the database holds it strongly.
+    case databaseLifetime
+}
+
+/// The kind of change a statement is about to make, asked about in
+/// `observes(eventsOfKind:)`.
+public enum DatabaseEventKind: Sendable, Equatable {
+    /// An insertion into a table.
+    case insert(tableName: String)
+    /// A deletion from a table.
+    case delete(tableName: String)
+    /// An update of some columns of a table.
+    case update(tableName: String, columnNames: Set<String>)
+
+    /// The table.
+    public var tableName: String {
+        switch self {
+        case .insert(let tableName), .delete(let tableName), .update(let tableName, _): return tableName
+        }
+    }
+
+    /// The region the change may modify.
+    public var modifiedRegion: DatabaseRegion {
+        switch self {
+        case .insert(let tableName), .delete(let tableName): return DatabaseRegion(table: tableName)
+        case let .update(tableName, columns): return DatabaseRegion(table: tableName, columns: columns)
+        }
+    }
+}
+
+/// A row change, reported by `databaseDidChange(with:)`.
+///
+/// The event reads SQLite's memory: it is only valid during the callback. Use ``copy()`` to
+/// keep it.
+public struct DatabaseEvent: @unchecked Sendable, CustomStringConvertible {
+    /// The kinds of row changes.
+    public enum Kind: CInt, Sendable {
+        case insert = 18  // SQLITE_INSERT
+        case delete = 9   // SQLITE_DELETE
+        case update = 23  // SQLITE_UPDATE
+    }
+
+    /// The kind of change.
+    public let kind: Kind
+    /// The rowid of the changed row.
+    public let rowID: Int64
+
+    private enum Names {
+        case borrowed(database: UnsafePointer<CChar>, table: UnsafePointer<CChar>)
+        case copied(database: String, table: String)
+    }
+    private let names: Names
+
+    init(kind: Kind, rowID: Int64, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>) {
+        self.kind = kind
+        self.rowID = rowID
+        self.names = .borrowed(database: databaseName, table: tableName)
+    }
+
+    /// The table name.
+    public var tableName: String {
+        switch names {
+        case .borrowed(_, let table): return String(cString: table)
+        case .copied(_, let table): return table
+        }
+    }
+
+    /// The database name (`main`, or an attached database).
+    public var databaseName: String {
+        switch names {
+        case .borrowed(let database, _): return String(cString: database)
+        case .copied(let database, _): return database
+        }
+    }
+
+    /// Whether the event is about `table`, compared case-insensitively without allocation.
+    func isAbout(table cTable: UnsafePointer<CChar>) -> Bool {
+        switch names {
+        case .borrowed(_, let table): return sqlite3_stricmp(table, cTable) == 0
+        case .copied(_, let table): return table.lowercased() == String(cString: cTable).lowercased()
+        }
+    }
+
+    /// An event that remains valid after the callback.
+    public func copy() -> DatabaseEvent {
+        DatabaseEvent(kind: kind, rowID: rowID, names: .copied(database: databaseName, table: tableName))
+    }
+
+    private init(kind: Kind, rowID: Int64, names: Names) {
+        self.kind = kind
+        self.rowID = rowID
+        self.names = names
+    }
+
+    public var description: String {
+        "\(kind) \(databaseName).\(tableName) rowid \(rowID)"
+    }
+}
+
+/// A row about to change, with its values (the SQLite pre-update hook), reported by
+/// `databaseWillChange(with:)`. Only valid during the callback: use ``copy()`` to keep it.
+public struct DatabasePreUpdateEvent: @unchecked Sendable {
+    /// The kind of change.
+    public let kind: DatabaseEvent.Kind
+    private let initialRowIDValue: Int64
+    private let finalRowIDValue: Int64
+
+    private enum Storage {
+        case live(connection: OpaquePointer, database: UnsafePointer<CChar>, table: UnsafePointer<CChar>)
+        case copied(database: String, table: String, count: Int, depth: Int, initial: [DatabaseValue]?, final: [DatabaseValue]?)
+    }
+    private let storage: Storage
+
+    init(connection: OpaquePointer, kind: DatabaseEvent.Kind, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, initialRowID: Int64, finalRowID: Int64) {
+        self.kind = kind
+        self.initialRowIDValue = initialRowID
+        self.finalRowIDValue = finalRowID
+        self.storage = .live(connection: connection, database: databaseName, table: tableName)
+    }
+
+    private init(copying event: DatabasePreUpdateEvent) {
+        kind = event.kind
+        initialRowIDValue = event.initialRowIDValue
+        finalRowIDValue = event.finalRowIDValue
+        storage = .copied(
+            database: event.databaseName, table: event.tableName, count: event.count, depth: event.depth,
+            initial: event.initialDatabaseValues, final: event.finalDatabaseValues)
+    }
+
+    /// The rowid before the change (nil for an insert).
+    public var initialRowID: Int64? { kind == .insert ? nil : initialRowIDValue }
+
+    /// The rowid after the change (nil for a delete).
+    public var finalRowID: Int64? { kind == .delete ? nil : finalRowIDValue }
+
+    /// The table name.
+    public var tableName: String {
+        switch storage {
+        case .live(_, _, let table): return String(cString: table)
+        case .copied(_, let table, _, _, _, _): return table
+        }
+    }
+
+    /// The database name.
+    public var databaseName: String {
+        switch storage {
+        case .live(_, let database, _): return String(cString: database)
+        case .copied(let database, _, _, _, _, _): return database
+        }
+    }
+
+    /// The number of columns of the row.
+    public var count: Int {
+        switch storage {
+        case .live(let connection, _, _): return Int(sqlite3_preupdate_count(connection))
+        case .copied(_, _, let count, _, _, _): return count
+        }
+    }
+
+    /// 0 for a change made by the statement, 1 for a change made by a trigger it fired, etc.
+    public var depth: Int {
+        switch storage {
+        case .live(let connection, _, _): return Int(sqlite3_preupdate_depth(connection))
+        case .copied(_, _, _, let depth, _, _): return depth
+        }
+    }
+
+    /// The values before the change (nil for an insert).
+    public var initialDatabaseValues: [DatabaseValue]? {
+        switch storage {
+        case .copied(_, _, _, _, let initial, _): return initial
+        case .live(let connection, _, _):
+            guard kind != .insert else { return nil }
+            return (0..<sqlite3_preupdate_count(connection)).map { index in
+                var value: OpaquePointer?
+                sqlite3_preupdate_old(connection, index, &value)
+                return DatabaseValue(sqliteValue: value)
+            }
+        }
+    }
+
+    /// The values after the change (nil for a delete).
+    public var finalDatabaseValues: [DatabaseValue]? {
+        switch storage {
+        case .copied(_, _, _, _, _, let final): return final
+        case .live(let connection, _, _):
+            guard kind != .delete else { return nil }
+            return (0..<sqlite3_preupdate_count(connection)).map { index in
+                var value: OpaquePointer?
+                sqlite3_preupdate_new(connection, index, &value)
+                return DatabaseValue(sqliteValue: value)
+            }
+        }
+    }
+
+    /// An event that remains valid after the callback.
+    public func copy() -> DatabasePreUpdateEvent {
+        DatabasePreUpdateEvent(copying: self)
+    }
+}

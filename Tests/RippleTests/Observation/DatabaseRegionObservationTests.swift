@@ -1,0 +1,214 @@
+import Foundation
+import XCTest
+@testable import Ripple
+
+/// Counts notifications, thread-safely.
+final class ChangeCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _count = 0
+    var count: Int { lock.withLock { _count } }
+    func increment() { lock.withLock { _count += 1 } }
+}
+
+final class DatabaseRegionObservationTests: XCTestCase {
+    private func observe(_ dbQueue: some DatabaseWriter, _ observation: DatabaseRegionObservation) throws -> (ChangeCounter, AnyDatabaseCancellable) {
+        let counter = ChangeCounter()
+        let cancellable = try observation.start(in: dbQueue) { error in
+            XCTFail("\(error)")
+        } onChange: { (db: Database) in
+            counter.increment()
+        }
+        return (counter, cancellable)
+    }
+
+    func testSeedSample() throws {
+        let dbQueue = try makePlayerDatabase()
+        // Tracks the full player table
+        let observation = DatabaseRegionObservation(tracking: Player.all())
+        let printed = ChangeCounter()
+        let cancellable = try observation.start(in: dbQueue) { error in
+            // Handle error
+        } onChange: { (db: Database) in
+            XCTAssertFalse(db.isInsideTransaction)
+            printed.increment() // "Players were changed"
+        }
+        try dbQueue.write { db in
+            var player = Player(name: "Arthur")
+            try player.insert(db)
+        }
+        XCTAssertEqual(printed.count, 1)
+        cancellable.cancel()
+        try dbQueue.write { _ = try Player.deleteAll($0) }
+        XCTAssertEqual(printed.count, 1, "no notification after cancel")
+    }
+
+    func testOneNotificationPerImpactfulTransaction() throws {
+        let dbQueue = try makePlayerDatabase()
+        let (counter, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.all()))
+        try dbQueue.inTransaction { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('A'), ('B')")
+            try db.execute(sql: "UPDATE player SET score = 1")
+            return .commit
+        }
+        XCTAssertEqual(counter.count, 1)
+        try dbQueue.inTransaction { db in
+            try db.execute(sql: "DELETE FROM player")
+            return .rollback
+        }
+        XCTAssertEqual(counter.count, 1, "rolled back: nothing to notify")
+        try dbQueue.write { db in
+            try db.execute(sql: "UPDATE player SET score = 2 WHERE id = 999")  // no row changes
+        }
+        XCTAssertEqual(counter.count, 1, "a statement that changed no row does not notify")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testNotCalledForUnrelatedTablesOrColumns() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        // Observe the score column of the 'player' table
+        let (scores, c1) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.select(\.score)))
+        let (sqlScores, c2) = try observe(dbQueue, DatabaseRegionObservation(tracking: SQLRequest("SELECT score FROM player")))
+        // Observe both the 'player' and 'team' tables
+        let (both, c3) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("player"), Table("team")))
+        // Observe the full database
+        let (full, c4) = try observe(dbQueue, DatabaseRegionObservation(tracking: .fullDatabase))
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET name = 'B'") }
+        XCTAssertEqual([scores.count, sqlScores.count, both.count, full.count], [0, 0, 1, 1])
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET score = 3") }
+        XCTAssertEqual([scores.count, sqlScores.count, both.count, full.count], [1, 1, 2, 2])
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Blue')") }
+        XCTAssertEqual([scores.count, sqlScores.count, both.count, full.count], [1, 1, 3, 3])
+        withExtendedLifetime([c1, c2, c3, c4]) {}
+    }
+
+    func testRowLevelRegions() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'A'), (2, 'B')") }
+        let (one, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.filter(key: 1)))
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET score = 5 WHERE id = 2") }
+        XCTAssertEqual(one.count, 0, "another row changed")
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET score = 5 WHERE id = 1") }
+        XCTAssertEqual(one.count, 1)
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET id = 3 WHERE id = 1") }
+        XCTAssertEqual(one.count, 2, "the row moved away from rowid 1")
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'C')") }
+        XCTAssertEqual(one.count, 3, "a row moved in at rowid 1")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testForeignKeyCascadesAndTriggers() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                INSERT INTO team (id, name) VALUES (1, 'Blue');
+                INSERT INTO player (name, teamId) VALUES ('A', 1);
+                CREATE TABLE log (message TEXT);
+                CREATE TRIGGER logTeam AFTER UPDATE ON team BEGIN INSERT INTO log VALUES (new.name); END;
+                """)
+        }
+        let (players, c1) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.all()))
+        let (logs, c2) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("log")))
+        try dbQueue.write { try $0.execute(sql: "UPDATE team SET name = 'Red'") }
+        XCTAssertEqual([players.count, logs.count], [0, 1])
+        try dbQueue.write { try $0.execute(sql: "DELETE FROM team") }
+        XCTAssertEqual([players.count, logs.count], [1, 1])
+        withExtendedLifetime([c1, c2]) {}
+    }
+
+    func testWithoutRowIDTablesAreObserved() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE item (code TEXT PRIMARY KEY, label TEXT) WITHOUT ROWID") }
+        let (items, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("item")))
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO item VALUES ('a', 'A')") }
+        try dbQueue.write { try $0.execute(sql: "UPDATE item SET label = 'B'") }
+        try dbQueue.write { try $0.execute(sql: "DELETE FROM item") }
+        XCTAssertEqual(items.count, 3)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testRowsDeletedByReplaceAreObserved() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT UNIQUE ON CONFLICT REPLACE);
+                INSERT INTO player VALUES (1, 'Arthur'), (2, 'Barbara');
+                """)
+        }
+        // Row 1 is deleted by the REPLACE of an insert of row 3: the update hook does not see it.
+        let (rowOne, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("player").filter(key: 1)))
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (3, 'Arthur')") }
+        XCTAssertEqual(rowOne.count, 1)
+        XCTAssertEqual(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT id FROM player ORDER BY id") }, [2, 3])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testSavepointsAreHonored() throws {
+        let dbQueue = try makePlayerDatabase()
+        let (counter, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("player")))
+        try dbQueue.write { db in
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('A')")
+                return .rollback
+            }
+        }
+        XCTAssertEqual(counter.count, 0)
+        try dbQueue.write { db in
+            try db.inSavepoint {
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('A')")
+                return .commit
+            }
+        }
+        XCTAssertEqual(counter.count, 1)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testOnChangeRunsBeforeAnyOtherWrite() throws {
+        let dbQueue = try makePlayerDatabase()
+        let observation = DatabaseRegionObservation(tracking: Table("player"))
+        let counts = SQLRecorder()
+        let cancellable = try observation.start(in: dbQueue, onError: { _ in }) { db in
+            // The state right after the commit, nobody else wrote meanwhile.
+            counts.record(String(try! Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!))
+        }
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<10 {
+                try! dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('x')") }
+            }
+        }
+        XCTAssertEqual(counts.statements, (1...40).map(String.init))
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testNotifyChangesReachesRegionObservations() throws {
+        let dbQueue = try makePlayerDatabase()
+        let (players, c1) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.all()))
+        let (teams, c2) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("team")))
+        try dbQueue.write { try $0.notifyChanges(in: Table("player")) }
+        XCTAssertEqual([players.count, teams.count], [1, 0])
+        try dbQueue.write { try $0.notifyChanges(in: .fullDatabase) }
+        XCTAssertEqual([players.count, teams.count], [2, 1])
+        try dbQueue.writeWithoutTransaction { try $0.notifyChanges(in: Table("team")) }
+        XCTAssertEqual([players.count, teams.count], [2, 2])
+        withExtendedLifetime([c1, c2]) {}
+    }
+
+    func testPoolAndDeallocationCancels() throws {
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE t(a)") }
+        var (counter, cancellable): (ChangeCounter, AnyDatabaseCancellable?) = try observe(dbPool, DatabaseRegionObservation(tracking: Table("t")))
+        try dbPool.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+        XCTAssertEqual(counter.count, 1)
+        _ = cancellable
+        cancellable = nil
+        try dbPool.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+        XCTAssertEqual(counter.count, 1)
+    }
+
+    func testStartThrowsForAMissingTable() throws {
+        let dbQueue = try DatabaseQueue()
+        assertDatabaseError(.SQLITE_ERROR) {
+            try DatabaseRegionObservation(tracking: SQLRequest("SELECT * FROM missing")).start(in: dbQueue, onError: { _ in }, onChange: { _ in })
+        }
+    }
+}
