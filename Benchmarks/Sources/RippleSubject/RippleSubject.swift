@@ -10,11 +10,14 @@ public struct RippleSubject: BenchSubject {
 
     public func run(_ id: WorkloadID) -> WorkloadRun? {
         switch id {
-        case .w1a: return { try Self.insertItems($0, $1) }
+        case .w1a: return { try Self.insertItems($0, $1, observe: .none) }
+        case .w1b: return { try Self.insertItems($0, $1, observe: .transactionObserver) }
+        case .w1c: return { try Self.insertItems($0, $1, observe: .regionObservation) }
         case .w2a: return { try Self.fetchRows($0, $1) }
         case .w2b: return { try Self.fetchAll(RecordItem.self, $0, $1) }
         case .w2c: return { try Self.fetchAll(DecodableItem.self, $0, $1) }
-        case .w5c: return { try Self.singleInsertTransactions($0, $1) }
+        case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
+        case .w5c: return { try Self.singleInsertTransactions($0, $1, observer: false) }
         default: return nil
         }
     }
@@ -33,10 +36,33 @@ public struct RippleSubject: BenchSubject {
         return dbQueue
     }
 
-    static func insertItems(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+    final class EveryEventObserver: TransactionObserver, @unchecked Sendable {
+        var count = 0
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) { count += 1 }
+        func databaseDidCommit(_ db: Database) {}
+        func databaseDidRollback(_ db: Database) {}
+    }
+
+    enum Observation { case none, transactionObserver, regionObservation }
+
+    static func insertItems(_ directory: URL, _ sizes: Sizes, observe: Observation) throws -> Sample {
         let data = ItemData(count: sizes.w1Inserts)
         let dbQueue = try makeQueue(directory)
         try dbQueue.write { db in try db.execute(sql: itemSchema) }
+        var retained: [Any] = []
+        let changes = Tally()
+        let everyEvent = EveryEventObserver()
+        switch observe {
+        case .none:
+            break
+        case .transactionObserver:
+            dbQueue.add(transactionObserver: everyEvent)
+        case .regionObservation:
+            let cancellable = try DatabaseRegionObservation(tracking: Table("item"))
+                .start(in: dbQueue, onError: { _ in }, onChange: { _ in changes.increment() })
+            retained.append(cancellable)
+        }
         let seconds = try measure {
             try dbQueue.write { db in
                 let statement = try db.makeStatement(sql: insertItemSQL)
@@ -45,6 +71,12 @@ public struct RippleSubject: BenchSubject {
                 }
             }
         }
+        switch observe {
+        case .none: break
+        case .transactionObserver: precondition(everyEvent.count == data.count, "the observer missed events")
+        case .regionObservation: precondition(changes.value == 1, "the region observation missed the change")
+        }
+        withExtendedLifetime(retained) {}
         return Sample(seconds: seconds)
     }
 
@@ -103,10 +135,13 @@ public struct RippleSubject: BenchSubject {
         return Sample(seconds: seconds)
     }
 
-    static func singleInsertTransactions(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+    static func singleInsertTransactions(_ directory: URL, _ sizes: Sizes, observer: Bool) throws -> Sample {
         let data = ItemData(count: sizes.w5Transactions)
         let dbQueue = try makeQueue(directory)
         try dbQueue.write { db in try db.execute(sql: itemSchema) }
+        let everyEvent = EveryEventObserver()
+        if observer { dbQueue.add(transactionObserver: everyEvent) }
+        defer { withExtendedLifetime(everyEvent) {} }
         let seconds = try measure {
             for i in 0..<data.count {
                 try dbQueue.write { db in

@@ -109,6 +109,13 @@ extension Statement {
         if requiresColumns && columnCount == 0 {
             throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
         }
+        if database.recordedRegion != nil {
+            if database.skipsNextRegionRecording {
+                database.skipsNextRegionRecording = false
+            } else {
+                database.recordRead(report.readRegion)
+            }
+        }
         try database.statementWillStart(self)
     }
 

@@ -119,6 +119,28 @@ public final class Database {
     /// Set while observers run callbacks that must not use the connection.
     var forbidsAccess = false
 
+    /// The region read by the statements run since recording started (value observations
+    /// track what their fetch closure reads); nil when not recording.
+    var recordedRegion: DatabaseRegion?
+
+    /// Set by requests that recorded a more precise region (with rowids) than the statement
+    /// they are about to run.
+    var skipsNextRegionRecording = false
+
+    /// Runs `block` and returns the region it read.
+    func recordingReadRegion<T>(_ block: () throws -> T) rethrows -> (T, DatabaseRegion) {
+        let previous = recordedRegion
+        recordedRegion = DatabaseRegion()
+        defer { recordedRegion = previous.map { $0.union(recordedRegion ?? DatabaseRegion()) } }
+        let result = try block()
+        return (result, recordedRegion ?? DatabaseRegion())
+    }
+
+    /// Adds to the recorded region, when recording.
+    func recordRead(_ region: DatabaseRegion) {
+        if recordedRegion != nil { recordedRegion!.formUnion(region) }
+    }
+
     /// Where transaction observation plugs in (see ``StatementExecutionHook``).
     var statementHook: (any StatementExecutionHook)?
 

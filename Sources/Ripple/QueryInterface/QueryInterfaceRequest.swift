@@ -262,7 +262,22 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
         let sql = try makeSQL(db, forSingleResult: forSingleResult)
-        return PreparedRequest(statement: try db.cachedStatement(sql: sql.sql), arguments: sql.arguments)
+        let prepared = PreparedRequest(statement: try db.cachedStatement(sql: sql.sql), arguments: sql.arguments)
+        if db.recordedRegion != nil {
+            // A value observation is recording: give it the rowids too.
+            db.recordRead(try rowIDRestrictedRegion(db, prepared.region))
+            db.skipsNextRegionRecording = true
+        }
+        return prepared
+    }
+
+    private func rowIDRestrictedRegion(_ db: Database, _ region: DatabaseRegion) throws -> DatabaseRegion {
+        guard let predicate = try wherePredicate(db),
+              let primaryKey = try? db.primaryKey(tableName),
+              let rowIDColumn = primaryKey.rowIDColumn,
+              let rowIDs = predicate.restrictedRowIDs(rowIDColumn: rowIDColumn)
+        else { return region }
+        return region.restricting(table: tableName, toRowIDs: rowIDs)
     }
 
     /// The number of rows: `SELECT COUNT(*) FROM "player" WHERE ...`, or a subquery when
@@ -278,13 +293,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// The region the request reads. Requests filtered by primary key on tables whose
     /// primary key is the rowid report those rowids only.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        let region = try makePreparedRequest(db, forSingleResult: false).region
-        guard let predicate = try wherePredicate(db),
-              let primaryKey = try? db.primaryKey(tableName),
-              let rowIDColumn = primaryKey.rowIDColumn,
-              let rowIDs = predicate.restrictedRowIDs(rowIDColumn: rowIDColumn)
-        else { return region }
-        return region.restricting(table: tableName, toRowIDs: rowIDs)
+        let sql = try makeSQL(db)
+        return try rowIDRestrictedRegion(db, db.cachedStatement(sql: sql.sql).report.readRegion)
     }
 
     // MARK: - Batch changes
