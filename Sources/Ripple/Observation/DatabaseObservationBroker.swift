@@ -116,6 +116,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         generation += 1
     }
 
+    /// A region observer changed its region: per-statement decisions must be made again.
+    func observersDidChange() {
+        generation += 1
+    }
+
     private func purgeDeallocatedObservers() {
         let count = entries.count
         entries.removeAll { $0.observer == nil }

@@ -1,0 +1,258 @@
+import Dispatch
+import Foundation
+
+extension ValueObservation {
+    /// Starts the observation.
+    ///
+    /// - parameter writer: a ``DatabaseQueue`` or a ``DatabasePool``.
+    /// - parameter scheduling: `.async(onQueue:)` (the default, on the main queue) or
+    ///   `.immediate` (the initial value synchronously, during `start`).
+    /// - parameter onError: called when a fetch fails; the observation goes on.
+    /// - parameter onChange: called with each fresh value.
+    /// - returns: a cancellable that stops the observation, also when deallocated.
+    public func start(
+        in writer: some DatabaseWriter,
+        scheduling scheduler: ValueObservationScheduler = .async(onQueue: .main),
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
+    {
+        let runner = ValueObservationRunner(
+            writer: writer, observation: self, scheduler: scheduler,
+            onError: onError, onChange: onChange)
+        runner.start()
+        return AnyDatabaseCancellable { runner.cancel() }
+    }
+}
+
+/// Runs one started value observation.
+final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
+    private weak var writer: (any DatabaseWriter)?
+    private let isPool: Bool
+    private let pipeline: ValuePipeline<Value>
+    private let regionSpec: ValueObservation<Value>.RegionSpec
+    private let throttleInterval: TimeInterval?
+    private let scheduler: ValueObservationScheduler
+    private let onError: @Sendable (any Error) -> Void
+    private let onChange: @Sendable (Value) -> Void
+    private let cancellation = Cancellation()
+    private var regionObserver: RegionObserver!
+
+    // Protected by lock.
+    private let lock = NSLock()
+    private var isFetching = false
+    private var needsRefetch = false
+
+    /// Whether the region is recorded again on each fetch.
+    private var recordsRegionOnEachFetch: Bool {
+        if case .tracked(constant: false) = regionSpec { return true }
+        return false
+    }
+
+    init(
+        writer: some DatabaseWriter,
+        observation: ValueObservation<Value>,
+        scheduler: ValueObservationScheduler,
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Value) -> Void)
+    {
+        self.writer = writer
+        self.isPool = writer is DatabasePool
+        self.pipeline = observation.makePipeline()
+        self.regionSpec = observation.regionSpec
+        self.throttleInterval = observation.throttleInterval
+        self.scheduler = scheduler
+        self.onError = onError
+        self.onChange = onChange
+        self.regionObserver = RegionObserver(region: .fullDatabase) { [unowned self] db in
+            self.regionDidChange(db)
+        }
+    }
+
+    // MARK: Start and cancel
+
+    func start() {
+        guard let writer else { return }
+        switch scheduler {
+        case .immediate:
+            // Register and fetch the initial value in one writer access: no commit can slip
+            // in between.
+            do {
+                let value = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
+                if let value, !cancellation.isCancelled { onChange(value) }
+            } catch {
+                onError(error)
+            }
+        case .async(let queue):
+            writer.asyncWriteWithoutTransaction { [self] db in
+                do {
+                    if isPool, let pool = writer as? DatabasePool {
+                        // Register on the writer, fetch from a reader snapshot of this state.
+                        try register(db, initialRegion: initialExplicitRegion(db) ?? .fullDatabase)
+                        lock.withLock { isFetching = true }
+                        pool.asyncConcurrentRead { [self] result in
+                            fetchAndDeliver(result)
+                        }
+                    } else {
+                        let value = try registerAndFetch(db)
+                        if let value { deliver(value, on: queue) }
+                    }
+                } catch {
+                    deliver(error, on: queue)
+                }
+            }
+        }
+    }
+
+    func cancel() {
+        guard cancellation.cancel() else { return }
+        regionObserver.cancel()
+        let observer = regionObserver!
+        writer?.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
+    }
+
+    private func initialExplicitRegion(_ db: Database) throws -> DatabaseRegion? {
+        guard case .explicit(let regions) = regionSpec else { return nil }
+        return try regions.reduce(into: DatabaseRegion()) { try $0.formUnion($1.databaseRegion(db)) }
+    }
+
+    private func register(_ db: Database, initialRegion: DatabaseRegion) throws {
+        regionObserver.region = initialRegion
+        db.add(transactionObserver: regionObserver, extent: .databaseLifetime)
+    }
+
+    /// On the writer queue: fetches the initial value and registers the region observer.
+    private func registerAndFetch(_ db: Database) throws -> Value? {
+        let (raw, recorded) = try fetch(db, recording: !isExplicit)
+        try register(db, initialRegion: initialExplicitRegion(db) ?? recorded ?? .fullDatabase)
+        return try pipeline.reduce(raw)
+    }
+
+    private var isExplicit: Bool {
+        if case .explicit = regionSpec { return true }
+        return false
+    }
+
+    /// Fetches in a read-only transaction (unless one is open), recording the region.
+    private func fetch(_ db: Database, recording: Bool) throws -> (Any, DatabaseRegion?) {
+        func run() throws -> (Any, DatabaseRegion?) {
+            if recording {
+                let (raw, region) = try db.recordingReadRegion { try pipeline.fetch(db) }
+                return (raw, region)
+            }
+            return (try pipeline.fetch(db), nil)
+        }
+        if db.isInsideTransaction { return try run() }
+        var result: (Any, DatabaseRegion?)!
+        try db.readOnly {
+            try db.inTransaction(.deferred) {
+                result = try run()
+                return .commit
+            }
+        }
+        return result
+    }
+
+    // MARK: Changes
+
+    /// On the writer queue, right after a commit that touched the region.
+    private func regionDidChange(_ db: Database) {
+        let shouldFetch = lock.withLock { () -> Bool in
+            if isFetching {
+                needsRefetch = true
+                return false
+            }
+            isFetching = true
+            return true
+        }
+        guard shouldFetch else { return }
+        if let throttleInterval {
+            DispatchQueue.global().asyncAfter(deadline: .now() + throttleInterval) { [self] in fetchLatest() }
+        } else if isPool, let pool = writer as? DatabasePool {
+            watchEverythingWhileFetching(db)
+            // The writer waits until the snapshot of this commit is open, not for the fetch.
+            pool.asyncConcurrentRead { [self] result in fetchAndDeliver(result) }
+        } else {
+            fetchLatest()
+        }
+    }
+
+    /// Fetches the latest committed state, later, off the writing access.
+    private func fetchLatest() {
+        guard let writer, !cancellation.isCancelled else {
+            lock.withLock { isFetching = false }
+            return
+        }
+        if isPool {
+            writer.asyncRead { [self] result in fetchAndDeliver(result) }
+        } else {
+            writer.asyncWriteWithoutTransaction { [self] db in fetchAndDeliver(.success(db)) }
+        }
+    }
+
+    private func fetchAndDeliver(_ result: Result<Database, any Error>) {
+        let queue = scheduler.queue
+        if !isPool {
+            // On the writer queue, the fetch sees every commit made so far: the changes that
+            // asked for another fetch meanwhile are covered by this one.
+            lock.withLock { needsRefetch = false }
+        }
+        if !cancellation.isCancelled {
+            do {
+                let db = try result.get()
+                let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
+                if let recorded { updateRegion(recorded, fetchedOn: db) }
+                if let value = try pipeline.reduce(raw) { deliver(value, on: queue) }
+            } catch {
+                deliver(error, on: queue)
+            }
+        }
+        let again = lock.withLock { () -> Bool in
+            if needsRefetch && !cancellation.isCancelled {
+                needsRefetch = false
+                return true
+            }
+            isFetching = false
+            return false
+        }
+        if again { fetchLatest() }
+    }
+
+    /// On a pool, a fetch that records its region runs on a reader while the writer goes on:
+    /// until the fetch tells its region, any commit may matter, so the whole database is
+    /// observed meanwhile (a commit then causes one more fetch).
+    private func watchEverythingWhileFetching(_ db: Database) {
+        guard recordsRegionOnEachFetch, !regionObserver.region.isFullDatabase else { return }
+        regionObserver.region = .fullDatabase
+        db.observationBroker.observersDidChange()
+    }
+
+    /// Observes the region the last fetch read.
+    private func updateRegion(_ region: DatabaseRegion, fetchedOn db: Database) {
+        if isPool {
+            writer?.asyncWriteWithoutTransaction { [self] writerDB in
+                guard regionObserver.region != region else { return }
+                regionObserver.region = region
+                writerDB.observationBroker.observersDidChange()
+            }
+        } else if regionObserver.region != region {
+            regionObserver.region = region
+            db.observationBroker.observersDidChange()
+        }
+    }
+
+    // MARK: Delivery
+
+    private func deliver(_ value: Value, on queue: DispatchQueue) {
+        queue.async { [self] in
+            guard !cancellation.isCancelled else { return }
+            onChange(value)
+        }
+    }
+
+    private func deliver(_ error: any Error, on queue: DispatchQueue) {
+        queue.async { [self] in
+            guard !cancellation.isCancelled else { return }
+            onError(error)
+        }
+    }
+}

@@ -1,0 +1,286 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import Ripple
+
+/// Collects values delivered by an observation, and waits for them.
+final class ValueCollector<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let condition = NSCondition()
+    private var _values: [Value] = []
+    private var _errors: [any Error] = []
+
+    var values: [Value] { lock.withLock { _values } }
+    var errors: [any Error] { lock.withLock { _errors } }
+
+    func append(_ value: Value) {
+        lock.withLock { _values.append(value) }
+        condition.broadcast()
+    }
+
+    func append(error: any Error) {
+        lock.withLock { _errors.append(error) }
+        condition.broadcast()
+    }
+
+    /// Waits until `predicate` holds for the values, for 5 seconds at most.
+    @discardableResult
+    func wait(until predicate: ([Value]) -> Bool, file: StaticString = #filePath, line: UInt = #line) -> [Value] {
+        let deadline = Date().addingTimeInterval(5)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(values) {
+            if !condition.wait(until: deadline) {
+                XCTFail("timeout; values: \(values)", file: file, line: line)
+                break
+            }
+        }
+        return values
+    }
+}
+
+@Sendable func playerCount(_ db: Database) throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+}
+
+final class ValueObservationTests: XCTestCase {
+    private let queue = DispatchQueue(label: "ValueObservationTests")
+
+    private func start<V: Sendable>(_ observation: ValueObservation<V>, in writer: some DatabaseWriter) -> (ValueCollector<V>, AnyDatabaseCancellable) {
+        let collector = ValueCollector<V>()
+        let cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue)) { error in
+            collector.append(error: error)
+        } onChange: { value in
+            collector.append(value)
+        }
+        return (collector, cancellable)
+    }
+
+
+    func testTrackingNotifiesInitialValueThenChanges() throws {
+        let dbQueue = try makePlayerDatabase()
+        let (collector, cancellable) = start(ValueObservation.tracking(playerCount), in: dbQueue)
+        collector.wait { $0 == [0] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        collector.wait { $0 == [0, 1] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Blue')") }  // unrelated
+        try dbQueue.write { try $0.execute(sql: "DELETE FROM player") }
+        XCTAssertEqual(collector.wait { $0.count == 3 }, [0, 1, 0])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testImmediateSchedulingDeliversTheInitialValueSynchronously() throws {
+        let dbQueue = try makePlayerDatabase()
+        let collector = ValueCollector<Int>()
+        let cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: .immediate) { _ in } onChange: { value in
+            collector.append(value)
+        }
+        XCTAssertEqual(collector.values, [0], "no wait: synchronous")
+        cancellable.cancel()
+    }
+
+    func testRegionIsRecordedAgainOnEachFetch() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE setting (useTeams INTEGER); INSERT INTO setting VALUES (0)") }
+        // Reads team only when the setting says so: the region changes with the data.
+        let observation = ValueObservation.tracking { db -> Int in
+            if try Bool.fetchOne(db, sql: "SELECT useTeams FROM setting")! {
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")!
+            }
+            return -1
+        }
+        let (collector, cancellable) = start(observation, in: dbQueue)
+        collector.wait { $0 == [-1] }
+        try dbQueue.write { try $0.execute(sql: "UPDATE setting SET useTeams = 1") }
+        collector.wait { $0 == [-1, 0] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Blue')") }
+        collector.wait { $0 == [-1, 0, 1] }
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testTrackingExplicitRegion() throws {
+        let dbQueue = try makePlayerDatabase()
+        let observation = ValueObservation.tracking(region: Table("team")) { db in try playerCount(db) }
+        let (collector, cancellable) = start(observation, in: dbQueue)
+        collector.wait { $0 == [0] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }   // not the region
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Blue')") }
+        XCTAssertEqual(collector.wait { $0.count == 2 }, [0, 1])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testRemoveDuplicatesAndMap() throws {
+        let dbQueue = try makePlayerDatabase()
+        let observation = ValueObservation.trackingConstantRegion(playerCount).removeDuplicates().map { "\($0) players" }
+        let (collector, cancellable) = start(observation, in: dbQueue)
+        collector.wait { $0 == ["0 players"] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET score = 1") }  // same count
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('B')") }
+        XCTAssertEqual(collector.wait { $0.count == 3 }, ["0 players", "1 players", "2 players"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testRowLevelTrackingIsNotRefetchedForOtherRows() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'A'), (2, 'B')") }
+        let fetches = ChangeCounter()
+        let observation = ValueObservation.tracking { db -> String? in
+            fetches.increment()
+            return try Player.filter(key: 1).fetchOne(db)?.name
+        }
+        let (collector, cancellable) = start(observation, in: dbQueue)
+        collector.wait { $0 == ["A"] }
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET name = 'X' WHERE id = 2") }
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET name = 'Z' WHERE id = 1") }
+        collector.wait { $0 == ["A", "Z"] }
+        XCTAssertEqual(fetches.count, 2)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testValuesComeInOrderAndEndWithTheFinalState() throws {
+        let dbQueue = try makePlayerDatabase()
+        let (collector, cancellable) = start(ValueObservation.tracking(playerCount), in: dbQueue)
+        collector.wait { $0 == [0] }
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<25 { try! dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('x')") } }
+        }
+        let values = collector.wait { $0.last == 100 }
+        XCTAssertEqual(values, values.sorted(), "chronological order")
+        XCTAssertEqual(Set(values).count, values.count, "every value is the state after a distinct commit")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testNoValueAfterCancel() throws {
+        let dbQueue = try makePlayerDatabase()
+        let (collector, cancellable) = start(ValueObservation.tracking(playerCount), in: dbQueue)
+        collector.wait { $0 == [0] }
+        cancellable.cancel()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        try dbQueue.writeWithoutTransaction { _ in }  // let pending work drain
+        queue.sync {}
+        XCTAssertEqual(collector.values, [0])
+    }
+
+    func testStartAndCancelAtOnceFromManyThreads() throws {
+        let dbQueue = try makePlayerDatabase()
+        DispatchQueue.concurrentPerform(iterations: 50) { _ in
+            let cancellable = ValueObservation.tracking { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player")! }
+                .start(in: dbQueue, scheduling: .async(onQueue: .global()), onError: { _ in }, onChange: { _ in })
+            cancellable.cancel()
+        }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+    }
+
+    func testCancelledObservationIsReleased() throws {
+        let dbQueue = try makePlayerDatabase()
+        weak var weakRunner: AnyObject?
+        do {
+            let (collector, cancellable) = start(ValueObservation.tracking(playerCount), in: dbQueue)
+            collector.wait { $0 == [0] }
+            cancellable.cancel()
+        }
+        try dbQueue.writeWithoutTransaction { db in
+            // The observer was removed from the broker.
+            XCTAssertFalse(db.observationBroker.hasObservers)
+        }
+        _ = weakRunner
+        weakRunner = nil
+    }
+
+    func testErrorsAreNotified() throws {
+        let dbQueue = try makePlayerDatabase()
+        let (collector, cancellable) = start(ValueObservation.tracking { db -> Int? in try Int.fetchOne(db, sql: "SELECT * FROM missing") }, in: dbQueue)
+        let deadline = Date().addingTimeInterval(5)
+        while collector.errors.isEmpty && Date() < deadline { usleep(1000) }
+        XCTAssertEqual((collector.errors.first as? DatabaseError)?.message, "no such table: missing")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testThrottleCoalescesBursts() throws {
+        let dbQueue = try makePlayerDatabase()
+        let fetches = ChangeCounter()
+        let observation = ValueObservation.tracking { db -> Int in
+            fetches.increment()
+            return try playerCount(db)
+        }.throttle(for: 0.2)
+        let (collector, cancellable) = start(observation, in: dbQueue)
+        collector.wait { $0 == [0] }
+        for _ in 0..<50 { try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('x')") } }
+        collector.wait { $0.last == 50 }
+        XCTAssertLessThan(fetches.count, 10, "a burst is fetched a few times, not 50")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    // MARK: - Pool
+
+    func testPoolFetchesFromReaders() throws {
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
+        let connections = SQLRecorder()
+        let observation = ValueObservation.tracking { db -> Int in
+            connections.record(db.description)
+            return try playerCount(db)
+        }
+        let (collector, cancellable) = start(observation, in: dbPool)
+        collector.wait { $0 == [0] }
+        try dbPool.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        collector.wait { $0 == [0, 1] }
+        XCTAssertTrue(connections.statements.allSatisfy { $0.contains("reader") }, "\(connections.statements)")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testPoolFetchDoesNotBlockTheWriter() throws {
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
+        let fetchMayEnd = DispatchSemaphore(value: 0)
+        let slowFetchStarted = DispatchSemaphore(value: 0)
+        let observation = ValueObservation.tracking { db -> Int in
+            let count = try playerCount(db)
+            if count == 1 {
+                slowFetchStarted.signal()
+                // Waits for a write that can only happen if the writer is free.
+                _ = fetchMayEnd.wait(timeout: .now() + 5)
+            }
+            return count
+        }
+        let (collector, cancellable) = start(observation, in: dbPool)
+        collector.wait { $0 == [0] }
+        try dbPool.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        XCTAssertEqual(slowFetchStarted.wait(timeout: .now() + 5), .success)
+        try dbPool.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('B')") }
+        fetchMayEnd.signal()
+        XCTAssertEqual(collector.wait { $0.last == 2 }.prefix(2), [0, 1], "the slow fetch saw its own snapshot")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    // MARK: - AsyncSequence
+
+    func testValuesAsyncSequence() async throws {
+        let dbQueue = try makePlayerDatabase()
+        var iterator = ValueObservation.tracking(playerCount).values(in: dbQueue).makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first, 0)
+        try await dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        let second = try await iterator.next()
+        XCTAssertEqual(second, 1)
+    }
+
+    func testCancellingTheTaskCancelsTheObservation() async throws {
+        let dbQueue = try makePlayerDatabase()
+        let observation = ValueObservation.tracking(playerCount)
+        let task = Task {
+            var values: [Int] = []
+            for try await value in observation.values(in: dbQueue) {
+                values.append(value)
+            }
+            return values
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        task.cancel()
+        _ = try? await task.value
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let hasObservers = try await dbQueue.writeWithoutTransaction { db in db.observationBroker.hasObservers }
+        XCTAssertFalse(hasObservers)
+    }
+}
