@@ -13,6 +13,9 @@ public struct RippleSubject: BenchSubject {
         case .w1a: return { try Self.insertItems($0, $1, observe: .none) }
         case .w1b: return { try Self.insertItems($0, $1, observe: .transactionObserver) }
         case .w1c: return { try Self.insertItems($0, $1, observe: .regionObservation) }
+        case .w1d: return { try Self.insertItems($0, $1, observe: .unrelatedValueObservations) }
+        case .w3: return { try Self.rowObservations($0, $1) }
+        case .w4: return { try Self.poolLatency($0, $1) }
         case .w2a: return { try Self.fetchRows($0, $1) }
         case .w2b: return { try Self.fetchAll(RecordItem.self, $0, $1) }
         case .w2c: return { try Self.fetchAll(DecodableItem.self, $0, $1) }
@@ -44,7 +47,7 @@ public struct RippleSubject: BenchSubject {
         func databaseDidRollback(_ db: Database) {}
     }
 
-    enum Observation { case none, transactionObserver, regionObservation }
+    enum Observation { case none, transactionObserver, regionObservation, unrelatedValueObservations }
 
     static func insertItems(_ directory: URL, _ sizes: Sizes, observe: Observation) throws -> Sample {
         let data = ItemData(count: sizes.w1Inserts)
@@ -62,6 +65,24 @@ public struct RippleSubject: BenchSubject {
             let cancellable = try DatabaseRegionObservation(tracking: Table("item"))
                 .start(in: dbQueue, onError: { _ in }, onChange: { _ in changes.increment() })
             retained.append(cancellable)
+        case .unrelatedValueObservations:
+            try dbQueue.write { db in
+                for i in 0..<100 { try db.execute(sql: "CREATE TABLE other\(i) (id INTEGER PRIMARY KEY, v)") }
+            }
+            let initial = DispatchGroup()
+            let queue = DispatchQueue(label: "observations")
+            for i in 0..<100 {
+                initial.enter()
+                let once = Tally()
+                let cancellable = ValueObservation
+                    .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM other\(i)") }
+                    .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { _ in
+                        once.increment()
+                        if once.value == 1 { initial.leave() }
+                    })
+                retained.append(cancellable)
+            }
+            initial.wait()
         }
         let seconds = try measure {
             try dbQueue.write { db in
@@ -75,6 +96,7 @@ public struct RippleSubject: BenchSubject {
         case .none: break
         case .transactionObserver: precondition(everyEvent.count == data.count, "the observer missed events")
         case .regionObservation: precondition(changes.value == 1, "the region observation missed the change")
+        case .unrelatedValueObservations: break
         }
         withExtendedLifetime(retained) {}
         return Sample(seconds: seconds)
@@ -133,6 +155,65 @@ public struct RippleSubject: BenchSubject {
         }
         precondition(count == sizes.w2Rows)
         return Sample(seconds: seconds)
+    }
+
+    static func rowObservations(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let dbQueue = try makeQueue(directory)
+        try populate(dbQueue, count: sizes.w3Observations)
+        let updates = w3UpdatedRows(observations: sizes.w3Observations, transactions: sizes.w3Transactions)
+        let tracker = RowTracker(observations: sizes.w3Observations, updates: updates)
+        let fetches = Tally()
+        let queue = DispatchQueue(label: "observations")
+        var cancellables: [AnyDatabaseCancellable] = []
+        for id in 1...Int64(sizes.w3Observations) {
+            let request = Table("item").filter(key: id).select(Column("a"), as: Int64.self)
+            cancellables.append(ValueObservation
+                .tracking { db in
+                    fetches.increment()
+                    return try request.fetchOne(db)
+                }
+                .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
+                    tracker.received(id: id, value: value)
+                }))
+        }
+        tracker.waitForInitialValues()
+        fetches.reset()
+        let seconds = try measure {
+            for (index, id) in updates.enumerated() {
+                try dbQueue.write { db in
+                    try db.execute(sql: "UPDATE item SET a = ? WHERE id = ?", arguments: [RowTracker.value(index), id])
+                }
+            }
+            tracker.waitForFinalValues()
+        }
+        withExtendedLifetime(cancellables) {}
+        return Sample(seconds: seconds, counters: ["fetches": Double(fetches.value)])
+    }
+
+    static func poolLatency(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path, configuration: configuration())
+        try dbPool.write { db in
+            try db.execute(sql: itemSchema)
+            try db.execute(sql: "INSERT INTO item (id, a, b, c, d, e) VALUES (1, -1, 0, '', 0, '')")
+        }
+        let probe = LatencyProbe()
+        let cancellable = ValueObservation
+            .tracking { db in try Int64.fetchOne(db, sql: "SELECT a FROM item WHERE id = 1") }
+            .start(in: dbPool, scheduling: .async(onQueue: DispatchQueue(label: "latency")), onError: { _ in }, onChange: { value in
+                probe.received(value ?? -2)
+            })
+        probe.waitFor(-1)
+        let seconds = try measure {
+            for i in 0..<Int64(sizes.w4Transactions) {
+                probe.start(i)
+                try dbPool.write { db in
+                    try db.execute(sql: "UPDATE item SET a = ? WHERE id = 1", arguments: [i])
+                }
+                probe.waitFor(i)
+            }
+        }
+        withExtendedLifetime(cancellable) {}
+        return Sample(seconds: seconds, counters: probe.percentiles())
     }
 
     static func singleInsertTransactions(_ directory: URL, _ sizes: Sizes, observer: Bool) throws -> Sample {

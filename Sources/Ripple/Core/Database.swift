@@ -117,15 +117,15 @@ public final class Database {
     }
 
     /// Set while observers run callbacks that must not use the connection.
-    var forbidsAccess = false
+    @exclusivity(unchecked) var forbidsAccess = false
 
     /// The region read by the statements run since recording started (value observations
     /// track what their fetch closure reads); nil when not recording.
-    var recordedRegion: DatabaseRegion?
+    @exclusivity(unchecked) var recordedRegion: DatabaseRegion?
 
     /// Set by requests that recorded a more precise region (with rowids) than the statement
     /// they are about to run.
-    var skipsNextRegionRecording = false
+    @exclusivity(unchecked) var skipsNextRegionRecording = false
 
     /// Runs `block` and returns the region it read.
     func recordingReadRegion<T>(_ block: () throws -> T) rethrows -> (T, DatabaseRegion) {
@@ -142,7 +142,7 @@ public final class Database {
     }
 
     /// Where transaction observation plugs in (see ``StatementExecutionHook``).
-    var statementHook: (any StatementExecutionHook)?
+    @exclusivity(unchecked) var statementHook: (any StatementExecutionHook)?
 
     // MARK: - Facts
 

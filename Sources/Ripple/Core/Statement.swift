@@ -53,7 +53,7 @@ public final class Statement {
     var _columnIndexCache: ColumnIndexCache?
 
     /// What the observation broker decided about this statement, kept until observers change.
-    var observationCache: AnyObject?
+    @exclusivity(unchecked) var observationCache: AnyObject?
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
         self.report = report

@@ -50,30 +50,42 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
     }
 
-    private var entries: [Entry] = []
+    // All this state is confined to the writer's queue, and never accessed re-entrantly:
+    // the runtime's dynamic exclusivity checks would cost on every statement.
+    @exclusivity(unchecked) private var entries: [Entry] = [] {
+        didSet { userEntries = entries.filter { $0.regionObserver == nil } }
+    }
+    /// The entries of user observers, asked about each statement.
+    @exclusivity(unchecked) private var userEntries: [Entry] = []
     /// Bumped whenever the set of observers changes, to invalidate per-statement decisions.
-    private var generation = 0
+    @exclusivity(unchecked) private var generation = 0
+    /// Whether callbacks currently run with the connection forbidden (set per statement
+    /// while row events may come, rather than per event).
+    @exclusivity(unchecked) private var forbidsAccessForStatement = false
 
     // MARK: Statement state
 
     private final class RegionActivation {
         let generation: Int
         let statementLevel: [Entry]
-        let rowLevel: [(entry: Entry, table: ContiguousArray<CChar>, rowIDs: Set<Int64>)]
-        init(generation: Int, statementLevel: [Entry], rowLevel: [(entry: Entry, table: ContiguousArray<CChar>, rowIDs: Set<Int64>)]) {
+        /// Row-level observers, indexed by table, then by rowid: a row change finds the
+        /// observers of that row without looking at the others.
+        let rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])]
+        var hasRowLevel: Bool { !rowLevel.isEmpty }
+        init(generation: Int, statementLevel: [Entry], rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])]) {
             self.generation = generation
             self.statementLevel = statementLevel
             self.rowLevel = rowLevel
         }
     }
 
-    private var activeUserEntries: [Entry] = []
-    private var regionActivation: RegionActivation?
-    private var rowLevelImpacts: [Entry] = []
-    private var totalChangesBefore: CInt = 0
-    private var wasInsideTransaction = false
-    private var updateHookInstalled = false
-    private var preUpdateHookInstalled = false
+    @exclusivity(unchecked) private var activeUserEntries: [Entry] = []
+    @exclusivity(unchecked) private var regionActivation: RegionActivation?
+    @exclusivity(unchecked) private var rowLevelImpacts: [Entry] = []
+    @exclusivity(unchecked) private var totalChangesBefore: CInt = 0
+    @exclusivity(unchecked) private var wasInsideTransaction = false
+    @exclusivity(unchecked) private var updateHookInstalled = false
+    @exclusivity(unchecked) private var preUpdateHookInstalled = false
 
     // MARK: Savepoints and transactions
 
@@ -81,8 +93,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         case event(DatabaseEvent, [Entry])
         case impact(Entry)
     }
-    private var savepointNames: [String] = []
-    private var buffer: [(depth: Int, item: BufferedItem)] = []
+    @exclusivity(unchecked) private var savepointNames: [String] = []
+    @exclusivity(unchecked) private var buffer: [(depth: Int, item: BufferedItem)] = []
 
     private enum TransactionState {
         case none
@@ -90,11 +102,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         case rolledBack
         case cancelledCommit(any Error)
     }
-    private var transactionState = TransactionState.none
-    private var hasNotifiedChanges = false
+    @exclusivity(unchecked) private var transactionState = TransactionState.none
+    @exclusivity(unchecked) private var hasNotifiedChanges = false
 
     /// Whether the linked SQLite has the pre-update hook (Debian's and Apple's do).
     static let supportsPreUpdateHook: Bool = sqlite3_compileoption_used("ENABLE_PREUPDATE_HOOK") != 0
+
+    private let supportsPreUpdateHook = DatabaseObservationBroker.supportsPreUpdateHook
 
     init(database: Database) {
         self.database = database
@@ -143,6 +157,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     /// Runs observer callbacks that must not use the connection, with the broker current.
     private func withoutDatabaseAccess<T>(_ body: () throws -> T) rethrows -> T {
+        if forbidsAccessForStatement { return try body() }
         let previous = pthread_getspecific(Self.currentKey)
         pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
         let previousForbids = database.forbidsAccess
@@ -166,11 +181,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         wasInsideTransaction = database.isInsideTransaction
         let report = statement.report
         guard report.mayWrite else { return }
-        totalChangesBefore = sqlite3_total_changes(database.sqliteConnection)
 
         // User observers: asked once per execution, as documented.
-        activeUserEntries.removeAll(keepingCapacity: true)
-        for entry in entries where entry.regionObserver == nil && !entry.isStopped {
+        if !activeUserEntries.isEmpty { activeUserEntries.removeAll(keepingCapacity: true) }
+        for entry in userEntries where !entry.isStopped {
             guard let observer = entry.observer else { continue }
             var accepted: [ContiguousArray<CChar>] = []
             func ask(_ kind: DatabaseEventKind) {
@@ -185,19 +199,47 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
         // Region observers: decided once per prepared statement.
         let activation: RegionActivation
-        if let cached = statement.observationCache as? RegionActivation, cached.generation == generation {
+        // Only the broker stores in observationCache, and only RegionActivations.
+        if let cached = statement.observationCache.map({ unsafeDowncast($0, to: RegionActivation.self) }),
+           cached.generation == generation
+        {
             activation = cached
         } else {
             activation = makeRegionActivation(report)
             statement.observationCache = activation
         }
         regionActivation = activation
-        rowLevelImpacts.removeAll(keepingCapacity: true)
+        if !activation.statementLevel.isEmpty {
+            totalChangesBefore = sqlite3_total_changes(database.sqliteConnection)
+        }
 
         let needsRowEvents = !activeUserEntries.isEmpty
-        let needsPreUpdate = Self.supportsPreUpdateHook && (needsRowEvents || !activation.rowLevel.isEmpty)
-        if needsRowEvents { installUpdateHook() }
+        let needsPreUpdate = supportsPreUpdateHook && (needsRowEvents || activation.hasRowLevel)
+        if needsRowEvents {
+            installUpdateHook()
+            // Row callbacks must not use the connection: forbid it once for the statement.
+            beginForbiddingAccess()
+        }
         if needsPreUpdate { installPreUpdateHook() }
+    }
+
+    @exclusivity(unchecked) private var savedForbidsAccess = false
+    @exclusivity(unchecked) private var savedCurrentBroker: UnsafeMutableRawPointer?
+
+    private func beginForbiddingAccess() {
+        guard !forbidsAccessForStatement else { return }
+        forbidsAccessForStatement = true
+        savedCurrentBroker = pthread_getspecific(Self.currentKey)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        savedForbidsAccess = database.forbidsAccess
+        database.forbidsAccess = true
+    }
+
+    private func endForbiddingAccess() {
+        guard forbidsAccessForStatement else { return }
+        forbidsAccessForStatement = false
+        database.forbidsAccess = savedForbidsAccess
+        pthread_setspecific(Self.currentKey, savedCurrentBroker)
     }
 
     /// `sqlite_sequence`, `sqlite_stat1` and the like are nobody's business but SQLite's.
@@ -207,7 +249,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     private func makeRegionActivation(_ report: StatementReport) -> RegionActivation {
         var statementLevel: [Entry] = []
-        var rowLevel: [(entry: Entry, table: ContiguousArray<CChar>, rowIDs: Set<Int64>)] = []
+        var rowLevelByTable: [String: [Int64: [Entry]]] = [:]
         var writes: [(table: String, kind: DatabaseRegion.ChangeKind)] = []
         for table in report.insertedTables { writes.append((table, .insert)) }
         for table in report.deletedTables { writes.append((table, .delete)) }
@@ -229,23 +271,29 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             if isStatementLevel {
                 statementLevel.append(entry)
             } else {
-                for (table, rowIDs) in rowLevelTables { rowLevel.append((entry, table.utf8CString, rowIDs)) }
+                for (table, rowIDs) in rowLevelTables {
+                    for rowID in rowIDs { rowLevelByTable[table, default: [:]][rowID, default: []].append(entry) }
+                }
             }
         }
+        let rowLevel = rowLevelByTable.map { (table: $0.key.utf8CString, entriesByRowID: $0.value) }
         return RegionActivation(generation: generation, statementLevel: statementLevel, rowLevel: rowLevel)
     }
 
     func statementDidFinish(_ statement: Statement) throws {
+        endForbiddingAccess()
         uninstallRowHooks()
         if let activation = regionActivation {
             regionActivation = nil
             if !activation.statementLevel.isEmpty, sqlite3_total_changes(database.sqliteConnection) != totalChangesBefore {
                 for entry in activation.statementLevel { recordImpact(entry) }
             }
-            for entry in rowLevelImpacts { recordImpact(entry) }
-            rowLevelImpacts.removeAll(keepingCapacity: true)
+            if !rowLevelImpacts.isEmpty {
+                for entry in rowLevelImpacts { recordImpact(entry) }
+                rowLevelImpacts.removeAll(keepingCapacity: true)
+            }
         }
-        activeUserEntries.removeAll(keepingCapacity: true)
+        if !activeUserEntries.isEmpty { activeUserEntries.removeAll(keepingCapacity: true) }
 
         switch statement.report.savepointEffect {
         case .begin(let name)?:
@@ -267,6 +315,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
+        endForbiddingAccess()
         uninstallRowHooks()
         regionActivation = nil
         rowLevelImpacts.removeAll(keepingCapacity: true)
@@ -362,18 +411,18 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
         withoutDatabaseAccess {
             for entry in activeUserEntries where !entry.isStopped && entry.accepts(event) {
-                entry.observer?.databaseDidChange(with: event)
+                (entry.strongObserver ?? entry.weakObserver)?.databaseDidChange(with: event)
             }
         }
     }
 
     private func willChange(connection: OpaquePointer, kind: DatabaseEvent.Kind, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, initialRowID: Int64, finalRowID: Int64) {
-        if let activation = regionActivation {
-            for (entry, table, rowIDs) in activation.rowLevel where !rowLevelImpacts.contains(where: { $0 === entry }) {
-                let isTable = table.withUnsafeBufferPointer { sqlite3_stricmp(tableName, $0.baseAddress!) == 0 }
-                guard isTable else { continue }
-                if (kind != .insert && rowIDs.contains(initialRowID)) || (kind != .delete && rowIDs.contains(finalRowID)) {
-                    rowLevelImpacts.append(entry)
+        if let activation = regionActivation, activation.hasRowLevel {
+            for (table, entriesByRowID) in activation.rowLevel {
+                guard table.withUnsafeBufferPointer({ sqlite3_stricmp(tableName, $0.baseAddress!) == 0 }) else { continue }
+                if kind != .insert, let entries = entriesByRowID[initialRowID] { rowLevelImpacts.append(contentsOf: entries) }
+                if kind != .delete, finalRowID != initialRowID || kind == .insert, let entries = entriesByRowID[finalRowID] {
+                    rowLevelImpacts.append(contentsOf: entries)
                 }
             }
         }
