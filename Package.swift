@@ -6,7 +6,12 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
+        // Combine publishers: Apple's Combine on Apple platforms, OpenCombine elsewhere.
+        .library(name: "RippleCombine", targets: ["RippleCombine"]),
         .executable(name: "ripple-demo", targets: ["ripple-demo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     ],
     targets: [
         // The system SQLite (Debian: libsqlite3-dev). Nothing but this target links C.
@@ -16,8 +21,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "Ripple", dependencies: ["CSQLite"]),
+        .target(name: "RippleCombine", dependencies: [
+            "Ripple",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ]),
         .executableTarget(name: "ripple-demo", dependencies: ["Ripple"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "CSQLite"]),
+        .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine", "Ripple"]),
     ],
     swiftLanguageModes: [.v6]
 )
