@@ -1,63 +1,147 @@
+import Dispatch
 import Foundation
 import Ripple
 
-// A tour of Ripple's core: a database file in a temporary folder, a table, a transaction,
-// a savepoint rolled back, and what reads back.
+// ripple-demo: a live leaderboard. Writers change scores in a database pool while a value
+// observation redraws the best players after each change, with the diff of the change.
+//
+//   swift run ripple-demo [--duration SECONDS] [--writers COUNT] [--no-clear]
+
+struct Options {
+    var duration = 4.0
+    var writers = 2
+    var clearsScreen = true
+
+    init(arguments: [String]) throws {
+        var arguments = arguments.makeIterator()
+        while let argument = arguments.next() {
+            switch argument {
+            case "--duration":
+                guard let value = arguments.next().flatMap(Double.init), value > 0 else { throw UsageError() }
+                duration = value
+            case "--writers":
+                guard let value = arguments.next().flatMap(Int.init), value > 0, value <= 16 else { throw UsageError() }
+                writers = value
+            case "--no-clear":
+                clearsScreen = false
+            default:
+                throw UsageError()
+            }
+        }
+    }
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String { "usage: ripple-demo [--duration SECONDS] [--writers COUNT (1-16)] [--no-clear]" }
+    }
+}
+
+struct Player: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    var id: Int64?
+    var name: String
+    var score: Int
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+let options: Options
+do {
+    options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    print(error)
+    exit(2)
+}
 
 let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("ripple-demo-\(UUID().uuidString)", isDirectory: true)
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
-let path = directory.appendingPathComponent("demo.sqlite").path
+let dbPool = try DatabasePool(path: directory.appendingPathComponent("demo.sqlite").path)
 
-let dbPool = try DatabasePool(path: path)
-print("Opened \(path) (WAL, one writer, concurrent readers)")
-
+// The schema and the players, in one transaction; a savepoint rolled back on the way.
 try dbPool.write { db in
-    try db.execute(sql: """
-        CREATE TABLE player (
-            id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            score INTEGER NOT NULL)
-        """)
-}
-print("Created table player")
-
-try dbPool.write { db in
-    let insert = try db.makeStatement(sql: "INSERT INTO player (name, score) VALUES (?, ?)")
-    for (name, score) in [("Arthur", 100), ("Barbara", 1000), ("Craig", 500)] {
-        try insert.execute(arguments: [name, score])
-    }
-}
-print("Inserted 3 players in one transaction")
-
-try dbPool.write { db in
-    try db.inSavepoint {
-        try db.execute(sql: "UPDATE player SET score = score + 50 WHERE name = ?", arguments: ["Arthur"])
-        return .commit
+    try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+    for name in ["Arthur", "Barbara", "Craig", "David", "Elena", "Farid", "Gwen", "Hiro"] {
+        var player = Player(id: nil, name: name, score: 100)
+        try player.insert(db)
     }
     try db.inSavepoint {
-        try db.execute(sql: "DELETE FROM player")
-        print("Deleted all players inside a savepoint... and rolled it back")
-        return .rollback
+        try Player.deleteAll(db)
+        return .rollback  // nobody is deleted after all
     }
 }
-print("Gave Arthur 50 points in a released savepoint")
 
-do {
-    try dbPool.write { db in
-        try db.execute(sql: "INSERT INTO player (name, score) VALUES (?, ?)", arguments: ["Nobody", nil])
+let leaderboard = Player.order(Column("score").desc, Column("name")).limit(5)
+let everybody = Player.order(Column("id"))
+
+/// Draws the leaderboard after each fresh value, with what changed.
+actor Screen {
+    let clearsScreen: Bool
+    var frames = 0
+    var scanner: PrimaryKeyDiffScanner<Player>
+
+    init(clearsScreen: Bool, scanner: PrimaryKeyDiffScanner<Player>) {
+        self.clearsScreen = clearsScreen
+        self.scanner = scanner
     }
-} catch let error as DatabaseError {
-    print("A bad insert was refused and rolled back: \(error.message ?? "")")
+
+    func draw(best: [Player], rows: [Row], commits: Int) {
+        frames += 1
+        scanner = scanner.diffed(from: rows)
+        let diff = scanner.diff
+        var text = clearsScreen ? "\u{1B}[2J\u{1B}[H" : "\n"
+        text += "Ripple live leaderboard: frame \(frames), \(commits) commits so far\n\n"
+        for (rank, player) in best.enumerated() {
+            let bar = String(repeating: "#", count: max(0, min(40, player.score / 10)))
+            text += "  \(rank + 1). \(player.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(player.score).padding(toLength: 5, withPad: " ", startingAt: 0)) \(bar)\n"
+        }
+        let updated = diff.updated.map { "\($0.name) \($0.score)" }.joined(separator: ", ")
+        text += "\n  changed: \(updated.isEmpty ? "-" : updated)"
+        if !diff.inserted.isEmpty { text += " | new: \(diff.inserted.map(\.name).joined(separator: ", "))" }
+        if !diff.deleted.isEmpty { text += " | gone: \(diff.deleted.map(\.name).joined(separator: ", "))" }
+        print(text)
+    }
 }
 
-let rows = try dbPool.read { db in
-    try Row.fetchAll(db, sql: "SELECT name, score FROM player ORDER BY score DESC")
+let commits = Counter()
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() { lock.withLock { value += 1 } }
+    var current: Int { lock.withLock { value } }
 }
-print("Leaderboard, read from a snapshot:")
-for row in rows {
-    let name: String = try row["name"]
-    let score: Int = try row["score"]
-    print("  \(name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(score)")
+
+let scanner = try dbPool.read { db in try PrimaryKeyDiffScanner(database: db, request: everybody, initialRecords: []) }
+let screen = Screen(clearsScreen: options.clearsScreen, scanner: scanner)
+
+// One observation, one snapshot: the best players and every row for the diff.
+let observation = ValueObservation.tracking(region: Player.all()) { db in
+    (try leaderboard.fetchAll(db), try Row.fetchAll(db, everybody))
 }
+
+let observer = Task {
+    for try await (best, rows) in observation.values(in: dbPool) {
+        await screen.draw(best: best, rows: rows, commits: commits.current)
+    }
+}
+
+// Writers: each one gives points to random players, in small transactions.
+let deadline = Date().addingTimeInterval(options.duration)
+let writers = (0..<options.writers).map { writer in
+    Task.detached {
+        var generator = SystemRandomNumberGenerator()
+        while Date() < deadline {
+            let id = Int64.random(in: 1...8, using: &generator)
+            let points = Int.random(in: -20...40, using: &generator)
+            try await dbPool.write { db in
+                try db.execute(sql: "UPDATE player SET score = MAX(0, score + ?) WHERE id = ?", arguments: [points, id])
+            }
+            commits.increment()
+            try await Task.sleep(nanoseconds: UInt64.random(in: 50_000_000...250_000_000, using: &generator))
+        }
+    }
+}
+for writer in writers { try await writer.value }
+try await Task.sleep(nanoseconds: 200_000_000)
+observer.cancel()
+
+let final = try dbPool.read { db in try leaderboard.fetchAll(db) }
+print("\nDone: \(commits.current) commits by \(options.writers) writers in \(options.duration)s. Winner: \(final.first?.name ?? "-") with \(final.first?.score ?? 0) points.")
