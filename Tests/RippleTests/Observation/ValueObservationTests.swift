@@ -5,22 +5,26 @@ import XCTest
 
 /// Collects values delivered by an observation, and waits for them.
 final class ValueCollector<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+    // One condition guards the values and wakes waiters: no wake-up can be lost.
     private let condition = NSCondition()
     private var _values: [Value] = []
     private var _errors: [any Error] = []
 
-    var values: [Value] { lock.withLock { _values } }
-    var errors: [any Error] { lock.withLock { _errors } }
+    var values: [Value] { condition.withLock { _values } }
+    var errors: [any Error] { condition.withLock { _errors } }
 
     func append(_ value: Value) {
-        lock.withLock { _values.append(value) }
-        condition.broadcast()
+        condition.withLock {
+            _values.append(value)
+            condition.broadcast()
+        }
     }
 
     func append(error: any Error) {
-        lock.withLock { _errors.append(error) }
-        condition.broadcast()
+        condition.withLock {
+            _errors.append(error)
+            condition.broadcast()
+        }
     }
 
     /// Waits until `predicate` holds for the values, for 5 seconds at most.
@@ -29,13 +33,13 @@ final class ValueCollector<Value: Sendable>: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(5)
         condition.lock()
         defer { condition.unlock() }
-        while !predicate(values) {
-            if !condition.wait(until: deadline) {
-                XCTFail("timeout; values: \(values)", file: file, line: line)
+        while !predicate(_values) {
+            if !condition.wait(until: deadline), !predicate(_values) {
+                XCTFail("timeout; values: \(_values)", file: file, line: line)
                 break
             }
         }
-        return values
+        return _values
     }
 }
 
