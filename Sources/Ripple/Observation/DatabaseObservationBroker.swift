@@ -30,6 +30,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// Set for Ripple's own region-based observers.
         let regionObserver: RegionObserver?
         var isStopped = false
+        /// False once the observer showed it does not implement `databaseWillChange(with:)`.
+        var wantsPreUpdateEvents = true
         /// The tables the observer accepted for the current statement, as C strings.
         var acceptedTables: [ContiguousArray<CChar>] = []
 
@@ -72,10 +74,23 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// observers of that row without looking at the others.
         let rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])]
         var hasRowLevel: Bool { !rowLevel.isEmpty }
-        init(generation: Int, statementLevel: [Entry], rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])]) {
+        /// The kinds of changes the statement may make, asked to user observers, with the
+        /// table names as C strings for allocation-free comparisons with row events.
+        let writes: [(kind: DatabaseEventKind, table: ContiguousArray<CChar>)]
+        /// The C strings of all written tables: what an observer that accepts every kind
+        /// accepts, without building a new array.
+        let allWrittenTables: [ContiguousArray<CChar>]
+        init(
+            generation: Int,
+            statementLevel: [Entry],
+            rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])],
+            writes: [(kind: DatabaseEventKind, table: ContiguousArray<CChar>)])
+        {
             self.generation = generation
             self.statementLevel = statementLevel
             self.rowLevel = rowLevel
+            self.writes = writes
+            self.allWrittenTables = writes.map(\.table)
         }
     }
 
@@ -169,6 +184,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         return try body()
     }
 
+    func observerIgnoresPreUpdateEvents(_ observer: any TransactionObserver) {
+        let identity = ObjectIdentifier(observer)
+        for entry in entries where entry.identity == identity { entry.wantsPreUpdateEvents = false }
+    }
+
     func stopObservingUntilNextTransaction(_ observer: any TransactionObserver) {
         let identity = ObjectIdentifier(observer)
         for entry in entries where entry.identity == identity { entry.isStopped = true }
@@ -182,22 +202,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let report = statement.report
         guard report.mayWrite else { return }
 
-        // User observers: asked once per execution, as documented.
-        if !activeUserEntries.isEmpty { activeUserEntries.removeAll(keepingCapacity: true) }
-        for entry in userEntries where !entry.isStopped {
-            guard let observer = entry.observer else { continue }
-            var accepted: [ContiguousArray<CChar>] = []
-            func ask(_ kind: DatabaseEventKind) {
-                if observer.observes(eventsOfKind: kind) { accepted.append(kind.tableName.utf8CString) }
-            }
-            for table in report.insertedTables where !Self.isInternal(table) { ask(.insert(tableName: table)) }
-            for table in report.deletedTables where !Self.isInternal(table) { ask(.delete(tableName: table)) }
-            for (table, columns) in report.updatedColumns where !Self.isInternal(table) { ask(.update(tableName: table, columnNames: columns)) }
-            entry.acceptedTables = accepted
-            if !accepted.isEmpty { activeUserEntries.append(entry) }
-        }
-
-        // Region observers: decided once per prepared statement.
+        // Decided once per prepared statement (until observers change).
         let activation: RegionActivation
         // Only the broker stores in observationCache, and only RegionActivations.
         if let cached = statement.observationCache.map({ unsafeDowncast($0, to: RegionActivation.self) }),
@@ -213,8 +218,27 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             totalChangesBefore = sqlite3_total_changes(database.sqliteConnection)
         }
 
+        // User observers: asked once per execution, as documented.
+        if !activeUserEntries.isEmpty { activeUserEntries.removeAll(keepingCapacity: true) }
+        for entry in userEntries where !entry.isStopped {
+            guard let observer = entry.observer else { continue }
+            var acceptsAll = true
+            var accepted: [ContiguousArray<CChar>] = []
+            for (index, write) in activation.writes.enumerated() {
+                if observer.observes(eventsOfKind: write.kind) {
+                    if !acceptsAll { accepted.append(write.table) }
+                } else if acceptsAll {
+                    acceptsAll = false
+                    accepted = Array(activation.allWrittenTables[..<index])
+                }
+            }
+            entry.acceptedTables = acceptsAll ? activation.allWrittenTables : accepted
+            if !entry.acceptedTables.isEmpty { activeUserEntries.append(entry) }
+        }
+
         let needsRowEvents = !activeUserEntries.isEmpty
-        let needsPreUpdate = supportsPreUpdateHook && (needsRowEvents || activation.hasRowLevel)
+        let needsPreUpdate = supportsPreUpdateHook
+            && (activation.hasRowLevel || activeUserEntries.contains { $0.wantsPreUpdateEvents })
         if needsRowEvents {
             installUpdateHook()
             // Row callbacks must not use the connection: forbid it once for the statement.
@@ -248,6 +272,16 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     private func makeRegionActivation(_ report: StatementReport) -> RegionActivation {
+        var userWrites: [(kind: DatabaseEventKind, table: ContiguousArray<CChar>)] = []
+        for table in report.insertedTables.sorted() where !Self.isInternal(table) {
+            userWrites.append((.insert(tableName: table), table.utf8CString))
+        }
+        for table in report.deletedTables.sorted() where !Self.isInternal(table) {
+            userWrites.append((.delete(tableName: table), table.utf8CString))
+        }
+        for (table, columns) in report.updatedColumns.sorted(by: { $0.key < $1.key }) where !Self.isInternal(table) {
+            userWrites.append((.update(tableName: table, columnNames: columns), table.utf8CString))
+        }
         var statementLevel: [Entry] = []
         var rowLevelByTable: [String: [Int64: [Entry]]] = [:]
         var writes: [(table: String, kind: DatabaseRegion.ChangeKind)] = []
@@ -277,7 +311,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
         }
         let rowLevel = rowLevelByTable.map { (table: $0.key.utf8CString, entriesByRowID: $0.value) }
-        return RegionActivation(generation: generation, statementLevel: statementLevel, rowLevel: rowLevel)
+        return RegionActivation(generation: generation, statementLevel: statementLevel, rowLevel: rowLevel, writes: userWrites)
     }
 
     func statementDidFinish(_ statement: Statement) throws {
@@ -431,7 +465,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
             initialRowID: initialRowID, finalRowID: finalRowID)
         withoutDatabaseAccess {
-            for entry in activeUserEntries where !entry.isStopped {
+            for entry in activeUserEntries where !entry.isStopped && entry.wantsPreUpdateEvents {
                 let accepts = entry.acceptedTables.contains { $0.withUnsafeBufferPointer { sqlite3_stricmp(tableName, $0.baseAddress!) == 0 } }
                 if accepts { entry.observer?.databaseWillChange(with: event) }
             }

@@ -53,7 +53,12 @@ public protocol TransactionObserver: AnyObject {
 extension TransactionObserver {
     public func databaseDidChange() {}
     public func databaseWillCommit() throws {}
-    public func databaseWillChange(with event: DatabasePreUpdateEvent) {}
+    /// The default does nothing, and tells the broker so: the pre-update hook, which costs a
+    /// callback per changed row, is then only installed for observers that implement this
+    /// method.
+    public func databaseWillChange(with event: DatabasePreUpdateEvent) {
+        DatabaseObservationBroker.current?.observerIgnoresPreUpdateEvents(self)
+    }
 
     /// From `databaseDidChange(with:)`: no more change events until the current transaction
     /// ends. Transaction callbacks still come.

@@ -56,20 +56,34 @@ extension Database {
 
 /// Runs one test of this test bundle in a child process, and returns its exit status and
 /// standard error: the way to check that a programmer error is fatal, with its message.
+///
+/// A child that does not exit within 60 seconds is killed (the thread sanitizer can hang a
+/// crashing process); what it wrote is returned all the same.
 func runInChildProcess(test name: String) throws -> (status: Int32, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     process.arguments = [name]
     var environment = ProcessInfo.processInfo.environment
     environment["RIPPLE_FATAL_SCENARIO"] = "1"
+    // Under the thread sanitizer, a crashing child must not hang while it symbolizes.
+    environment["TSAN_OPTIONS"] = "symbolize=0:halt_on_error=1"
     process.environment = environment
-    let errorPipe = Pipe()
-    process.standardError = errorPipe
+    let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-child-\(UUID().uuidString).txt")
+    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errorFile) }
+    let errorHandle = try FileHandle(forWritingTo: errorFile)
+    process.standardError = errorHandle
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+    try errorHandle.close()
+    let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+    return (process.terminationStatus == 0 && process.terminationReason == .exit ? 0 : max(1, process.terminationStatus), stderr)
 }
 
 /// True in the child process started by `runInChildProcess`.
