@@ -41,30 +41,10 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
     /// Reads column `index` of the current row of a statement.
     @usableFromInline
     init(sqliteStatement: OpaquePointer, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_NULL:
-            storage = .null
-        case SQLITE_INTEGER:
-            storage = .int64(sqlite3_column_int64(sqliteStatement, index))
-        case SQLITE_FLOAT:
-            storage = .double(sqlite3_column_double(sqliteStatement, index))
-        case SQLITE_TEXT:
-            let bytes = UnsafeBufferPointer(
-                start: sqlite3_column_text(sqliteStatement, index),
-                count: Int(sqlite3_column_bytes(sqliteStatement, index)))
-            if let string = validatedString(bytes) {
-                storage = .string(string)
-            } else {
-                // Invalid UTF-8 is kept byte for byte, never repaired: it reads as Data,
-                // and reading it as String throws.
-                storage = .blob(Data(bytes))
-            }
-        default:
-            storage = .blob(readBlob(sqliteStatement, index))
-        }
+        self.init(sqliteValue: sqlite3_column_value(sqliteStatement, index))
     }
 
-    /// Reads value `index` of an `sqlite3_value` array (function arguments, pre-update values).
+    /// Reads an SQLite value (a column, a function argument, a pre-update value).
     init(sqliteValue: OpaquePointer?) {
         guard let value = sqliteValue else { storage = .null; return }
         switch sqlite3_value_type(value) {
@@ -134,12 +114,6 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
         case .blob(let data): return "Data(\(data.count) bytes)"
         }
     }
-}
-
-@inline(__always)
-func readBlob(_ sqliteStatement: OpaquePointer, _ index: CInt) -> Data {
-    guard let bytes = sqlite3_column_blob(sqliteStatement, index) else { return Data() }
-    return Data(bytes: bytes, count: Int(sqlite3_column_bytes(sqliteStatement, index)))
 }
 
 extension DatabaseValue: DatabaseValueConvertible {

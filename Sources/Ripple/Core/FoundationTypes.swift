@@ -24,12 +24,14 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
+        let value = sqlite3_column_value(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
         case SQLITE_BLOB:
-            self = readBlob(sqliteStatement, index)
+            let count = Int(sqlite3_value_bytes(value))
+            self = count == 0 ? Data() : Data(bytes: sqlite3_value_blob(value), count: count)
         case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
-            self = count == 0 ? Data() : Data(bytes: sqlite3_column_text(sqliteStatement, index), count: count)
+            let count = Int(sqlite3_value_bytes(value))
+            self = count == 0 ? Data() : Data(bytes: sqlite3_value_text(value), count: count)
         default:
             return nil
         }

@@ -3,11 +3,16 @@ import CSQLite
 // Integers are stored as SQLite integers. A value read back must fit the requested type
 // exactly: a REAL with a fraction, or outside the type's range, fails instead of clamping.
 
+// Columns are read through `sqlite3_column_value`: one column access, then cheap value
+// accessors, instead of one column access (with its bookkeeping) for the type and another
+// for the value. The value is unprotected, which is fine on the connection's own thread.
+
 @inlinable
 func columnInteger<I: FixedWidthInteger>(_ sqliteStatement: OpaquePointer, _ index: CInt) -> I? {
-    switch sqlite3_column_type(sqliteStatement, index) {
-    case SQLITE_INTEGER: return I(exactly: sqlite3_column_int64(sqliteStatement, index))
-    case SQLITE_FLOAT: return I(exactly: sqlite3_column_double(sqliteStatement, index))
+    let value = sqlite3_column_value(sqliteStatement, index)
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: return I(exactly: sqlite3_value_int64(value))
+    case SQLITE_FLOAT: return I(exactly: sqlite3_value_double(value))
     default: return nil
     }
 }
@@ -160,9 +165,10 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
         }
     }
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER: self = sqlite3_column_int64(sqliteStatement, index) != 0
-        case SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index) != 0
+        let value = sqlite3_column_value(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: self = sqlite3_value_int64(value) != 0
+        case SQLITE_FLOAT: self = sqlite3_value_double(value) != 0
         default: return nil
         }
     }
@@ -182,8 +188,9 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     }
     @inlinable
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
-        switch sqlite3_column_type(sqliteStatement, index) {
-        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_column_double(sqliteStatement, index)
+        let value = sqlite3_column_value(sqliteStatement, index)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER, SQLITE_FLOAT: self = sqlite3_value_double(value)
         default: return nil
         }
     }
@@ -228,11 +235,12 @@ extension String: DatabaseValueConvertible, StatementColumnConvertible {
     }
     @inlinable
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
-        guard sqlite3_column_type(sqliteStatement, index) == SQLITE_TEXT else { return nil }
+        let value = sqlite3_column_value(sqliteStatement, index)
+        guard sqlite3_value_type(value) == SQLITE_TEXT else { return nil }
         // Read with the explicit byte count: NUL bytes inside the text are kept.
         let bytes = UnsafeBufferPointer(
-            start: sqlite3_column_text(sqliteStatement, index),
-            count: Int(sqlite3_column_bytes(sqliteStatement, index)))
+            start: sqlite3_value_text(value),
+            count: Int(sqlite3_value_bytes(value)))
         guard let string = validatedString(bytes) else { return nil }
         self = string
     }

@@ -57,33 +57,51 @@ extension Database {
 /// Runs one test of this test bundle in a child process, and returns its exit status and
 /// standard error: the way to check that a programmer error is fatal, with its message.
 ///
-/// A child that does not exit within 60 seconds is killed (the thread sanitizer can hang a
-/// crashing process); what it wrote is returned all the same.
+/// The child is spawned and reaped with POSIX calls (Foundation's Process does not always
+/// notice a child's exit under the thread sanitizer), and killed if it does not exit within
+/// 60 seconds; what it wrote is returned all the same.
 func runInChildProcess(test name: String) throws -> (status: Int32, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = [name]
+    let executable = CommandLine.arguments[0]
+    let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-child-\(UUID().uuidString).txt").path
+    defer { try? FileManager.default.removeItem(atPath: errorPath) }
+
     var environment = ProcessInfo.processInfo.environment
     environment["RIPPLE_FATAL_SCENARIO"] = "1"
     // Under the thread sanitizer, a crashing child must not hang while it symbolizes.
     environment["TSAN_OPTIONS"] = "symbolize=0:halt_on_error=1"
-    process.environment = environment
-    let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-child-\(UUID().uuidString).txt")
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errorFile) }
-    let errorHandle = try FileHandle(forWritingTo: errorFile)
-    process.standardError = errorHandle
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(60)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    func cString(_ string: String) -> UnsafeMutablePointer<CChar>? { string.withCString { strdup($0) } }
+    let arguments: [UnsafeMutablePointer<CChar>?] = [cString(executable), cString(name), nil]
+    let environmentStrings: [UnsafeMutablePointer<CChar>?] = environment.map { cString("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        arguments.forEach { free($0) }
+        environmentStrings.forEach { free($0) }
     }
-    try errorHandle.close()
-    let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-    return (process.terminationStatus == 0 && process.terminationReason == .exit ? 0 : max(1, process.terminationStatus), stderr)
+
+    var fileActions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&fileActions)
+    defer { posix_spawn_file_actions_destroy(&fileActions) }
+    posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&fileActions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, executable, &fileActions, nil, arguments, environmentStrings)
+    guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL) }
+
+    var status: Int32 = 0
+    let deadline = Date().addingTimeInterval(60)
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        if Date() > deadline {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+            break
+        }
+        usleep(10_000)
+    }
+    let stderr = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+    // Exited normally with code 0, or not (a signal, or another code).
+    let exitedNormally = status & 0x7f == 0
+    let exitCode = (status >> 8) & 0xff
+    return (exitedNormally ? exitCode : 128 + (status & 0x7f), stderr)
 }
 
 /// True in the child process started by `runInChildProcess`.
