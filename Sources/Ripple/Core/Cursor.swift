@@ -87,6 +87,7 @@ public final class FilterCursor<Base: Cursor>: Cursor {
 
 extension Array {
     /// The remaining elements of a cursor.
+    @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
         while let element = try cursor.next() { append(element) }
@@ -95,6 +96,7 @@ extension Array {
 
 extension Set {
     /// The remaining elements of a cursor.
+    @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
         while let element = try cursor.next() { insert(element) }
@@ -173,6 +175,7 @@ public class StatementValueCursorBase {
     public let statement: Statement
     @exclusivity(unchecked) @usableFromInline var isDone = false
 
+    @usableFromInline
     init(statement: Statement, arguments: StatementArguments?) throws {
         self.statement = statement
         try statement.startCursor(arguments: arguments, requiresColumns: true)

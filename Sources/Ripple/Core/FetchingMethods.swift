@@ -60,7 +60,7 @@ extension Row {
 }
 
 /// The first element of a cursor of optionals, flattened: nil for no row and for NULL.
-@inline(__always)
+@inlinable
 func firstFlattened<C: Cursor<T?>, T>(_ cursor: C) throws -> T? {
     guard let first = try cursor.next() else { return nil }
     return first
@@ -112,31 +112,37 @@ extension DatabaseValueConvertible where Self: Hashable {
 
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// A cursor over the values of the first column of `statement`, read in place.
+    @inlinable
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> FastDatabaseValueCursor<Self> {
         try FastDatabaseValueCursor(statement: statement, arguments: arguments)
     }
 
     /// All values of the first column of `statement`.
+    @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
         try Array(fetchCursor(statement, arguments: arguments))
     }
 
     /// The first value of `statement`: nil when there is no row or the value is NULL.
+    @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
         try firstFlattened(FastOptionalValueCursor<Self>(statement: statement, arguments: arguments))
     }
 
     /// A cursor over the values of the first column of `sql`, read in place.
+    @inlinable
     public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> FastDatabaseValueCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// All values of the first column of `sql`.
+    @inlinable
     public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// The first value of `sql`: nil when there is no row or the value is NULL.
+    @inlinable
     public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
     }

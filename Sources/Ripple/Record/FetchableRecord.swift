@@ -24,6 +24,7 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
     /// The row records are built from, read in place.
     @usableFromInline let row: Row
 
+    @usableFromInline
     override init(statement: Statement, arguments: StatementArguments?) throws {
         row = Row(statement: statement)
         try super.init(statement: statement, arguments: arguments)
@@ -39,41 +40,49 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
 
 extension FetchableRecord {
     /// A cursor over the records of `statement`.
+    @inlinable
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
         try RecordCursor(statement: statement, arguments: arguments)
     }
 
     /// All records of `statement`.
+    @inlinable
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
         try Array(fetchCursor(statement, arguments: arguments))
     }
 
     /// The first record of `statement`.
+    @inlinable
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
         try fetchCursor(statement, arguments: arguments).next()
     }
 
     /// A cursor over the records of `sql`.
+    @inlinable
     public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// All records of `sql`.
+    @inlinable
     public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// The first record of `sql`.
+    @inlinable
     public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// All records of any request.
+    @inlinable
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
         try request.asRequest(of: Self.self).fetchAll(db)
     }
 
     /// The first record of any request.
+    @inlinable
     public static func fetchOne(_ db: Database, _ request: some FetchRequest) throws -> Self? {
         try request.asRequest(of: Self.self).fetchOne(db)
     }
@@ -110,17 +119,20 @@ extension FetchableRecord where Self: TableRecord & Hashable {
 
 extension FetchRequest where RowDecoder: FetchableRecord {
     /// A cursor over the records.
+    @inlinable
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
         return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments)
     }
 
     /// All records.
+    @inlinable
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
         try Array(fetchCursor(db))
     }
 
     /// The first record, or nil.
+    @inlinable
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
         return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments)
