@@ -15,7 +15,7 @@ import Foundation
 /// `Database` is not `Sendable`: it must not leave the closure it was given to.
 public final class Database {
     /// The raw SQLite connection handle; nil once closed.
-    public private(set) var sqliteConnection: OpaquePointer?
+    @exclusivity(unchecked) public private(set) var sqliteConnection: OpaquePointer?
 
     /// The configuration the connection was opened with.
     public let configuration: Configuration
@@ -27,7 +27,7 @@ public final class Database {
     public let description: String
 
     /// Whether ``close()`` was called.
-    public private(set) var isClosed = false
+    @exclusivity(unchecked) public private(set) var isClosed = false
 
     private var statementCache: [String: Statement] = [:]
     private var internalStatements: [Statement?] = Array(repeating: nil, count: InternalStatement.allCases.count)
