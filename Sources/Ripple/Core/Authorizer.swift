@@ -2,7 +2,9 @@ import CSQLite
 
 /// What SQLite tells about a statement while it compiles it: what it reads, what it may
 /// write, and whether it deals with transactions, savepoints or the schema.
-struct StatementReport: Sendable {
+// A class: the broker reads it on every execution, and a struct of collections would be
+// retained field by field on each read. Only mutated while its statement compiles.
+final class StatementReport: @unchecked Sendable {
     /// The tables and columns the statement reads.
     var readRegion = DatabaseRegion()
     /// Tables the statement may insert into, lowercased (triggers and FK actions included).
@@ -25,9 +27,15 @@ struct StatementReport: Sendable {
         case rollback(String)
     }
 
-    /// Whether the statement may write to some table.
-    var mayWrite: Bool {
-        !insertedTables.isEmpty || !deletedTables.isEmpty || !updatedColumns.isEmpty
+    /// Whether the statement may write to some table (set when compilation ends).
+    private(set) var mayWrite = false
+
+    /// Called when the statement is compiled.
+    func finish() {
+        mayWrite = !insertedTables.isEmpty || !deletedTables.isEmpty || !updatedColumns.isEmpty
+        // A statement that reads or writes tables is no transaction statement, whatever
+        // nested effect SQLite reported for it (FK actions report a "BEGIN").
+        if mayWrite || !readRegion.isEmpty { transactionEffect = nil }
     }
 
     /// The tables the statement may write to, lowercased.
@@ -56,9 +64,7 @@ final class Authorizer {
         isCompiling = true
         defer { isCompiling = false }
         let result = try compile()
-        // A statement that reads or writes tables is no transaction statement, whatever
-        // nested effect SQLite reported for it (FK actions report a "BEGIN").
-        if report.mayWrite || !report.readRegion.isEmpty { report.transactionEffect = nil }
+        report.finish()
         return (result, report)
     }
 
