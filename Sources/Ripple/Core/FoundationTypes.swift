@@ -195,3 +195,17 @@ enum DateText {
         return era * 146_097 + doe - 719_468
     }
 }
+
+/// URLs are stored as their absolute string.
+extension URL: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { absoluteString.databaseValue }
+
+    /// Texts that are URLs (and their UTF-8 bytes, as blobs).
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> URL? {
+        switch dbValue.storage {
+        case .string(let string): return URL(string: string)
+        case .blob(let data): return String(data: data, encoding: .utf8).flatMap { URL(string: $0) }
+        default: return nil
+        }
+    }
+}

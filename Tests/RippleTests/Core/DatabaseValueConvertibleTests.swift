@@ -42,6 +42,7 @@ final class DatabaseValueConvertibleTests: XCTestCase {
         try roundTrip(Data([0, 1, 2, 255]))
         try roundTrip(UUID())
         try roundTrip(Date(timeIntervalSince1970: 1_700_000_000.123))
+        try roundTrip(URL(string: "https://example.com/x?y=1")!)
     }
 
     func testTextWithNulBytesRoundTripsByteForByte() throws {
