@@ -57,18 +57,31 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// `ResultCode.SQLITE_ERROR`, for `catch DatabaseError.SQLITE_ERROR`.
     public static let SQLITE_ERROR = ResultCode.SQLITE_ERROR
+    /// `ResultCode.SQLITE_BUSY`, for `catch DatabaseError.SQLITE_BUSY`.
     public static let SQLITE_BUSY = ResultCode.SQLITE_BUSY
+    /// `ResultCode.SQLITE_READONLY`, for `catch DatabaseError.SQLITE_READONLY`.
     public static let SQLITE_READONLY = ResultCode.SQLITE_READONLY
+    /// `ResultCode.SQLITE_CONSTRAINT`, for `catch DatabaseError.SQLITE_CONSTRAINT`.
     public static let SQLITE_CONSTRAINT = ResultCode.SQLITE_CONSTRAINT
+    /// `ResultCode.SQLITE_MISMATCH`, for `catch DatabaseError.SQLITE_MISMATCH`.
     public static let SQLITE_MISMATCH = ResultCode.SQLITE_MISMATCH
+    /// `ResultCode.SQLITE_MISUSE`, for `catch DatabaseError.SQLITE_MISUSE`.
     public static let SQLITE_MISUSE = ResultCode.SQLITE_MISUSE
+    /// `ResultCode.SQLITE_CANTOPEN`, for `catch DatabaseError.SQLITE_CANTOPEN`.
     public static let SQLITE_CANTOPEN = ResultCode.SQLITE_CANTOPEN
+    /// `ResultCode.SQLITE_NOTADB`, for `catch DatabaseError.SQLITE_NOTADB`.
     public static let SQLITE_NOTADB = ResultCode.SQLITE_NOTADB
+    /// `ResultCode.SQLITE_CONSTRAINT_UNIQUE`, for `catch DatabaseError.SQLITE_CONSTRAINT_UNIQUE`.
     public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode.SQLITE_CONSTRAINT_UNIQUE
+    /// `ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY`, for `catch DatabaseError.SQLITE_CONSTRAINT_PRIMARYKEY`.
     public static let SQLITE_CONSTRAINT_PRIMARYKEY = ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY
+    /// `ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY`, for `catch DatabaseError.SQLITE_CONSTRAINT_FOREIGNKEY`.
     public static let SQLITE_CONSTRAINT_FOREIGNKEY = ResultCode.SQLITE_CONSTRAINT_FOREIGNKEY
+    /// `ResultCode.SQLITE_CONSTRAINT_NOTNULL`, for `catch DatabaseError.SQLITE_CONSTRAINT_NOTNULL`.
     public static let SQLITE_CONSTRAINT_NOTNULL = ResultCode.SQLITE_CONSTRAINT_NOTNULL
+    /// `ResultCode.SQLITE_CONSTRAINT_CHECK`, for `catch DatabaseError.SQLITE_CONSTRAINT_CHECK`.
     public static let SQLITE_CONSTRAINT_CHECK = ResultCode.SQLITE_CONSTRAINT_CHECK
 }
 

@@ -47,47 +47,89 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
         pattern.isPrimary ? pattern == code.primaryResultCode : pattern == code
     }
 
+    /// SQLite's primary result code `SQLITE_OK`.
     public static let SQLITE_OK = ResultCode(rawValue: 0)
+    /// SQLite's primary result code `SQLITE_ERROR`.
     public static let SQLITE_ERROR = ResultCode(rawValue: 1)
+    /// SQLite's primary result code `SQLITE_INTERNAL`.
     public static let SQLITE_INTERNAL = ResultCode(rawValue: 2)
+    /// SQLite's primary result code `SQLITE_PERM`.
     public static let SQLITE_PERM = ResultCode(rawValue: 3)
+    /// SQLite's primary result code `SQLITE_ABORT`.
     public static let SQLITE_ABORT = ResultCode(rawValue: 4)
+    /// SQLite's primary result code `SQLITE_BUSY`.
     public static let SQLITE_BUSY = ResultCode(rawValue: 5)
+    /// SQLite's primary result code `SQLITE_LOCKED`.
     public static let SQLITE_LOCKED = ResultCode(rawValue: 6)
+    /// SQLite's primary result code `SQLITE_NOMEM`.
     public static let SQLITE_NOMEM = ResultCode(rawValue: 7)
+    /// SQLite's primary result code `SQLITE_READONLY`.
     public static let SQLITE_READONLY = ResultCode(rawValue: 8)
+    /// SQLite's primary result code `SQLITE_INTERRUPT`.
     public static let SQLITE_INTERRUPT = ResultCode(rawValue: 9)
+    /// SQLite's primary result code `SQLITE_IOERR`.
     public static let SQLITE_IOERR = ResultCode(rawValue: 10)
+    /// SQLite's primary result code `SQLITE_CORRUPT`.
     public static let SQLITE_CORRUPT = ResultCode(rawValue: 11)
+    /// SQLite's primary result code `SQLITE_NOTFOUND`.
     public static let SQLITE_NOTFOUND = ResultCode(rawValue: 12)
+    /// SQLite's primary result code `SQLITE_FULL`.
     public static let SQLITE_FULL = ResultCode(rawValue: 13)
+    /// SQLite's primary result code `SQLITE_CANTOPEN`.
     public static let SQLITE_CANTOPEN = ResultCode(rawValue: 14)
+    /// SQLite's primary result code `SQLITE_PROTOCOL`.
     public static let SQLITE_PROTOCOL = ResultCode(rawValue: 15)
+    /// SQLite's primary result code `SQLITE_EMPTY`.
     public static let SQLITE_EMPTY = ResultCode(rawValue: 16)
+    /// SQLite's primary result code `SQLITE_SCHEMA`.
     public static let SQLITE_SCHEMA = ResultCode(rawValue: 17)
+    /// SQLite's primary result code `SQLITE_TOOBIG`.
     public static let SQLITE_TOOBIG = ResultCode(rawValue: 18)
+    /// SQLite's primary result code `SQLITE_CONSTRAINT`.
     public static let SQLITE_CONSTRAINT = ResultCode(rawValue: 19)
+    /// SQLite's primary result code `SQLITE_MISMATCH`.
     public static let SQLITE_MISMATCH = ResultCode(rawValue: 20)
+    /// SQLite's primary result code `SQLITE_MISUSE`.
     public static let SQLITE_MISUSE = ResultCode(rawValue: 21)
+    /// SQLite's primary result code `SQLITE_NOLFS`.
     public static let SQLITE_NOLFS = ResultCode(rawValue: 22)
+    /// SQLite's primary result code `SQLITE_AUTH`.
     public static let SQLITE_AUTH = ResultCode(rawValue: 23)
+    /// SQLite's primary result code `SQLITE_FORMAT`.
     public static let SQLITE_FORMAT = ResultCode(rawValue: 24)
+    /// SQLite's primary result code `SQLITE_RANGE`.
     public static let SQLITE_RANGE = ResultCode(rawValue: 25)
+    /// SQLite's primary result code `SQLITE_NOTADB`.
     public static let SQLITE_NOTADB = ResultCode(rawValue: 26)
+    /// SQLite's primary result code `SQLITE_NOTICE`.
     public static let SQLITE_NOTICE = ResultCode(rawValue: 27)
+    /// SQLite's primary result code `SQLITE_WARNING`.
     public static let SQLITE_WARNING = ResultCode(rawValue: 28)
+    /// SQLite's primary result code `SQLITE_ROW`.
     public static let SQLITE_ROW = ResultCode(rawValue: 100)
+    /// SQLite's primary result code `SQLITE_DONE`.
     public static let SQLITE_DONE = ResultCode(rawValue: 101)
 
+    /// SQLite's extended result code `SQLITE_READONLY_DBMOVED`.
     public static let SQLITE_READONLY_DBMOVED = ResultCode(rawValue: 8 | (4 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_CHECK`.
     public static let SQLITE_CONSTRAINT_CHECK = ResultCode(rawValue: 19 | (1 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_COMMITHOOK`.
     public static let SQLITE_CONSTRAINT_COMMITHOOK = ResultCode(rawValue: 19 | (2 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_FOREIGNKEY`.
     public static let SQLITE_CONSTRAINT_FOREIGNKEY = ResultCode(rawValue: 19 | (3 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_FUNCTION`.
     public static let SQLITE_CONSTRAINT_FUNCTION = ResultCode(rawValue: 19 | (4 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_NOTNULL`.
     public static let SQLITE_CONSTRAINT_NOTNULL = ResultCode(rawValue: 19 | (5 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_PRIMARYKEY`.
     public static let SQLITE_CONSTRAINT_PRIMARYKEY = ResultCode(rawValue: 19 | (6 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_TRIGGER`.
     public static let SQLITE_CONSTRAINT_TRIGGER = ResultCode(rawValue: 19 | (7 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_UNIQUE`.
     public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode(rawValue: 19 | (8 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_VTAB`.
     public static let SQLITE_CONSTRAINT_VTAB = ResultCode(rawValue: 19 | (9 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_ROWID`.
     public static let SQLITE_CONSTRAINT_ROWID = ResultCode(rawValue: 19 | (10 << 8))
 }
