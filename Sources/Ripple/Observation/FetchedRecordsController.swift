@@ -37,7 +37,7 @@ public enum FetchedRecordChange: Sendable, Equatable {
 ///
 /// Records are identified by the primary key of the request's table (all columns when the
 /// fetched rows lack it). Callbacks only come when the records really differ. The diff costs
-/// O(N log N) time and O(N) memory for N records, whatever the number of changes.
+/// O(N) time and memory for N records when no record moved, O(N log N) when some did.
 ///
 /// Use the controller from its queue (the main queue by default): callbacks run there, and
 /// `fetchedRecords` is updated there.
@@ -169,7 +169,12 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         }
         // The records that keep their relative order are the longest increasing subsequence
         // of the old indexes, in new order; the other matched records moved.
-        let staying = longestIncreasingSubsequence(matchedOld.compactMap { $0 })
+        let matchedOldIndexes = matchedOld.compactMap { $0 }
+        // Usually nothing moved: the matched records are still in order, found in linear
+        // time; otherwise the longest increasing subsequence tells the fewest moves.
+        let staying = zip(matchedOldIndexes, matchedOldIndexes.dropFirst()).allSatisfy { $0 < $1 }
+            ? Set(matchedOldIndexes)
+            : longestIncreasingSubsequence(matchedOldIndexes)
         var insertions: [(FetchedRecordChange, Record)] = []
         var moves: [(FetchedRecordChange, Record)] = []
         var updates: [(FetchedRecordChange, Record)] = []
