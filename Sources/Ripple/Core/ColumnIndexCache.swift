@@ -23,7 +23,7 @@ final class ColumnIndexCache {
     /// first one again.
     func rewind() { position = 0 }
 
-    @inlinable
+    @inlinable @inline(__always)
     func index(of name: String) -> Int? {
         let current = position
         if current < names.count, names[current] == name {

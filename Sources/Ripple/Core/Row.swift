@@ -104,7 +104,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The index of the leftmost column named `name`, case-insensitively.
-    @inlinable
+    @inlinable @inline(__always)
     public func index(forColumn name: String) -> Int? {
         if let columnIndexCache { return columnIndexCache.index(of: name) }
         return uncachedIndex(forColumn: name)
@@ -175,7 +175,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The value at `index`, converted to `Value` straight from the statement when possible.
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
         get throws { try decode(Value.self, atIndex: index) }
     }
@@ -193,7 +193,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The value of column `name`, converted straight from the statement when possible.
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value {
         get throws { try decode(Value.self, forColumn: name) }
     }
@@ -219,7 +219,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The value at `index`, converted to `type`; the fast path.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
@@ -233,7 +233,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The value at `index`, nil when NULL; the fast path.
-    @inlinable
+    @inlinable @inline(__always)
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value?
     {
@@ -277,7 +277,7 @@ public final class Row: @unchecked Sendable {
     }
 
     /// The value of column `name`, converted to `type`; the fast path.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
