@@ -29,11 +29,14 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let identity: ObjectIdentifier
         /// Set for Ripple's own region-based observers.
         let regionObserver: RegionObserver?
-        var isStopped = false
+        @exclusivity(unchecked) var isStopped = false
         /// False once the observer showed it does not implement `databaseWillChange(with:)`.
-        var wantsPreUpdateEvents = true
+        @exclusivity(unchecked) var wantsPreUpdateEvents = true
         /// The tables the observer accepted for the current statement, as C strings.
-        var acceptedTables: [ContiguousArray<CChar>] = []
+        @exclusivity(unchecked) var acceptedTables: [ContiguousArray<CChar>] = []
+        /// A strong reference to the observer while it is activated for a statement: row
+        /// events then need no weak-reference load.
+        @exclusivity(unchecked) var activeObserver: (any TransactionObserver)?
 
         init(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
             identity = ObjectIdentifier(observer)
@@ -219,7 +222,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
 
         // User observers: asked once per execution, as documented.
-        if !activeUserEntries.isEmpty { activeUserEntries.removeAll(keepingCapacity: true) }
+        deactivateUserEntries()
         for entry in userEntries where !entry.isStopped {
             guard let observer = entry.observer else { continue }
             var acceptsAll = true
@@ -233,7 +236,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 }
             }
             entry.acceptedTables = acceptsAll ? activation.allWrittenTables : accepted
-            if !entry.acceptedTables.isEmpty { activeUserEntries.append(entry) }
+            if !entry.acceptedTables.isEmpty {
+                entry.activeObserver = observer
+                activeUserEntries.append(entry)
+            }
         }
 
         let needsRowEvents = !activeUserEntries.isEmpty
@@ -264,6 +270,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         forbidsAccessForStatement = false
         database.forbidsAccess = savedForbidsAccess
         pthread_setspecific(Self.currentKey, savedCurrentBroker)
+    }
+
+    private func deactivateUserEntries() {
+        guard !activeUserEntries.isEmpty else { return }
+        for entry in activeUserEntries { entry.activeObserver = nil }
+        activeUserEntries.removeAll(keepingCapacity: true)
     }
 
     /// `sqlite_sequence`, `sqlite_stat1` and the like are nobody's business but SQLite's.
@@ -327,7 +339,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 rowLevelImpacts.removeAll(keepingCapacity: true)
             }
         }
-        if !activeUserEntries.isEmpty { activeUserEntries.removeAll(keepingCapacity: true) }
+        deactivateUserEntries()
 
         switch statement.report.savepointEffect {
         case .begin(let name)?:
@@ -353,7 +365,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         uninstallRowHooks()
         regionActivation = nil
         rowLevelImpacts.removeAll(keepingCapacity: true)
-        activeUserEntries.removeAll(keepingCapacity: true)
+        deactivateUserEntries()
         var result = error
         switch transactionState {
         case .cancelledCommit(let observerError):
@@ -445,7 +457,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
         withoutDatabaseAccess {
             for entry in activeUserEntries where !entry.isStopped && entry.accepts(event) {
-                (entry.strongObserver ?? entry.weakObserver)?.databaseDidChange(with: event)
+                entry.activeObserver?.databaseDidChange(with: event)
             }
         }
     }
@@ -467,7 +479,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         withoutDatabaseAccess {
             for entry in activeUserEntries where !entry.isStopped && entry.wantsPreUpdateEvents {
                 let accepts = entry.acceptedTables.contains { $0.withUnsafeBufferPointer { sqlite3_stricmp(tableName, $0.baseAddress!) == 0 } }
-                if accepts { entry.observer?.databaseWillChange(with: event) }
+                if accepts { entry.activeObserver?.databaseWillChange(with: event) }
             }
         }
     }
