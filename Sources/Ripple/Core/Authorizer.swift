@@ -30,9 +30,14 @@ final class StatementReport: @unchecked Sendable {
     /// Whether the statement may write to some table (set when compilation ends).
     private(set) var mayWrite = false
 
+    /// Whether the statement begins, releases or rolls back a savepoint (set when
+    /// compilation ends).
+    private(set) var hasSavepointEffect = false
+
     /// Called when the statement is compiled.
     func finish() {
         mayWrite = !insertedTables.isEmpty || !deletedTables.isEmpty || !updatedColumns.isEmpty
+        hasSavepointEffect = savepointEffect != nil
         // A statement that reads or writes tables is no transaction statement, whatever
         // nested effect SQLite reported for it (FK actions report a "BEGIN").
         if mayWrite || !readRegion.isEmpty { transactionEffect = nil }

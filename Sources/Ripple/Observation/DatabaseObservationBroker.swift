@@ -101,6 +101,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     @exclusivity(unchecked) private var regionActivation: RegionActivation?
     @exclusivity(unchecked) private var rowLevelImpacts: [Entry] = []
     @exclusivity(unchecked) private var totalChangesBefore: CInt = 0
+    @exclusivity(unchecked) private var tracksStatementLevelImpacts = false
     @exclusivity(unchecked) private var wasInsideTransaction = false
     @exclusivity(unchecked) private var updateHookInstalled = false
     @exclusivity(unchecked) private var preUpdateHookInstalled = false
@@ -216,10 +217,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             activation = makeRegionActivation(report)
             statement.observationCache = activation
         }
-        regionActivation = activation
-        if !activation.statementLevel.isEmpty {
+        // Observers already impacted in this transaction need no more checks: a bulk
+        // import checks its first statement only.
+        tracksStatementLevelImpacts = !activation.statementLevel.isEmpty && !(savepointNames.isEmpty
+            && activation.statementLevel.allSatisfy { $0.regionObserver?.hasPendingImpact == true })
+        if tracksStatementLevelImpacts {
             totalChangesBefore = sqlite3_total_changes(database.sqliteConnection)
         }
+        // Kept only when the end of the statement has something to check.
+        regionActivation = tracksStatementLevelImpacts || activation.hasRowLevel ? activation : nil
 
         // User observers: asked once per execution, as documented.
         deactivateUserEntries()
@@ -327,11 +333,18 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     func statementDidFinish(_ statement: Statement) throws {
+        // The common case of a statement nobody needed to watch: nothing to do.
+        if regionActivation == nil, activeUserEntries.isEmpty, !forbidsAccessForStatement,
+           !updateHookInstalled, !preUpdateHookInstalled, !hasNotifiedChanges,
+           !statement.report.hasSavepointEffect, case .none = transactionState
+        {
+            return
+        }
         endForbiddingAccess()
         uninstallRowHooks()
         if let activation = regionActivation {
             regionActivation = nil
-            if !activation.statementLevel.isEmpty, sqlite3_total_changes(database.sqliteConnection) != totalChangesBefore {
+            if tracksStatementLevelImpacts, sqlite3_total_changes(database.sqliteConnection) != totalChangesBefore {
                 for entry in activation.statementLevel { recordImpact(entry) }
             }
             if !rowLevelImpacts.isEmpty {

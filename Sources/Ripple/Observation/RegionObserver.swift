@@ -22,6 +22,10 @@ final class RegionObserver: TransactionObserver, @unchecked Sendable {
         isImpacted = true
     }
 
+    /// Whether a change of the current transaction already touched the region: further
+    /// statements of the transaction need not be checked.
+    var hasPendingImpact: Bool { isImpacted }
+
     var isCancelled: Bool { cancellation.isCancelled }
 
     func cancel() {
