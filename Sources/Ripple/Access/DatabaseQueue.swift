@@ -54,14 +54,7 @@ public final class DatabaseQueue: DatabaseWriter {
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         checkNotReentrant()
         return try writer.sync { db in
-            try db.readOnly {
-                var result: T?
-                try db.inTransaction(.deferred) {
-                    result = try value(db)
-                    return .commit
-                }
-                return result!
-            }
+            try db.inReadOnlyTransaction { try value(db) }
         }
     }
 
@@ -71,17 +64,15 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        writer.async { db in
-            do {
-                try db.readOnly {
-                    try db.inTransaction(.deferred) {
-                        value(.success(db))
-                        return .commit
-                    }
-                }
-            } catch {
-                value(.failure(error))
-            }
+        writer.async { db in Self.readInTransaction(db, value) }
+    }
+
+    /// Hands `db` to `value` inside a read-only transaction, or the error that prevented it.
+    private static func readInTransaction(_ db: Database, _ value: (Result<Database, any Error>) -> Void) {
+        do {
+            try db.inReadOnlyTransaction { value(.success(db)) }
+        } catch {
+            value(.failure(error))
         }
     }
 
@@ -134,16 +125,7 @@ public final class DatabaseQueue: DatabaseWriter {
         writer.onCurrentQueue { db in
             precondition(!db.isInsideTransaction,
                 "asyncConcurrentRead must be called outside of any transaction")
-            do {
-                try db.readOnly {
-                    try db.inTransaction(.deferred) {
-                        value(.success(db))
-                        return .commit
-                    }
-                }
-            } catch {
-                value(.failure(error))
-            }
+            Self.readInTransaction(db, value)
         }
     }
 

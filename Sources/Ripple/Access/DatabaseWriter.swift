@@ -50,12 +50,7 @@ extension DatabaseWriter {
     /// ```
     public func write<T>(_ updates: (Database) throws -> T) throws -> T {
         try writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(nil) {
-                result = try updates(db)
-                return .commit
-            }
-            return result!
+            try db.inCommittedTransaction { try updates(db) }
         }
     }
 
@@ -79,12 +74,7 @@ extension DatabaseWriter {
     /// The implementation of the async `write`, shared by queues and pools.
     func awaitWrite<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await awaitWriteWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(nil) {
-                result = try updates(db)
-                return .commit
-            }
-            return result!
+            try db.inCommittedTransaction { try updates(db) }
         }
     }
 
@@ -108,14 +98,7 @@ extension DatabaseWriter {
         completion: @escaping @Sendable (Database, Result<T, any Error>) -> Void)
     {
         asyncWriteWithoutTransaction { db in
-            let result = Result<T, any Error> {
-                var value: T?
-                try db.inTransaction(nil) {
-                    value = try updates(db)
-                    return .commit
-                }
-                return value!
-            }
+            let result = Result<T, any Error> { try db.inCommittedTransaction { try updates(db) } }
             completion(db, result)
         }
     }

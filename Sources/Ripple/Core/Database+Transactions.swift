@@ -88,6 +88,23 @@ extension Database {
         }
     }
 
+    /// Runs `body` in a transaction committed when it returns (rolled back when it throws),
+    /// and returns its result: the shape of `write` and friends.
+    func inCommittedTransaction<T>(_ kind: TransactionKind? = nil, _ body: () throws -> T) throws -> T {
+        var result: T?
+        try inTransaction(kind) {
+            result = try body()
+            return .commit
+        }
+        return result!
+    }
+
+    /// Runs `body` in a read-only deferred transaction (`PRAGMA query_only`): a write throws
+    /// `SQLITE_READONLY`. The shape of `read` on a connection that also writes.
+    func inReadOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
+        try readOnly { try inCommittedTransaction(.deferred, body) }
+    }
+
     /// Runs `operations` in a savepoint, released or rolled back as the closure returns.
     ///
     /// Savepoints nest. Outside of any transaction, a savepoint opens one (of the default

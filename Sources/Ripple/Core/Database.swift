@@ -200,9 +200,7 @@ public final class Database {
             }
         }
         if position != arguments.positional.count {
-            throw DatabaseError.misuse(
-                "wrong number of statement arguments: \(arguments.positional.count) given, \(position) expected",
-                sql: sql, arguments: arguments)
+            throw DatabaseError.wrongArgumentCount(given: arguments.positional.count, expected: position, sql: sql, arguments: arguments)
         }
     }
 

@@ -101,6 +101,11 @@ extension DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISUSE, message: message, sql: sql, arguments: arguments)
     }
 
+    /// An error about positional arguments that do not match the parameters.
+    static func wrongArgumentCount(given: Int, expected: Int, sql: String, arguments: StatementArguments) -> DatabaseError {
+        .misuse("wrong number of statement arguments: \(given) given, \(expected) expected", sql: sql, arguments: arguments)
+    }
+
     /// An error about a value that cannot be converted to the requested type.
     static func mismatch(_ message: String, sql: String? = nil, arguments: StatementArguments? = nil) -> DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISMATCH, message: message, sql: sql, arguments: arguments)

@@ -127,9 +127,7 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     /// rowids does not touch it.
     public func isModified(byChangeOf table: String, kind: ChangeKind, rowID: Int64? = nil) -> Bool {
         guard let tableRegions else { return true }
-        guard let region = tableRegions[table.lowercased()] ?? tableRegions.first(where: { $0.key == table.lowercased() })?.value else {
-            return false
-        }
+        guard let region = tableRegions[table.lowercased()] else { return false }
         if let rowID, let rowIDs = region.rowIDs, !rowIDs.contains(rowID) { return false }
         switch kind {
         case .insert, .delete:

@@ -13,16 +13,8 @@ extension Row {
     public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Row] {
         let cursor = try fetchCursor(statement, arguments: arguments)
         var rows: [Row] = []
-        let columns = statement.columnNames
-        let sqliteStatement = statement.sqliteStatement
-        let count = CInt(statement.columnCount)
         while try cursor.next() != nil {
-            var values: [DatabaseValue] = []
-            values.reserveCapacity(Int(count))
-            for index in 0..<count {
-                values.append(DatabaseValue(sqliteStatement: sqliteStatement, index: index))
-            }
-            rows.append(Row(columns: columns, values: values))
+            rows.append(Row(copying: statement))
         }
         return rows
     }

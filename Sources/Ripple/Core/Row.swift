@@ -69,12 +69,13 @@ public final class Row: @unchecked Sendable {
 
     /// A row with the current values of `statement`, copied.
     convenience init(copying statement: Statement) {
+        self.init(columns: statement.columnNames, values: Row.currentValues(of: statement))
+    }
+
+    /// The values of the current row of `statement`.
+    private static func currentValues(of statement: Statement) -> [DatabaseValue] {
         let sqliteStatement = statement.sqliteStatement
-        self.init(
-            columns: statement.columnNames,
-            values: (0..<CInt(statement.columnCount)).map {
-                DatabaseValue(sqliteStatement: sqliteStatement, index: $0)
-            })
+        return (0..<CInt(statement.columnCount)).map { DatabaseValue(sqliteStatement: sqliteStatement, index: $0) }
     }
 
     /// A row that owns its values (self when it already does).
@@ -97,7 +98,7 @@ public final class Row: @unchecked Sendable {
     public var databaseValues: [DatabaseValue] {
         switch storage {
         case .statement(let statement):
-            return (0..<CInt(count)).map { DatabaseValue(sqliteStatement: statement.sqliteStatement, index: $0) }
+            return Row.currentValues(of: statement)
         case .values(_, let values):
             return values
         }

@@ -117,9 +117,7 @@ public final class Statement {
         var position = 0
         try bind(arguments, consumingFrom: &position)
         if position != arguments.positional.count {
-            throw DatabaseError.misuse(
-                "wrong number of statement arguments: \(arguments.positional.count) given, "
-                + "\(position) expected", sql: sql, arguments: arguments)
+            throw wrongArgumentCount(given: arguments.positional.count, expected: position, arguments)
         }
     }
 
@@ -128,9 +126,7 @@ public final class Statement {
         var position = 0
         _ = try resolve(arguments, consumingFrom: &position)
         if position != arguments.positional.count {
-            throw DatabaseError.misuse(
-                "wrong number of statement arguments: \(arguments.positional.count) given, "
-                + "\(position) expected", sql: sql, arguments: arguments)
+            throw wrongArgumentCount(given: arguments.positional.count, expected: position, arguments)
         }
     }
 
@@ -142,9 +138,7 @@ public final class Statement {
             // Fast path: anonymous or numbered parameters only.
             let values = arguments.positional
             guard values.count - position >= parameterCount else {
-                throw DatabaseError.misuse(
-                    "wrong number of statement arguments: \(values.count) given, "
-                    + "\(position + parameterCount) expected", sql: sql, arguments: arguments)
+                throw wrongArgumentCount(given: values.count, expected: position + parameterCount, arguments)
             }
             let start = position
             try values.withUnsafeBufferPointer { buffer in
@@ -184,9 +178,7 @@ public final class Statement {
         if !missing.isEmpty {
             let list = missing.joined(separator: ", ")
             if parameterNames.allSatisfy({ $0 == nil }) {
-                throw DatabaseError.misuse(
-                    "wrong number of statement arguments: \(arguments.positional.count) given, "
-                    + "\(parameterCount) expected", sql: sql, arguments: arguments)
+                throw wrongArgumentCount(given: arguments.positional.count, expected: parameterCount, arguments)
             }
             throw DatabaseError.misuse("missing statement argument(s): \(list)", sql: sql, arguments: arguments)
         }
@@ -201,6 +193,11 @@ public final class Statement {
 
     private func bindingError(_ code: CInt, _ arguments: StatementArguments) -> DatabaseError {
         DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
+    }
+
+    /// The error for arguments whose positional values are not all used.
+    func wrongArgumentCount(given: Int, expected: Int, _ arguments: StatementArguments) -> DatabaseError {
+        DatabaseError.wrongArgumentCount(given: given, expected: expected, sql: sql, arguments: arguments)
     }
 
     // MARK: - Execution

@@ -142,14 +142,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
             return (try pipeline.fetch(db), nil)
         }
         if db.isInsideTransaction { return try run() }
-        var result: (Any, DatabaseRegion?)!
-        try db.readOnly {
-            try db.inTransaction(.deferred) {
-                result = try run()
-                return .commit
-            }
-        }
-        return result
+        return try db.inReadOnlyTransaction(run)
     }
 
     // MARK: Changes
