@@ -53,6 +53,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         func accepts(_ event: DatabaseEvent) -> Bool {
             acceptedTables.contains { $0.withUnsafeBufferPointer { event.isAbout(table: $0.baseAddress!) } }
         }
+
+        func accepts(table: UnsafePointer<CChar>) -> Bool {
+            acceptedTables.contains { $0.withUnsafeBufferPointer { sqlite3_stricmp(table, $0.baseAddress!) == 0 } }
+        }
     }
 
     // All this state is confined to the writer's queue, and never accessed re-entrantly:
@@ -177,14 +181,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// Runs observer callbacks that must not use the connection, with the broker current.
     private func withoutDatabaseAccess<T>(_ body: () throws -> T) rethrows -> T {
         if forbidsAccessForStatement { return try body() }
-        let previous = pthread_getspecific(Self.currentKey)
-        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
-        let previousForbids = database.forbidsAccess
-        database.forbidsAccess = true
-        defer {
-            database.forbidsAccess = previousForbids
-            pthread_setspecific(Self.currentKey, previous)
-        }
+        beginForbiddingAccess()
+        defer { endForbiddingAccess() }
         return try body()
     }
 
@@ -490,9 +488,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
             initialRowID: initialRowID, finalRowID: finalRowID)
         withoutDatabaseAccess {
-            for entry in activeUserEntries where !entry.isStopped && entry.wantsPreUpdateEvents {
-                let accepts = entry.acceptedTables.contains { $0.withUnsafeBufferPointer { sqlite3_stricmp(tableName, $0.baseAddress!) == 0 } }
-                if accepts { entry.activeObserver?.databaseWillChange(with: event) }
+            for entry in activeUserEntries where !entry.isStopped && entry.wantsPreUpdateEvents && entry.accepts(table: tableName) {
+                entry.activeObserver?.databaseWillChange(with: event)
             }
         }
     }
@@ -517,16 +514,19 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         savepointNames.removeAll()
         flushBuffer()
         do {
-            try withoutDatabaseAccess {
-                for entry in entries {
-                    try entry.observer?.databaseWillCommit()
-                }
-            }
+            try askObserversToCommit()
             transactionState = .committed
             return true
         } catch {
             transactionState = .cancelledCommit(error)
             return false
+        }
+    }
+
+    /// `databaseWillCommit()` of every observer, in registration order: the first error vetoes.
+    private func askObserversToCommit() throws {
+        try withoutDatabaseAccess {
+            for entry in entries { try entry.observer?.databaseWillCommit() }
         }
     }
 
@@ -554,9 +554,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 notifyRollback()
             } else {
                 do {
-                    try withoutDatabaseAccess {
-                        for entry in entries { try entry.observer?.databaseWillCommit() }
-                    }
+                    try askObserversToCommit()
                 } catch {
                     // The empty transaction is committed already: nothing can be rolled back.
                 }
