@@ -172,9 +172,8 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         let matchedOldIndexes = matchedOld.compactMap { $0 }
         // Usually nothing moved: the matched records are still in order, found in linear
         // time; otherwise the longest increasing subsequence tells the fewest moves.
-        let staying = zip(matchedOldIndexes, matchedOldIndexes.dropFirst()).allSatisfy { $0 < $1 }
-            ? Set(matchedOldIndexes)
-            : longestIncreasingSubsequence(matchedOldIndexes)
+        let nothingMoved = zip(matchedOldIndexes, matchedOldIndexes.dropFirst()).allSatisfy { $0 < $1 }
+        let staying = nothingMoved ? [] : longestIncreasingSubsequence(matchedOldIndexes)
         var insertions: [(FetchedRecordChange, Record)] = []
         var moves: [(FetchedRecordChange, Record)] = []
         var updates: [(FetchedRecordChange, Record)] = []
@@ -184,7 +183,7 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
                 insertions.append((.insertion(indexPath: IndexPath(indexes: [0, newIndex])), record))
                 continue
             }
-            if staying.contains(oldIndex) {
+            if nothingMoved || staying.contains(oldIndex) {
                 // Rows that did not change cost one comparison; only changed ones are detailed.
                 if old[oldIndex].row != new[newIndex].row {
                     updates.append((.update(indexPath: IndexPath(indexes: [0, oldIndex]), changes: columnChanges(from: old[oldIndex].row, to: new[newIndex].row)), record))
