@@ -116,15 +116,18 @@ public final class Statement {
     public func setArguments(_ arguments: StatementArguments) throws {
         var position = 0
         try bind(arguments, consumingFrom: &position)
-        if position != arguments.positional.count {
-            throw wrongArgumentCount(given: arguments.positional.count, expected: position, arguments)
-        }
+        try checkAllPositionalValuesUsed(arguments, upTo: position)
     }
 
     /// Throws the error ``setArguments(_:)`` would throw, without binding.
     public func validateArguments(_ arguments: StatementArguments) throws {
         var position = 0
         _ = try resolve(arguments, consumingFrom: &position)
+        try checkAllPositionalValuesUsed(arguments, upTo: position)
+    }
+
+    /// Throws when positional values remain after `position`, the count the statement used.
+    private func checkAllPositionalValuesUsed(_ arguments: StatementArguments, upTo position: Int) throws {
         if position != arguments.positional.count {
             throw wrongArgumentCount(given: arguments.positional.count, expected: position, arguments)
         }
