@@ -21,7 +21,6 @@ public struct RippleSubject: BenchSubject {
         case .w2c: return { try Self.fetchAll(DecodableItem.self, $0, $1) }
         case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
         case .w5c: return { try Self.singleInsertTransactions($0, $1, observer: false) }
-        default: return nil
         }
     }
 

@@ -1,46 +1,46 @@
-/// Finds column indexes by name fast, for code that reads the same columns in the same
-/// order on every row (records, `row["name"]` in a loop): it remembers the sequence of names
-/// asked for, and predicts that the next name is the one that followed the previous one.
-/// A right prediction costs one string comparison; a wrong one, a search.
+/// Finds column indexes fast, for code that reads the same columns in the same order on
+/// every row (records, `row["name"]` in a loop): it remembers the sequence of names asked
+/// for, and predicts that the next name is the one that followed the previous one. A right
+/// prediction costs one comparison; a wrong one, a search.
+///
+/// Rows of a statement share one (``ColumnIndexCache``); the decoder of `Decodable`
+/// records has its own (see `RecordDecodingState`).
 @usableFromInline
-final class ColumnIndexCache {
-    // Confined to the connection's queue, never accessed re-entrantly: no need for the
-    // runtime's dynamic exclusivity checks, which cost more than the lookups themselves.
-    @exclusivity(unchecked) @usableFromInline var names: [String] = []
-    @exclusivity(unchecked) @usableFromInline var indexes: [Int?] = []
-    @exclusivity(unchecked) @usableFromInline var position = 0
-    private let lookup: (String) -> Int?
+struct ColumnIndexPrediction {
+    @usableFromInline var names: [String] = []
+    @usableFromInline var indexes: [Int?] = []
+    @usableFromInline var position = 0
 
     /// The number of names remembered at most, so that random access patterns cannot grow
     /// the cache without bound.
-    private static let capacity = 256
+    private static var capacity: Int { 256 }
 
-    init(lookup: @escaping (String) -> Int?) {
-        self.lookup = lookup
-    }
+    init() {}
 
     /// Called when code starts reading a new row: the next name is predicted to be the
     /// first one again.
-    func rewind() { position = 0 }
-
     @inlinable @inline(__always)
-    func index(of name: String) -> Int? {
+    mutating func rewind() { position = 0 }
+
+    /// The index of the column `name`; `lookup` finds it when the prediction fails.
+    @inlinable @inline(__always)
+    mutating func index(of name: String, lookup: () -> Int?) -> Int? {
         let current = position
         if current < names.count, names[current] == name {
             position = current + 1
             return indexes[current]
         }
-        return mispredictedIndex(of: name)
+        return mispredictedIndex(of: name, lookup: lookup)
     }
 
     @usableFromInline
-    func mispredictedIndex(of name: String) -> Int? {
+    mutating func mispredictedIndex(of name: String, lookup: () -> Int?) -> Int? {
         // A new row started without rewind, or another order: find the name in the sequence.
         if let known = names.firstIndex(of: name) {
             position = known + 1
             return indexes[known]
         }
-        let index = lookup(name)
+        let index = lookup()
         if names.count < Self.capacity {
             names.append(name)
             indexes.append(index)
@@ -50,11 +50,21 @@ final class ColumnIndexCache {
     }
 }
 
+/// The column lookups of the rows of one statement, shared by the rows of its cursors.
+@usableFromInline
+final class ColumnIndexCache {
+    // Confined to the connection's queue, never accessed re-entrantly: no need for the
+    // runtime's dynamic exclusivity checks, which cost more than the lookups themselves.
+    @exclusivity(unchecked) @usableFromInline var prediction = ColumnIndexPrediction()
+
+    init() {}
+}
+
 extension Statement {
     /// The column lookups of rows read from this statement.
     var columnIndexCache: ColumnIndexCache {
         if let cache = _columnIndexCache { return cache }
-        let cache = ColumnIndexCache { [unowned self] name in self.index(ofColumn: name) }
+        let cache = ColumnIndexCache()
         _columnIndexCache = cache
         return cache
     }

@@ -43,6 +43,15 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let columnIndexCache: ColumnIndexCache?
 
+    /// The decoder of `Decodable` records built from this row, reused from row to row of a
+    /// cursor (see ``FetchableRecord`` decoding). Confined to the connection's queue.
+    @exclusivity(unchecked) var recordDecoder: DatabaseRowDecoder?
+
+    deinit {
+        // Containers of `Decodable` records kept beyond the row fail their check.
+        recordDecoder?.state.release()
+    }
+
     init(statement: Statement) {
         storage = .statement(statement)
         sqliteStatement = statement.sqliteStatement
@@ -107,7 +116,7 @@ public final class Row: @unchecked Sendable {
     /// The index of the leftmost column named `name`, case-insensitively.
     @inlinable @inline(__always)
     public func index(forColumn name: String) -> Int? {
-        if let columnIndexCache { return columnIndexCache.index(of: name) }
+        if let columnIndexCache { return columnIndexCache.prediction.index(of: name) { uncachedIndex(forColumn: name) } }
         return uncachedIndex(forColumn: name)
     }
 
@@ -126,7 +135,7 @@ public final class Row: @unchecked Sendable {
     /// Tells the column lookups that a new row starts being read.
     @usableFromInline
     func rewindColumnLookups() {
-        columnIndexCache?.rewind()
+        columnIndexCache?.prediction.rewind()
     }
 
     /// Whether the row has a column named `name` (case-insensitive).

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// `Decodable` records decode from rows with no extra code.
@@ -13,26 +14,82 @@ import Foundation
 /// A missing column, NULL in a non-optional property, or a value of the wrong type throws a
 /// ``DatabaseError`` that names the column.
 extension FetchableRecord where Self: Decodable {
+    // Inlinable, so that the record's `init(from:)` is called directly, not through
+    // generic code that copies each record through value witnesses.
+    @inlinable
     public init(row: Row) throws {
-        try self.init(from: DatabaseRowDecoder(row: row))
+        try self.init(from: row.reusableRecordDecoder)
     }
 }
 
-// The decoder and its container are final classes: the standard library calls them
-// through unspecialized generic code, where copying a struct goes through value witnesses
-// and costs far more than retaining one reference.
+extension Row {
+    /// One decoder for all the records built from this row: a cursor's row serves every
+    /// record it reads, and the decoder keeps its keyed container from one record to the
+    /// next, so decoding a record allocates nothing.
+    @usableFromInline
+    var reusableRecordDecoder: any Decoder {
+        if let decoder = recordDecoder { return decoder }
+        let decoder = DatabaseRowDecoder(row: self)
+        recordDecoder = decoder
+        return decoder
+    }
+}
+
+// How decoding stays fast. The standard library calls a decoder and its keyed container
+// through unspecialized generic code: for each property, it copies the container through
+// value witnesses, and asks for generic metadata whenever a container is created. So:
+// - the row keeps one decoder (above), and the decoder keeps the keyed container it handed
+//   out last: records of one type get the same container on every row;
+// - the container is a struct of plain values (a reference that is not counted and a
+//   generation number), so copying it counts no references;
+// - column indexes are predicted from one record to the next (`ColumnIndexPrediction`).
+//
+// The uncounted reference stays memory-safe: the state it points to is never deallocated
+// (a state whose row is gone goes back to a pool, with a new generation), and every use
+// checks the generation, so a container kept after its row is gone is a clear fatal error,
+// not a read of freed memory.
+
+/// The decoder of `Decodable` records; owned by its row, never created otherwise.
 final class DatabaseRowDecoder: Decoder {
-    let row: Row
+    let state: RecordDecodingState
+    let generation: UInt64
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(row: Row) {
-        self.row = row
+    /// The keyed container handed out last, and the type of its keys. It is kept in raw
+    /// memory, typed by `lastKeyType`, because a dynamic cast back from `Any` would cost as
+    /// much as building a new one.
+    @exclusivity(unchecked) private var lastContainer: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var destroyLastContainer: ((UnsafeMutableRawPointer) -> Void)?
+    @exclusivity(unchecked) private var lastKeyType: ObjectIdentifier?
+
+    fileprivate init(row: Row) {
+        state = RecordDecodingState.acquire(for: row)
+        generation = state.generation
+    }
+
+    deinit {
+        if let lastContainer { destroyLastContainer?(lastContainer) }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        row.rewindColumnLookups()
-        return KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(row: row))
+        state.check(generation)
+        state.prediction.rewind()
+        if lastKeyType == ObjectIdentifier(Key.self), let lastContainer {
+            return lastContainer.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
+        }
+        if let lastContainer { destroyLastContainer?(lastContainer) }
+        let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state, generation: generation))
+        let slot = UnsafeMutablePointer<KeyedDecodingContainer<Key>>.allocate(capacity: 1)
+        slot.initialize(to: container)
+        lastContainer = UnsafeMutableRawPointer(slot)
+        destroyLastContainer = { raw in
+            let slot = raw.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self)
+            slot.deinitialize(count: 1)
+            slot.deallocate()
+        }
+        lastKeyType = ObjectIdentifier(Key.self)
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -44,92 +101,101 @@ final class DatabaseRowDecoder: Decoder {
     }
 }
 
-final class RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let row: Row
-    var codingPath: [any CodingKey] { [] }
+/// What the decoder and the keyed containers of a row read: the row, its statement, and
+/// the predicted column indexes. Never deallocated: see the comment above.
+final class RecordDecodingState: @unchecked Sendable {
+    /// Incremented each time the state is given back, so that containers of a previous
+    /// row are recognized.
+    @exclusivity(unchecked) private(set) var generation: UInt64 = 0
+    // Valid while `generation` is the one of the caller (the row clears it when it ends).
+    @exclusivity(unchecked) private var _row: Unmanaged<Row>?
+    /// The statement of a statement row (kept alive while the state is in use), nil for
+    /// copied values.
+    @exclusivity(unchecked) private(set) var statement: Statement?
+    @exclusivity(unchecked) private(set) var sqliteStatement: OpaquePointer?
+    /// Column indexes in the order properties are decoded, resolved on the first record
+    /// and predicted for the next ones.
+    @exclusivity(unchecked) var prediction = ColumnIndexPrediction()
 
-    init(row: Row) {
-        self.row = row
+    // States not in use. They stay allocated: that is what makes uncounted references to
+    // them safe. There are never more than the decoders that were alive at once.
+    private nonisolated(unsafe) static var free: [RecordDecodingState] = []
+    private static let lock = NSLock()
+
+    static func acquire(for row: Row) -> RecordDecodingState {
+        let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
+        state._row = Unmanaged.passUnretained(row)
+        if case .statement(let statement) = row.storage { state.statement = statement }
+        state.sqliteStatement = row.sqliteStatement
+        return state
     }
 
-    private var statement: Statement? {
-        if case .statement(let statement) = row.storage { return statement }
-        return nil
+    /// Called when the row ends: containers kept beyond this point fail their check.
+    func release() {
+        generation &+= 1
+        _row = nil
+        statement = nil
+        sqliteStatement = nil
+        prediction = ColumnIndexPrediction()
+        Self.lock.withLock { Self.free.append(self) }
     }
-
-    var allKeys: [Key] { row.columnNames.compactMap { Key(stringValue: $0) } }
 
     @inline(__always)
-    private func index(_ key: Key) -> Int? {
-        row.index(forColumn: key.stringValue)
+    func check(_ expected: UInt64) {
+        if generation != expected {
+            fatalError("A decoder or decoding container of a Ripple row was used after its row was gone. Use them only inside init(from:), and copy what you need to keep.")
+        }
+    }
+
+    /// The row; only after `check`.
+    var row: Row { _row!.takeUnretainedValue() }
+
+    @inline(__always)
+    func index(_ name: String) -> Int? {
+        prediction.index(of: name) { row.uncachedIndex(forColumn: name) }
     }
 
     @inline(__always)
-    private func requiredIndex(_ key: Key) throws -> Int {
-        if let index = index(key) { return index }
+    func requiredIndex(_ name: String) throws -> Int {
+        if let index = index(name) { return index }
         throw DatabaseError.mismatch(
-            "no such column: \"\(key.stringValue)\" (columns: \(row.columnNames.joined(separator: ", ")))",
+            "no such column: \"\(name)\" (columns: \(row.columnNames.joined(separator: ", ")))",
             sql: statement?.sql, arguments: statement?.arguments)
     }
 
-    func contains(_ key: Key) -> Bool { row.index(forColumn: key.stringValue) != nil }
-
-    func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = row.index(forColumn: key.stringValue) else { return true }
+    func hasNull(_ index: Int) -> Bool {
+        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL }
         return row.hasNull(atIndex: index)
     }
 
     @inline(__always)
-    private func fast<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ key: Key) throws -> T {
-        try row.decode(T.self, atIndex: requiredIndex(key))
+    func decode<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ name: String) throws -> T {
+        let index = try requiredIndex(name)
+        if let sqliteStatement, let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) {
+            return value
+        }
+        return try row.decode(T.self, atIndex: index)
     }
 
     @inline(__always)
-    private func fastIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let index = index(key) else { return nil }
+    func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ name: String) throws -> T? {
+        guard let index = index(name) else { return nil }
+        if let sqliteStatement, let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) {
+            return value
+        }
         return try row.decodeIfPresent(T.self, atIndex: index)
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try fast(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try fast(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try fast(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try fast(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try fast(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try fast(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try fast(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try fast(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try fast(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try fast(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try fast(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try fast(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try fast(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try fast(type, key) }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try fastIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try fastIfPresent(type, key) }
-
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let index = try requiredIndex(key)
-        return try decodeValue(T.self, row.databaseValue(atIndex: index), column: key.stringValue, index: index)
+    func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
+        let index = try requiredIndex(name)
+        return try decodeValue(T.self, row.databaseValue(atIndex: index), column: name, index: index)
     }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = index(key) else { return nil }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
+        guard let index = index(name) else { return nil }
         let dbValue = row.databaseValue(atIndex: index)
         if dbValue.isNull { return nil }
-        return try decodeValue(T.self, dbValue, column: key.stringValue, index: index)
+        return try decodeValue(T.self, dbValue, column: name, index: index)
     }
 
     private func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int) throws -> T {
@@ -141,6 +207,79 @@ final class RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
         }
         return try decodeColumnValue(T.self, dbValue, column: column, index: index, statement: statement)
     }
+}
+
+/// The keyed container of a row: plain values, copied by the standard library without
+/// reference counting (see the comment above).
+struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    // Unmanaged, and used through `_withUnsafeGuaranteedRef`: an `unowned(unsafe)`
+    // reference would be retained and released around each use.
+    private let state: Unmanaged<RecordDecodingState>
+    private let generation: UInt64
+    var codingPath: [any CodingKey] { [] }
+
+    init(state: RecordDecodingState, generation: UInt64) {
+        self.state = Unmanaged.passUnretained(state)
+        self.generation = generation
+    }
+
+    /// Runs `body` with the state, once checked to belong to this container's row.
+    @inline(__always)
+    private func withState<R>(_ body: (RecordDecodingState) throws -> R) rethrows -> R {
+        try state._withUnsafeGuaranteedRef { state in
+            state.check(generation)
+            return try body(state)
+        }
+    }
+
+    var allKeys: [Key] { withState { $0.row.columnNames.compactMap { Key(stringValue: $0) } } }
+
+    func contains(_ key: Key) -> Bool { withState { $0.index(key.stringValue) != nil } }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        withState { state in
+            guard let index = state.index(key.stringValue) else { return true }
+            return state.hasNull(index)
+        }
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try withState { try $0.decode(type, key.stringValue) } }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try withState { try $0.decode(T.self, key.stringValue) }
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try withState { try $0.decodeIfPresent(T.self, key.stringValue) }
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         throw DecodingError.typeMismatch(type, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
@@ -150,8 +289,9 @@ final class RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPro
         throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
     }
 
-    func superDecoder() throws -> any Decoder { DatabaseRowDecoder(row: row) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { DatabaseRowDecoder(row: row) }
+    // The row's decoder: a superclass decodes from the same columns.
+    func superDecoder() throws -> any Decoder { withState { $0.row.reusableRecordDecoder } }
+    func superDecoder(forKey key: Key) throws -> any Decoder { withState { $0.row.reusableRecordDecoder } }
 }
 
 /// Decodes a `Decodable` type that is not `DatabaseValueConvertible` from one column: from

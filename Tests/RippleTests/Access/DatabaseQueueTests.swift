@@ -97,19 +97,11 @@ final class DatabaseQueueTests: XCTestCase {
     }
 
     func testReentranceIsFatal() throws {
-        #if os(Linux)
-        let result = try runInChildProcess(test: "RippleTests.AccessFatalErrorScenarios/testReentrantQueueAccess")
-        XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("Database methods are not reentrant"), result.stderr)
-        #endif
+        try assertFatalError(inScenario: "RippleTests.AccessFatalErrorScenarios/testReentrantQueueAccess", "Database methods are not reentrant")
     }
 
     func testPoolReentranceIsFatal() throws {
-        #if os(Linux)
-        let result = try runInChildProcess(test: "RippleTests.AccessFatalErrorScenarios/testReentrantPoolWrite")
-        XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("Database methods are not reentrant"), result.stderr)
-        #endif
+        try assertFatalError(inScenario: "RippleTests.AccessFatalErrorScenarios/testReentrantPoolWrite", "Database methods are not reentrant")
     }
 }
 

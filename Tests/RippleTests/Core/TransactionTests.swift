@@ -183,12 +183,7 @@ final class TransactionTests: XCTestCase {
     }
 
     func testTransactionLeftOpenIsFatal() throws {
-        #if os(Linux)
-        let result = try runInChildProcess(test: "RippleTests.TransactionFatalErrorScenarios/testLeaveTransactionOpen")
-        XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.contains("A transaction has been left opened at the end of a database access"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("allowsUnsafeTransactions"), result.stderr)
-        #endif
+        try assertFatalError(inScenario: "RippleTests.TransactionFatalErrorScenarios/testLeaveTransactionOpen", "A transaction has been left opened at the end of a database access", "allowsUnsafeTransactions")
     }
 
     func testAllowsUnsafeTransactions() throws {

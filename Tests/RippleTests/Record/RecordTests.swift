@@ -169,6 +169,59 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(items.map(\.b), [2, 4])
     }
 
+    func testDecodableRecordsOfSeveralTypesFromOneCursor() throws {
+        // One row serves each record of a cursor; its decoder keeps one keyed container,
+        // and must hand out the right one when the coding keys change.
+        struct Small: Decodable, FetchableRecord { var a: Int }
+        struct Large: Decodable, FetchableRecord { var b: String; var a: Int; var c: Double? }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 'x' AS b, NULL AS c UNION ALL SELECT 2, 'y', 2.5 UNION ALL SELECT 3, 'z', NULL")
+            var decoded: [String] = []
+            while let row = try rows.next() {
+                let small = try Small(row: row)
+                let large = try Large(row: row)
+                let again = try Small(row: row)
+                decoded.append("\(small.a) \(large.b) \(large.a) \(large.c.map { "\($0)" } ?? "nil") \(again.a)")
+            }
+            XCTAssertEqual(decoded, ["1 x 1 nil 1", "2 y 2 2.5 2", "3 z 3 nil 3"])
+        }
+    }
+
+    func testDecodableRecordFromCopiedRow() throws {
+        struct Item: Decodable, FetchableRecord, Equatable { var id: Int; var name: String; var score: Int? }
+        let row: Row = ["ID": 1, "name": "Arthur", "score": nil]
+        XCTAssertEqual(try Item(row: row), Item(id: 1, name: "Arthur", score: nil))
+        XCTAssertEqual(try Item(row: row), Item(id: 1, name: "Arthur", score: nil))
+        let missing: Row = ["id": 1]
+        let error = assertDatabaseError(.SQLITE_MISMATCH) { try Item(row: missing) }
+        XCTAssertEqual(error?.message, "no such column: \"name\" (columns: id)")
+    }
+
+    func testDecodableClassHierarchyUsesSuperDecoder() throws {
+        class Base: Decodable {
+            var id: Int
+            enum CodingKeys: String, CodingKey { case id }
+        }
+        final class Derived: Base, FetchableRecord {
+            var name: String
+            enum DerivedKeys: String, CodingKey { case name }
+            required init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: DerivedKeys.self)
+                name = try container.decode(String.self, forKey: .name)
+                try super.init(from: container.superDecoder())
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        let items = try dbQueue.read { try Derived.fetchAll($0, sql: "SELECT 1 AS id, 'a' AS name UNION ALL SELECT 2, 'b'") }
+        XCTAssertEqual(items.map(\.id), [1, 2])
+        XCTAssertEqual(items.map(\.name), ["a", "b"])
+    }
+
+    func testDecodingContainerKeptBeyondItsRowIsFatal() throws {
+        try assertFatalError(inScenario: "RippleTests.RecordFatalErrorScenarios/testKeepDecodingContainer", "was used after its row was gone")
+    }
+
     func testFetchableRecordByHand() throws {
         struct Pair: FetchableRecord {
             var x: Int
@@ -182,5 +235,31 @@ final class RecordTests: XCTestCase {
         let pairs = try dbQueue.read { try Pair.fetchAll($0, sql: "SELECT 1 AS x, 'a' AS y UNION ALL SELECT 2, NULL") }
         XCTAssertEqual(pairs.map(\.x), [1, 2])
         XCTAssertEqual(pairs.map(\.y), ["a", nil])
+    }
+}
+
+/// Scenarios run in a child process by the tests above: each one ends in a fatal error.
+final class RecordFatalErrorScenarios: XCTestCase {
+    final class Escaped: @unchecked Sendable {
+        var container: KeyedDecodingContainer<Thief.CodingKeys>?
+    }
+
+    struct Thief: Decodable, FetchableRecord {
+        nonisolated(unsafe) static var escaped = Escaped()
+        var id: Int
+        enum CodingKeys: String, CodingKey { case id }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            Self.escaped.container = container
+        }
+    }
+
+    func testKeepDecodingContainer() throws {
+        guard isFatalScenario else { return }
+        let dbQueue = try DatabaseQueue()
+        _ = try dbQueue.read { try Thief.fetchAll($0, sql: "SELECT 1 AS id") }
+        // fatal error: A decoder or decoding container of a Ripple row was used after its row was gone.
+        _ = try Thief.escaped.container?.decode(Int.self, forKey: .id)
     }
 }

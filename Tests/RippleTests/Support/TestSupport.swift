@@ -104,6 +104,19 @@ func runInChildProcess(test name: String) throws -> (status: Int32, stderr: Stri
     return (exitedNormally ? exitCode : 128 + (status & 0x7f), stderr)
 }
 
+/// Runs the scenario `test` (a test of this bundle that returns at once unless
+/// ``isFatalScenario``) in a child process, and checks that it ends in a fatal error whose
+/// message contains each of `messages`. Linux only: elsewhere it checks nothing.
+func assertFatalError(inScenario test: String, _ messages: String..., file: StaticString = #filePath, line: UInt = #line) throws {
+    #if os(Linux)
+    let result = try runInChildProcess(test: test)
+    XCTAssertNotEqual(result.status, 0, "the scenario did not fail", file: file, line: line)
+    for message in messages {
+        XCTAssertTrue(result.stderr.contains(message), result.stderr, file: file, line: line)
+    }
+    #endif
+}
+
 /// True in the child process started by `runInChildProcess`.
 var isFatalScenario: Bool {
     ProcessInfo.processInfo.environment["RIPPLE_FATAL_SCENARIO"] == "1"
