@@ -14,13 +14,15 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     ],
     targets: [
-        // The system SQLite (Debian: libsqlite3-dev). Nothing but this target links C.
+        // The system SQLite (Debian: libsqlite3-dev).
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "Ripple", dependencies: ["CSQLite"]),
+        // What Swift cannot express: a thread-local variable.
+        .target(name: "CRippleSupport"),
+        .target(name: "Ripple", dependencies: ["CSQLite", "CRippleSupport"]),
         .target(name: "RippleCombine", dependencies: [
             "Ripple",
             .product(name: "OpenCombineShim", package: "OpenCombine"),

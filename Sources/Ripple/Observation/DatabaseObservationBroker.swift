@@ -1,4 +1,5 @@
 import CSQLite
+import CRippleSupport
 import Foundation
 
 /// Notifies transaction observers of one connection: the one place that decides whether a
@@ -36,9 +37,21 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         @exclusivity(unchecked) var acceptedTables: [ContiguousArray<CChar>] = []
         /// A strong reference to the observer while it is activated for a statement: row
         /// events then need no weak-reference load.
-        @exclusivity(unchecked) var activeObserver: (any TransactionObserver)?
+        @exclusivity(unchecked) private var activeObserver: (any TransactionObserver)?
+        /// The same observer, for row callbacks, without reference counting: an observer
+        /// held weakly has a side table, where each count costs several plain ones. Valid
+        /// while `activeObserver` keeps it alive.
+        @exclusivity(unchecked) private var activeObserverPointer: UnsafeMutableRawPointer?
+        /// Row callbacks of the observer's concrete type, called with an unretained
+        /// reference (built once, when the observer is added).
+        private let didChangeThunk: (UnsafeMutableRawPointer, DatabaseEvent) -> Void
+        private let willChangeThunk: (UnsafeMutableRawPointer, DatabasePreUpdateEvent) -> Void
+        /// The table name pointer of the last row event accepted during the current
+        /// statement: SQLite passes the same pointer for each row of a table.
+        @exclusivity(unchecked) var lastAcceptedTable: UnsafePointer<CChar>?
 
         init(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
+            (didChangeThunk, willChangeThunk) = Self.rowCallbacks(of: observer)
             identity = ObjectIdentifier(observer)
             self.extent = extent
             regionObserver = observer as? RegionObserver
@@ -50,12 +63,58 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
         var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
 
-        func accepts(_ event: DatabaseEvent) -> Bool {
-            acceptedTables.contains { $0.withUnsafeBufferPointer { event.isAbout(table: $0.baseAddress!) } }
+        private static func rowCallbacks<Observer: TransactionObserver>(of observer: Observer) -> (
+            (UnsafeMutableRawPointer, DatabaseEvent) -> Void,
+            (UnsafeMutableRawPointer, DatabasePreUpdateEvent) -> Void)
+        {
+            (
+                { pointer, event in
+                    Unmanaged<Observer>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.databaseDidChange(with: event) }
+                },
+                { pointer, event in
+                    Unmanaged<Observer>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.databaseWillChange(with: event) }
+                }
+            )
         }
 
+        /// Activates the entry for a statement: row callbacks go to `observer`.
+        func activate(_ observer: any TransactionObserver) {
+            activeObserverPointer = Unmanaged.passUnretained(observer as AnyObject).toOpaque()
+            activeObserver = observer
+        }
+
+        /// Ends the activation for the statement.
+        func deactivate() {
+            activeObserverPointer = nil
+            activeObserver = nil
+            lastAcceptedTable = nil
+        }
+
+        /// Notifies the active observer of a row change.
+        @inline(__always)
+        func notifyDidChange(_ event: DatabaseEvent) {
+            if let activeObserverPointer { didChangeThunk(activeObserverPointer, event) }
+        }
+
+        /// Notifies the active observer of a row about to change.
+        @inline(__always)
+        func notifyWillChange(_ event: DatabasePreUpdateEvent) {
+            if let activeObserverPointer { willChangeThunk(activeObserverPointer, event) }
+        }
+
+        /// Whether the observer accepted the table of a row event of the current statement.
+        @inline(__always)
         func accepts(table: UnsafePointer<CChar>) -> Bool {
-            acceptedTables.contains { $0.withUnsafeBufferPointer { sqlite3_stricmp(table, $0.baseAddress!) == 0 } }
+            if table == lastAcceptedTable { return true }
+            return acceptsNewTable(table)
+        }
+
+        private func acceptsNewTable(_ table: UnsafePointer<CChar>) -> Bool {
+            guard acceptedTables.contains(where: { $0.withUnsafeBufferPointer { sqlite3_stricmp(table, $0.baseAddress!) == 0 } }) else {
+                return false
+            }
+            lastAcceptedTable = table
+            return true
         }
     }
 
@@ -168,14 +227,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     // MARK: - The current broker, for stopObservingDatabaseChangesUntilNextTransaction()
 
-    private static let currentKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
     static var current: DatabaseObservationBroker? {
-        pthread_getspecific(currentKey).map { Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue() }
+        ripple_current_broker().map { Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Runs observer callbacks that must not use the connection, with the broker current.
@@ -199,7 +252,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     // MARK: - Statements
 
     func statementWillStart(_ statement: Statement) throws {
-        guard !entries.isEmpty else { return }
+        guard !entries.isEmpty else {
+            uninstallRowHooks()
+            return
+        }
         wasInsideTransaction = database.isInsideTransaction
         let report = statement.report
         guard report.mayWrite else { return }
@@ -241,7 +297,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
             entry.acceptedTables = acceptsAll ? activation.allWrittenTables : accepted
             if !entry.acceptedTables.isEmpty {
-                entry.activeObserver = observer
+                entry.activate(observer)
                 activeUserEntries.append(entry)
             }
         }
@@ -249,12 +305,16 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let needsRowEvents = !activeUserEntries.isEmpty
         let needsPreUpdate = supportsPreUpdateHook
             && (activation.hasRowLevel || activeUserEntries.contains { $0.wantsPreUpdateEvents })
+        // Row hooks stay installed from one statement to the next while they are needed
+        // (installing one takes SQLite's mutex), and go as soon as they are not.
         if needsRowEvents {
             installUpdateHook()
             // Row callbacks must not use the connection: forbid it once for the statement.
             beginForbiddingAccess()
+        } else {
+            uninstallUpdateHook()
         }
-        if needsPreUpdate { installPreUpdateHook() }
+        if needsPreUpdate { installPreUpdateHook() } else { uninstallPreUpdateHook() }
     }
 
     @exclusivity(unchecked) private var savedForbidsAccess = false
@@ -263,8 +323,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     private func beginForbiddingAccess() {
         guard !forbidsAccessForStatement else { return }
         forbidsAccessForStatement = true
-        savedCurrentBroker = pthread_getspecific(Self.currentKey)
-        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        savedCurrentBroker = ripple_current_broker()
+        ripple_set_current_broker(Unmanaged.passUnretained(self).toOpaque())
         savedForbidsAccess = database.forbidsAccess
         database.forbidsAccess = true
     }
@@ -273,13 +333,17 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         guard forbidsAccessForStatement else { return }
         forbidsAccessForStatement = false
         database.forbidsAccess = savedForbidsAccess
-        pthread_setspecific(Self.currentKey, savedCurrentBroker)
+        ripple_set_current_broker(savedCurrentBroker)
     }
 
     private func deactivateUserEntries() {
         guard !activeUserEntries.isEmpty else { return }
-        for entry in activeUserEntries { entry.activeObserver = nil }
-        activeUserEntries.removeAll(keepingCapacity: true)
+        for entry in activeUserEntries { entry.deactivate() }
+        if activeUserEntries.count == 1 {
+            activeUserEntries.removeLast()  // much cheaper than removeAll(keepingCapacity:)
+        } else {
+            activeUserEntries.removeAll(keepingCapacity: true)
+        }
     }
 
     /// `sqlite_sequence`, `sqlite_stat1` and the like are nobody's business but SQLite's.
@@ -332,14 +396,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     func statementDidFinish(_ statement: Statement) throws {
         // The common case of a statement nobody needed to watch: nothing to do.
-        if regionActivation == nil, activeUserEntries.isEmpty, !forbidsAccessForStatement,
-           !updateHookInstalled, !preUpdateHookInstalled, !hasNotifiedChanges,
+        if regionActivation == nil, activeUserEntries.isEmpty, !forbidsAccessForStatement, !hasNotifiedChanges,
            !statement.report.hasSavepointEffect, case .none = transactionState
         {
             return
         }
         endForbiddingAccess()
-        uninstallRowHooks()
         if let activation = regionActivation {
             regionActivation = nil
             if tracksStatementLevelImpacts, sqlite3_total_changes(database.sqliteConnection) != totalChangesBefore {
@@ -435,7 +497,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         sqlite3_update_hook(database.sqliteConnection, { context, operation, databaseName, tableName, rowID in
             guard let context, let databaseName, let tableName, let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
             let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-            broker.didChange(DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName))
+            broker.didChange(DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName), table: tableName)
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -450,25 +512,34 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     private func uninstallRowHooks() {
-        if updateHookInstalled {
-            sqlite3_update_hook(database.sqliteConnection, nil, nil)
-            updateHookInstalled = false
-        }
-        if preUpdateHookInstalled {
-            sqlite3_preupdate_hook(database.sqliteConnection, nil, nil)
-            preUpdateHookInstalled = false
-        }
+        uninstallUpdateHook()
+        uninstallPreUpdateHook()
     }
 
-    private func didChange(_ event: DatabaseEvent) {
+    private func uninstallUpdateHook() {
+        guard updateHookInstalled else { return }
+        sqlite3_update_hook(database.sqliteConnection, nil, nil)
+        updateHookInstalled = false
+    }
+
+    private func uninstallPreUpdateHook() {
+        guard preUpdateHookInstalled else { return }
+        sqlite3_preupdate_hook(database.sqliteConnection, nil, nil)
+        preUpdateHookInstalled = false
+    }
+
+    private func didChange(_ event: DatabaseEvent, table: UnsafePointer<CChar>) {
+        // The hook stays installed between statements: rows of statements that activated
+        // nobody are nobody's business.
+        guard !activeUserEntries.isEmpty else { return }
         if !savepointNames.isEmpty {
-            let entries = activeUserEntries.filter { $0.accepts(event) }
+            let entries = activeUserEntries.filter { $0.accepts(table: table) }
             if !entries.isEmpty { buffer.append((savepointNames.count, .event(event.copy(), entries))) }
             return
         }
         withoutDatabaseAccess {
-            for entry in activeUserEntries where !entry.isStopped && entry.accepts(event) {
-                entry.activeObserver?.databaseDidChange(with: event)
+            for entry in activeUserEntries where !entry.isStopped && entry.accepts(table: table) {
+                entry.notifyDidChange(event)
             }
         }
     }
@@ -489,7 +560,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             initialRowID: initialRowID, finalRowID: finalRowID)
         withoutDatabaseAccess {
             for entry in activeUserEntries where !entry.isStopped && entry.wantsPreUpdateEvents && entry.accepts(table: tableName) {
-                entry.activeObserver?.databaseWillChange(with: event)
+                entry.notifyWillChange(event)
             }
         }
     }

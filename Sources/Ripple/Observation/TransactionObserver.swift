@@ -152,14 +152,6 @@ public struct DatabaseEvent: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the event is about `table`, compared case-insensitively without allocation.
-    func isAbout(table cTable: UnsafePointer<CChar>) -> Bool {
-        switch names {
-        case .borrowed(_, let table): return sqlite3_stricmp(table, cTable) == 0
-        case .copied(_, let table): return table.lowercased() == String(cString: cTable).lowercased()
-        }
-    }
-
     /// An event that remains valid after the callback.
     public func copy() -> DatabaseEvent {
         DatabaseEvent(kind: kind, rowID: rowID, names: .copied(database: databaseName, table: tableName))

@@ -21,6 +21,29 @@ final class StatementTests: XCTestCase {
         }
     }
 
+    func testPositionalValuesOfEveryKindBindInPlace() throws {
+        // Binding reads optional existentials where they lie; the layout it relies on is
+        // checked once, and must hold on the platforms Ripple runs on.
+        XCTAssertTrue(OptionalExistentialLayout.isKnown)
+        try makeDatabase().write { db in
+            let statement = try db.makeStatement(sql: "SELECT ?, ?, ?, ?, ?, ?, ?, ?")
+            let bigText = String(repeating: "x", count: 100)
+            let values: StatementArguments = [nil, 1, "a", nil, Data([0, 1]), 2.5, bigText, DatabaseValue.null]
+            let row = try Row.fetchOne(statement, arguments: values)!
+            XCTAssertTrue(row.hasNull(atIndex: 0))
+            XCTAssertEqual(try row[1] as Int, 1)
+            XCTAssertEqual(try row[2] as String, "a")
+            XCTAssertTrue(row.hasNull(atIndex: 3))
+            XCTAssertEqual(try row[4] as Data, Data([0, 1]))
+            XCTAssertEqual(try row[5] as Double, 2.5)
+            XCTAssertEqual(try row[6] as String, bigText)
+            XCTAssertTrue(row.hasNull(atIndex: 7))
+            // Values after the ones a statement consumed (multi-statement execution).
+            try db.execute(sql: "CREATE TABLE t(a, b); INSERT INTO t VALUES (?, ?); INSERT INTO t VALUES (?, ?)", arguments: [1, nil, nil, "z"])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT quote(a) || ',' || quote(b) FROM t"), ["1,NULL", "NULL,'z'"])
+        }
+    }
+
     func testSetArgumentsThenExecute() throws {
         try makeDatabase().write { db in
             let statement = try db.makeStatement(sql: "INSERT INTO player (name) VALUES (:name)")
