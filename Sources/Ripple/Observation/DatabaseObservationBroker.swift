@@ -19,7 +19,15 @@ import Foundation
 /// 4. At commit, `databaseWillCommit` may veto (SQLite rolls back and the caller gets the
 ///    observer's error); after the statement, `databaseDidCommit` or `databaseDidRollback`.
 final class DatabaseObservationBroker: StatementExecutionHook {
-    unowned(unsafe) let database: Database
+    // The connection owns its broker. Read through `withDatabase` on the paths run for
+    // each statement and row: an `unowned(unsafe)` reference is retained at each use.
+    private let databaseReference: Unmanaged<Database>
+    var database: Database { databaseReference.takeUnretainedValue() }
+
+    @inline(__always)
+    private func withDatabase<R>(_ body: (Database) throws -> R) rethrows -> R {
+        try databaseReference._withUnsafeGuaranteedRef(body)
+    }
 
     // MARK: Observers
 
@@ -35,6 +43,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         @exclusivity(unchecked) var wantsPreUpdateEvents = true
         /// The tables the observer accepted for the current statement, as C strings.
         @exclusivity(unchecked) var acceptedTables: [ContiguousArray<CChar>] = []
+        /// When the observer accepted every table the statement writes: the activation's
+        /// C strings of those tables, read without reference counting (the activation lives
+        /// as long as the statement). Nil otherwise: `acceptedTables` tells.
+        @exclusivity(unchecked) var acceptsAllOf: UnsafeBufferPointer<UnsafeMutablePointer<CChar>>?
         /// A strong reference to the observer while it is activated for a statement: row
         /// events then need no weak-reference load.
         @exclusivity(unchecked) private var activeObserver: (any TransactionObserver)?
@@ -42,16 +54,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// held weakly has a side table, where each count costs several plain ones. Valid
         /// while `activeObserver` keeps it alive.
         @exclusivity(unchecked) private var activeObserverPointer: UnsafeMutableRawPointer?
-        /// Row callbacks of the observer's concrete type, called with an unretained
-        /// reference (built once, when the observer is added).
-        private let didChangeThunk: (UnsafeMutableRawPointer, DatabaseEvent) -> Void
-        private let willChangeThunk: (UnsafeMutableRawPointer, DatabasePreUpdateEvent) -> Void
+        /// Calls the row callbacks of the observer's concrete type with an unretained
+        /// reference. A metatype, not closures: loading it counts no references.
+        private let rowCallbacks: any RowCallbacks.Type
         /// The table name pointer of the last row event accepted during the current
         /// statement: SQLite passes the same pointer for each row of a table.
-        @exclusivity(unchecked) var lastAcceptedTable: UnsafePointer<CChar>?
+        @exclusivity(unchecked) private var lastAcceptedTable: UnsafePointer<CChar>?
 
         init(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
-            (didChangeThunk, willChangeThunk) = Self.rowCallbacks(of: observer)
+            rowCallbacks = Self.callbacks(of: observer)
             identity = ObjectIdentifier(observer)
             self.extent = extent
             regionObserver = observer as? RegionObserver
@@ -63,22 +74,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
         var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
 
-        private static func rowCallbacks<Observer: TransactionObserver>(of observer: Observer) -> (
-            (UnsafeMutableRawPointer, DatabaseEvent) -> Void,
-            (UnsafeMutableRawPointer, DatabasePreUpdateEvent) -> Void)
-        {
-            (
-                { pointer, event in
-                    Unmanaged<Observer>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.databaseDidChange(with: event) }
-                },
-                { pointer, event in
-                    Unmanaged<Observer>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.databaseWillChange(with: event) }
-                }
-            )
+        private static func callbacks<Observer: TransactionObserver>(of observer: Observer) -> any RowCallbacks.Type {
+            ObserverRowCallbacks<Observer>.self
         }
 
         /// Activates the entry for a statement: row callbacks go to `observer`.
-        func activate(_ observer: any TransactionObserver) {
+        func activate(_ observer: consuming any TransactionObserver) {
             activeObserverPointer = Unmanaged.passUnretained(observer as AnyObject).toOpaque()
             activeObserver = observer
         }
@@ -88,18 +89,19 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             activeObserverPointer = nil
             activeObserver = nil
             lastAcceptedTable = nil
+            acceptsAllOf = nil
         }
 
         /// Notifies the active observer of a row change.
         @inline(__always)
         func notifyDidChange(_ event: DatabaseEvent) {
-            if let activeObserverPointer { didChangeThunk(activeObserverPointer, event) }
+            if let activeObserverPointer { rowCallbacks.didChange(activeObserverPointer, event) }
         }
 
         /// Notifies the active observer of a row about to change.
         @inline(__always)
         func notifyWillChange(_ event: DatabasePreUpdateEvent) {
-            if let activeObserverPointer { willChangeThunk(activeObserverPointer, event) }
+            if let activeObserverPointer { rowCallbacks.willChange(activeObserverPointer, event) }
         }
 
         /// Whether the observer accepted the table of a row event of the current statement.
@@ -110,9 +112,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
 
         private func acceptsNewTable(_ table: UnsafePointer<CChar>) -> Bool {
-            guard acceptedTables.contains(where: { $0.withUnsafeBufferPointer { sqlite3_stricmp(table, $0.baseAddress!) == 0 } }) else {
-                return false
+            let accepts: Bool
+            if let acceptsAllOf {
+                accepts = acceptsAllOf.contains { sqlite3_stricmp(table, $0) == 0 }
+            } else {
+                accepts = acceptedTables.contains(where: { $0.withUnsafeBufferPointer { sqlite3_stricmp(table, $0.baseAddress!) == 0 } })
             }
+            guard accepts else { return false }
             lastAcceptedTable = table
             return true
         }
@@ -121,10 +127,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     // All this state is confined to the writer's queue, and never accessed re-entrantly:
     // the runtime's dynamic exclusivity checks would cost on every statement.
     @exclusivity(unchecked) private var entries: [Entry] = [] {
-        didSet { userEntries = entries.filter { $0.regionObserver == nil } }
+        willSet { deactivateUserEntries() }
+        didSet { userEntries.replace(with: entries.filter { $0.regionObserver == nil }) }
     }
-    /// The entries of user observers, asked about each statement.
-    @exclusivity(unchecked) private var userEntries: [Entry] = []
+    /// The entries of user observers, asked about each statement (owned by `entries`).
+    private let userEntries = UnmanagedList<Entry>()
     /// Bumped whenever the set of observers changes, to invalidate per-statement decisions.
     @exclusivity(unchecked) private var generation = 0
     /// Whether callbacks currently run with the connection forbidden (set per statement
@@ -134,6 +141,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     // MARK: Statement state
 
     private final class RegionActivation {
+        /// Unique among the activations of this broker.
+        let id: UInt64
         let generation: Int
         let statementLevel: [Entry]
         /// Row-level observers, indexed by table, then by rowid: a row change finds the
@@ -146,22 +155,39 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// The C strings of all written tables: what an observer that accepts every kind
         /// accepts, without building a new array.
         let allWrittenTables: [ContiguousArray<CChar>]
+        /// The same, as C strings owned by the activation, for comparisons that count no
+        /// references.
+        let writtenTablePointers: UnsafeBufferPointer<UnsafeMutablePointer<CChar>>
         init(
+            id: UInt64,
             generation: Int,
             statementLevel: [Entry],
             rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])],
             writes: [(kind: DatabaseEventKind, table: ContiguousArray<CChar>)])
         {
+            self.id = id
             self.generation = generation
             self.statementLevel = statementLevel
             self.rowLevel = rowLevel
             self.writes = writes
             self.allWrittenTables = writes.map(\.table)
+            let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<CChar>>.allocate(capacity: writes.count)
+            for (index, write) in writes.enumerated() {
+                pointers.initializeElement(at: index, to: write.table.withUnsafeBufferPointer { strdup($0.baseAddress!)! })
+            }
+            writtenTablePointers = UnsafeBufferPointer(pointers)
+        }
+
+        deinit {
+            for pointer in writtenTablePointers { free(pointer) }
+            writtenTablePointers.deallocate()
         }
     }
 
-    @exclusivity(unchecked) private var activeUserEntries: [Entry] = []
+    /// The user entries activated for the current statement (owned by `entries`).
+    private let activeUserEntries = UnmanagedList<Entry>()
     @exclusivity(unchecked) private var regionActivation: RegionActivation?
+    @exclusivity(unchecked) private var lastActivationID: UInt64 = 0
     @exclusivity(unchecked) private var rowLevelImpacts: [Entry] = []
     @exclusivity(unchecked) private var totalChangesBefore: CInt = 0
     @exclusivity(unchecked) private var tracksStatementLevelImpacts = false
@@ -193,7 +219,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     private let supportsPreUpdateHook = DatabaseObservationBroker.supportsPreUpdateHook
 
     init(database: Database) {
-        self.database = database
+        databaseReference = Unmanaged.passUnretained(database)
         installTransactionHooks()
     }
 
@@ -256,9 +282,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHooks()
             return
         }
-        wasInsideTransaction = database.isInsideTransaction
-        let report = statement.report
-        guard report.mayWrite else { return }
+        wasInsideTransaction = withDatabase { $0.isInsideTransaction }
+        guard statement.report.mayWrite else { return }
 
         // Decided once per prepared statement (until observers change).
         let activation: RegionActivation
@@ -268,7 +293,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         {
             activation = cached
         } else {
-            activation = makeRegionActivation(report)
+            activation = makeRegionActivation(statement.report)
             statement.observationCache = activation
         }
         // Observers already impacted in this transaction need no more checks: a bulk
@@ -276,35 +301,24 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         tracksStatementLevelImpacts = !activation.statementLevel.isEmpty && !(savepointNames.isEmpty
             && activation.statementLevel.allSatisfy { $0.regionObserver?.hasPendingImpact == true })
         if tracksStatementLevelImpacts {
-            totalChangesBefore = sqlite3_total_changes(database.sqliteConnection)
+            totalChangesBefore = withDatabase { sqlite3_total_changes($0.sqliteConnection) }
         }
         // Kept only when the end of the statement has something to check.
         regionActivation = tracksStatementLevelImpacts || activation.hasRowLevel ? activation : nil
 
         // User observers: asked once per execution, as documented.
         deactivateUserEntries()
-        for entry in userEntries where !entry.isStopped {
-            guard let observer = entry.observer else { continue }
-            var acceptsAll = true
-            var accepted: [ContiguousArray<CChar>] = []
-            for (index, write) in activation.writes.enumerated() {
-                if observer.observes(eventsOfKind: write.kind) {
-                    if !acceptsAll { accepted.append(write.table) }
-                } else if acceptsAll {
-                    acceptsAll = false
-                    accepted = Array(activation.allWrittenTables[..<index])
-                }
-            }
-            entry.acceptedTables = acceptsAll ? activation.allWrittenTables : accepted
-            if !entry.acceptedTables.isEmpty {
-                entry.activate(observer)
+        var needsPreUpdate = supportsPreUpdateHook && activation.hasRowLevel
+        for index in 0..<userEntries.count {
+            userEntries.withElement(at: index) { entry in
+                guard !entry.isStopped, let observer = entry.observer else { return }
+                guard activate(entry, observer, for: activation) else { return }
                 activeUserEntries.append(entry)
+                if entry.wantsPreUpdateEvents { needsPreUpdate = supportsPreUpdateHook }
             }
         }
 
         let needsRowEvents = !activeUserEntries.isEmpty
-        let needsPreUpdate = supportsPreUpdateHook
-            && (activation.hasRowLevel || activeUserEntries.contains { $0.wantsPreUpdateEvents })
         // Row hooks stay installed from one statement to the next while they are needed
         // (installing one takes SQLite's mutex), and go as soon as they are not.
         if needsRowEvents {
@@ -325,25 +339,51 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         forbidsAccessForStatement = true
         savedCurrentBroker = ripple_current_broker()
         ripple_set_current_broker(Unmanaged.passUnretained(self).toOpaque())
-        savedForbidsAccess = database.forbidsAccess
-        database.forbidsAccess = true
+        withDatabase { database in
+            savedForbidsAccess = database.forbidsAccess
+            database.forbidsAccess = true
+        }
     }
 
     private func endForbiddingAccess() {
         guard forbidsAccessForStatement else { return }
         forbidsAccessForStatement = false
-        database.forbidsAccess = savedForbidsAccess
+        withDatabase { $0.forbidsAccess = savedForbidsAccess }
         ripple_set_current_broker(savedCurrentBroker)
+    }
+
+    /// Asks the observer of `entry` about each kind of change the statement may make, and
+    /// activates the entry if it accepts one: returns whether it does.
+    private func activate(_ entry: Entry, _ observer: consuming any TransactionObserver, for activation: RegionActivation) -> Bool {
+        let writes = activation.writes
+        var acceptsAll = true
+        var accepted: [ContiguousArray<CChar>] = []
+        for index in writes.indices {
+            if observer.observes(eventsOfKind: writes[index].kind) {
+                if !acceptsAll { accepted.append(writes[index].table) }
+            } else if acceptsAll {
+                acceptsAll = false
+                accepted = Array(activation.allWrittenTables[..<index])
+            }
+        }
+        if acceptsAll {
+            guard !writes.isEmpty else { return false }
+            entry.acceptsAllOf = activation.writtenTablePointers
+        } else {
+            guard !accepted.isEmpty else { return false }
+            entry.acceptsAllOf = nil
+            entry.acceptedTables = accepted
+        }
+        entry.activate(observer)
+        return true
     }
 
     private func deactivateUserEntries() {
         guard !activeUserEntries.isEmpty else { return }
-        for entry in activeUserEntries { entry.deactivate() }
-        if activeUserEntries.count == 1 {
-            activeUserEntries.removeLast()  // much cheaper than removeAll(keepingCapacity:)
-        } else {
-            activeUserEntries.removeAll(keepingCapacity: true)
+        for index in 0..<activeUserEntries.count {
+            activeUserEntries.withElement(at: index) { $0.deactivate() }
         }
+        activeUserEntries.removeAll()
     }
 
     /// `sqlite_sequence`, `sqlite_stat1` and the like are nobody's business but SQLite's.
@@ -391,7 +431,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
         }
         let rowLevel = rowLevelByTable.map { (table: $0.key.utf8CString, entriesByRowID: $0.value) }
-        return RegionActivation(generation: generation, statementLevel: statementLevel, rowLevel: rowLevel, writes: userWrites)
+        lastActivationID += 1
+        return RegionActivation(id: lastActivationID, generation: generation, statementLevel: statementLevel, rowLevel: rowLevel, writes: userWrites)
     }
 
     func statementDidFinish(_ statement: Statement) throws {
@@ -404,7 +445,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         endForbiddingAccess()
         if let activation = regionActivation {
             regionActivation = nil
-            if tracksStatementLevelImpacts, sqlite3_total_changes(database.sqliteConnection) != totalChangesBefore {
+            if tracksStatementLevelImpacts, withDatabase({ sqlite3_total_changes($0.sqliteConnection) }) != totalChangesBefore {
                 for entry in activation.statementLevel { recordImpact(entry) }
             }
             if !rowLevelImpacts.isEmpty {
@@ -496,8 +537,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         updateHookInstalled = true
         sqlite3_update_hook(database.sqliteConnection, { context, operation, databaseName, tableName, rowID in
             guard let context, let databaseName, let tableName, let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
-            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-            broker.didChange(DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName), table: tableName)
+            Unmanaged<DatabaseObservationBroker>.fromOpaque(context)._withUnsafeGuaranteedRef { broker in
+                broker.didChange(DatabaseEvent(kind: kind, rowID: rowID, databaseName: databaseName, tableName: tableName), table: tableName)
+            }
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -506,8 +548,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         preUpdateHookInstalled = true
         sqlite3_preupdate_hook(database.sqliteConnection, { context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
             guard let context, let connection, let databaseName, let tableName, let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
-            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-            broker.willChange(connection: connection, kind: kind, databaseName: databaseName, tableName: tableName, initialRowID: initialRowID, finalRowID: finalRowID)
+            Unmanaged<DatabaseObservationBroker>.fromOpaque(context)._withUnsafeGuaranteedRef { broker in
+                broker.willChange(connection: connection, kind: kind, databaseName: databaseName, tableName: tableName, initialRowID: initialRowID, finalRowID: finalRowID)
+            }
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -518,28 +561,36 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     private func uninstallUpdateHook() {
         guard updateHookInstalled else { return }
-        sqlite3_update_hook(database.sqliteConnection, nil, nil)
+        withDatabase { _ = sqlite3_update_hook($0.sqliteConnection, nil, nil) }
         updateHookInstalled = false
     }
 
     private func uninstallPreUpdateHook() {
         guard preUpdateHookInstalled else { return }
-        sqlite3_preupdate_hook(database.sqliteConnection, nil, nil)
+        withDatabase { _ = sqlite3_preupdate_hook($0.sqliteConnection, nil, nil) }
         preUpdateHookInstalled = false
     }
 
     private func didChange(_ event: DatabaseEvent, table: UnsafePointer<CChar>) {
         // The hook stays installed between statements: rows of statements that activated
         // nobody are nobody's business.
+        let activeUserEntries = activeUserEntries
         guard !activeUserEntries.isEmpty else { return }
         if !savepointNames.isEmpty {
-            let entries = activeUserEntries.filter { $0.accepts(table: table) }
+            var entries: [Entry] = []
+            for index in 0..<activeUserEntries.count {
+                activeUserEntries.withElement(at: index) { entry in
+                    if entry.accepts(table: table) { entries.append(entry) }
+                }
+            }
             if !entries.isEmpty { buffer.append((savepointNames.count, .event(event.copy(), entries))) }
             return
         }
         withoutDatabaseAccess {
-            for entry in activeUserEntries where !entry.isStopped && entry.accepts(table: table) {
-                entry.notifyDidChange(event)
+            for index in 0..<activeUserEntries.count {
+                activeUserEntries.withElement(at: index) { entry in
+                    if !entry.isStopped && entry.accepts(table: table) { entry.notifyDidChange(event) }
+                }
             }
         }
     }
@@ -559,8 +610,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
             initialRowID: initialRowID, finalRowID: finalRowID)
         withoutDatabaseAccess {
-            for entry in activeUserEntries where !entry.isStopped && entry.wantsPreUpdateEvents && entry.accepts(table: tableName) {
-                entry.notifyWillChange(event)
+            for index in 0..<activeUserEntries.count {
+                activeUserEntries.withElement(at: index) { entry in
+                    if !entry.isStopped && entry.wantsPreUpdateEvents && entry.accepts(table: tableName) {
+                        entry.notifyWillChange(event)
+                    }
+                }
             }
         }
     }
@@ -695,5 +750,22 @@ extension DatabaseRegion {
     /// The rowids the region restricts `table` to, if any.
     func rowIDs(forTable table: String) -> Set<Int64>? {
         tableRegions?[table.lowercased()]?.rowIDs
+    }
+}
+
+/// Calls an observer's row callbacks through an unretained reference (see
+/// `DatabaseObservationBroker.Entry`).
+protocol RowCallbacks {
+    static func didChange(_ observer: UnsafeMutableRawPointer, _ event: DatabaseEvent)
+    static func willChange(_ observer: UnsafeMutableRawPointer, _ event: DatabasePreUpdateEvent)
+}
+
+enum ObserverRowCallbacks<Observer: TransactionObserver>: RowCallbacks {
+    static func didChange(_ observer: UnsafeMutableRawPointer, _ event: DatabaseEvent) {
+        Unmanaged<Observer>.fromOpaque(observer)._withUnsafeGuaranteedRef { $0.databaseDidChange(with: event) }
+    }
+
+    static func willChange(_ observer: UnsafeMutableRawPointer, _ event: DatabasePreUpdateEvent) {
+        Unmanaged<Observer>.fromOpaque(observer)._withUnsafeGuaranteedRef { $0.databaseWillChange(with: event) }
     }
 }
