@@ -146,8 +146,8 @@ public final class Statement {
             }
             let start = position
             try values.withUnsafeBufferPointer { buffer in
-                if OptionalExistentialLayout.isKnown {
-                    try bindInPlace(buffer, from: start, arguments)
+                if let layout = PositionalValueLayout.verified {
+                    try bindInPlace(buffer, from: start, layout, arguments)
                     return
                 }
                 for offset in 0..<parameterCount {
@@ -166,26 +166,6 @@ public final class Statement {
         }
         self.arguments = arguments
         argumentsWereBound = true
-    }
-
-    /// Binds the values of `buffer` from `start` on, nil checked where it lies: unwrapping
-    /// an optional existential copies it and asks its type for its enum tag, which costs
-    /// more than binding it. See ``OptionalExistentialLayout``.
-    @inline(__always)
-    private func bindInPlace(_ buffer: UnsafeBufferPointer<(any DatabaseValueConvertible)?>, from start: Int, _ arguments: StatementArguments) throws {
-        let raw = UnsafeRawBufferPointer(buffer)
-        try buffer.withMemoryRebound(to: (any DatabaseValueConvertible).self) { values in
-            for offset in 0..<parameterCount {
-                let index = CInt(offset + 1)
-                let code: CInt
-                if OptionalExistentialLayout.isNil(raw, at: start + offset) {
-                    code = sqlite3_bind_null(sqliteStatement, index)
-                } else {
-                    code = values[start + offset].bind(to: sqliteStatement, at: index)
-                }
-                if code != SQLITE_OK { throw bindingError(code, arguments) }
-            }
-        }
     }
 
     private func resolve(_ arguments: StatementArguments, consumingFrom position: inout Int) throws -> [DatabaseValue] {
@@ -219,7 +199,7 @@ public final class Statement {
         if code != SQLITE_OK { throw bindingError(code, arguments) }
     }
 
-    private func bindingError(_ code: CInt, _ arguments: StatementArguments) -> DatabaseError {
+    func bindingError(_ code: CInt, _ arguments: StatementArguments) -> DatabaseError {
         DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
     }
 
@@ -276,34 +256,4 @@ public final class Statement {
 
 extension Statement: CustomStringConvertible {
     public var description: String { sql }
-}
-
-/// How `(any DatabaseValueConvertible)?` lies in memory: exactly as the existential, with
-/// nil marked by a null type metadata pointer (Swift's layout for optionals of opaque
-/// existentials). Checked once at run time; binding falls back to unwrapping copies if the
-/// check fails.
-enum OptionalExistentialLayout {
-    typealias Element = (any DatabaseValueConvertible)?
-
-    /// The offset of the type metadata pointer in an existential container: after its
-    /// three-word inline buffer.
-    private static let metadataOffset = 3 * MemoryLayout<UInt>.size
-
-    static let isKnown: Bool = {
-        guard MemoryLayout<Element>.size == MemoryLayout<any DatabaseValueConvertible>.size,
-              MemoryLayout<Element>.stride == MemoryLayout<any DatabaseValueConvertible>.stride,
-              MemoryLayout<Element>.size >= metadataOffset + MemoryLayout<UInt>.size
-        else { return false }
-        let samples: [Element] = [nil, 1, "text", nil, Data([1]), 2.5]
-        return samples.withUnsafeBufferPointer { buffer in
-            let raw = UnsafeRawBufferPointer(buffer)
-            return samples.indices.allSatisfy { isNil(raw, at: $0) == (samples[$0] == nil) }
-        }
-    }()
-
-    /// Whether the element at `index` of a buffer of `Element` is nil.
-    @inline(__always)
-    static func isNil(_ raw: UnsafeRawBufferPointer, at index: Int) -> Bool {
-        raw.load(fromByteOffset: index * MemoryLayout<Element>.stride + metadataOffset, as: UInt.self) == 0
-    }
 }

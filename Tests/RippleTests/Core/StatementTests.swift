@@ -24,11 +24,11 @@ final class StatementTests: XCTestCase {
     func testPositionalValuesOfEveryKindBindInPlace() throws {
         // Binding reads optional existentials where they lie; the layout it relies on is
         // checked once, and must hold on the platforms Ripple runs on.
-        XCTAssertTrue(OptionalExistentialLayout.isKnown)
+        XCTAssertNotNil(PositionalValueLayout.verified)
         try makeDatabase().write { db in
-            let statement = try db.makeStatement(sql: "SELECT ?, ?, ?, ?, ?, ?, ?, ?")
+            let statement = try db.makeStatement(sql: "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?")
             let bigText = String(repeating: "x", count: 100)
-            let values: StatementArguments = [nil, 1, "a", nil, Data([0, 1]), 2.5, bigText, DatabaseValue.null]
+            let values: StatementArguments = [nil, 1, "a", nil, Data([0, 1]), 2.5, bigText, DatabaseValue.null, Int64.max, Int.min, Int8(-3)]
             let row = try Row.fetchOne(statement, arguments: values)!
             XCTAssertTrue(row.hasNull(atIndex: 0))
             XCTAssertEqual(try row[1] as Int, 1)
@@ -38,6 +38,9 @@ final class StatementTests: XCTestCase {
             XCTAssertEqual(try row[5] as Double, 2.5)
             XCTAssertEqual(try row[6] as String, bigText)
             XCTAssertTrue(row.hasNull(atIndex: 7))
+            XCTAssertEqual(try row[8] as Int64, Int64.max)
+            XCTAssertEqual(try row[9] as Int, Int.min)
+            XCTAssertEqual(try row[10] as Int, -3)
             // Values after the ones a statement consumed (multi-statement execution).
             try db.execute(sql: "CREATE TABLE t(a, b); INSERT INTO t VALUES (?, ?); INSERT INTO t VALUES (?, ?)", arguments: [1, nil, nil, "z"])
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT quote(a) || ',' || quote(b) FROM t"), ["1,NULL", "NULL,'z'"])
