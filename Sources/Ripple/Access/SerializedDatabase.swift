@@ -45,13 +45,32 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Runs `block` on the queue, and waits for it.
     func sync<T>(_ block: (Database) throws -> T) throws -> T {
-        try queue.sync { try run(block) }
+        try syncOnQueue { try run(block) }
     }
 
     /// Runs `block` on the queue and waits, without the end-of-access checks (for accesses
     /// that may happen inside another one's transaction).
     func syncWithoutChecks<T>(_ block: (Database) throws -> T) rethrows -> T {
         try queue.sync { try block(db) }
+    }
+
+    /// `queue.sync`, through Dispatch's non-generic entry point. The generic one keeps its
+    /// result in an `Optional<T>`, and in unspecialized generic code (this one, called from
+    /// an application) that costs a generic metadata lookup, a few hundred instructions, on
+    /// each call; a heap slot for the result costs less.
+    private func syncOnQueue<T>(_ block: () throws -> T) throws -> T {
+        let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        var failure: (any Error)?
+        queue.sync {
+            do {
+                slot.initialize(to: try block())
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return slot.move()
     }
 
     /// Runs `block` on the queue, without waiting.

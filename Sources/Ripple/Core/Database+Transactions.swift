@@ -76,27 +76,39 @@ extension Database {
         }
         switch completion {
         case .commit:
-            do {
-                try commit()
-            } catch {
-                rollbackIfInsideTransaction()
-                throw error
-            }
+            try commitOrRollBack()
         case .rollback:
             // The closure may have ended the transaction itself.
             if isInsideTransaction { try rollback() }
         }
     }
 
+    /// Commits; if the commit fails, rolls back and throws the commit error.
+    private func commitOrRollBack() throws {
+        do {
+            try commit()
+        } catch {
+            rollbackIfInsideTransaction()
+            throw error
+        }
+    }
+
     /// Runs `body` in a transaction committed when it returns (rolled back when it throws),
     /// and returns its result: the shape of `write` and friends.
+    ///
+    /// Straight-line code, not `inTransaction` with a `var result: T?`: in unspecialized
+    /// generic code, `Optional<T>` costs a generic metadata lookup on each call.
     func inCommittedTransaction<T>(_ kind: TransactionKind? = nil, _ body: () throws -> T) throws -> T {
-        var result: T?
-        try inTransaction(kind) {
+        try beginTransaction(kind)
+        let result: T
+        do {
             result = try body()
-            return .commit
+        } catch {
+            rollbackIfInsideTransaction()
+            throw error
         }
-        return result!
+        try commitOrRollBack()
+        return result
     }
 
     /// Runs `body` in a read-only deferred transaction (`PRAGMA query_only`): a write throws

@@ -29,8 +29,13 @@ public final class Database {
     /// Whether ``close()`` was called.
     @exclusivity(unchecked) public private(set) var isClosed = false
 
-    private var statementCache: [String: Statement] = [:]
-    private var internalStatements: [Statement?] = Array(repeating: nil, count: InternalStatement.allCases.count)
+    // Confined to the connection's queue, never accessed re-entrantly: no need for the
+    // runtime's dynamic exclusivity checks, which cost on each statement.
+    @exclusivity(unchecked) private var statementCache: [String: Statement] = [:]
+    /// The last statement `cachedStatement(sql:)` returned, found again without hashing
+    /// its SQL when the same SQL comes next (the loop of a bulk import).
+    @exclusivity(unchecked) private var lastCachedStatement: (sql: String, statement: Statement)?
+    @exclusivity(unchecked) private var internalStatements: [Statement?] = Array(repeating: nil, count: InternalStatement.allCases.count)
     private var busyHandlerContext: Unmanaged<BusyHandlerBox>?
     private var traceHandler: ((TraceEvent) -> Void)?
     private var readOnlyDepth = 0
@@ -87,6 +92,7 @@ public final class Database {
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
         statementCache.removeAll()
+        lastCachedStatement = nil
         statementHook?.connectionWillClose()
         statementHook = nil
         attachments.removeAll()
@@ -215,13 +221,20 @@ public final class Database {
     /// Compiles a single statement, or returns the one compiled earlier for the same SQL.
     /// Best for statements run many times.
     public func cachedStatement(sql: String) throws -> Statement {
+        if let last = lastCachedStatement, last.sql == sql, sqlite3_stmt_busy(last.statement.sqliteStatement) == 0 {
+            return last.statement
+        }
         if let statement = statementCache[sql] {
             // A statement still stepping (an open cursor) is not reused: a fresh one is.
-            if sqlite3_stmt_busy(statement.sqliteStatement) == 0 { return statement }
-            return try prepareStatement(sql: sql, persistent: false)
+            guard sqlite3_stmt_busy(statement.sqliteStatement) == 0 else {
+                return try prepareStatement(sql: sql, persistent: false)
+            }
+            lastCachedStatement = (sql, statement)
+            return statement
         }
         let statement = try prepareStatement(sql: sql, persistent: true)
         statementCache[sql] = statement
+        lastCachedStatement = (sql, statement)
         return statement
     }
 
