@@ -54,6 +54,9 @@ final class StatementReport: @unchecked Sendable {
 final class Authorizer {
     private var report = StatementReport()
     private var isCompiling = false
+    /// Set once the statement being compiled showed it drops a table or a view: SQLite then
+    /// asks to authorize a DELETE of it, and an ignored one cancels the drop silently.
+    private var isDroppingTable = false
 
     /// Installs the authorizer on a connection.
     func install(on connection: OpaquePointer) {
@@ -67,6 +70,7 @@ final class Authorizer {
     func report<T>(compiling compile: () throws -> T) rethrows -> (T, StatementReport) {
         report = StatementReport()
         isCompiling = true
+        isDroppingTable = false
         defer { isCompiling = false }
         let result = try compile()
         report.finish()
@@ -91,8 +95,9 @@ final class Authorizer {
                 let table = String(cString: cTable).lowercased()
                 report.deletedTables.insert(table)
                 // Ignoring the authorization of a DELETE disables the truncate optimization,
-                // so that each deleted row is reported by the update hook.
-                if !table.hasPrefix("sqlite_") { return SQLITE_IGNORE }
+                // so that each deleted row is reported by the update hook. Not for a table
+                // being dropped: SQLite would then not drop it, and say nothing.
+                if !table.hasPrefix("sqlite_") && !isDroppingTable { return SQLITE_IGNORE }
             }
         case SQLITE_UPDATE:
             if let table = cString1, let column = cString2 {
@@ -119,6 +124,9 @@ final class Authorizer {
                 default: break
                 }
             }
+        case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW:
+            isDroppingTable = true
+            report.changesSchema = true
         case SQLITE_CREATE_INDEX...SQLITE_CREATE_VIEW, SQLITE_DROP_INDEX...SQLITE_DROP_VIEW,
              SQLITE_ATTACH, SQLITE_DETACH, SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
             report.changesSchema = true

@@ -57,9 +57,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// Calls the row callbacks of the observer's concrete type with an unretained
         /// reference. A metatype, not closures: loading it counts no references.
         private let rowCallbacks: any RowCallbacks.Type
-        /// The table name pointer of the last row event accepted during the current
-        /// statement: SQLite passes the same pointer for each row of a table.
+        /// The table name pointer of the last row event accepted: SQLite passes the same
+        /// pointer for each row of a table, as long as it does not reload the schema. Kept
+        /// from one execution of a statement to the next while the observer accepts all
+        /// the tables the statement writes, and the broker's `tableNameEpoch` (bumped
+        /// whenever the schema may have been reloaded) has not changed.
         @exclusivity(unchecked) private var lastAcceptedTable: UnsafePointer<CChar>?
+        @exclusivity(unchecked) private var lastAcceptedTableKey: (activation: UInt64, epoch: UInt64) = (0, 0)
 
         init(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
             rowCallbacks = Self.callbacks(of: observer)
@@ -88,8 +92,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         func deactivate() {
             activeObserverPointer = nil
             activeObserver = nil
-            lastAcceptedTable = nil
             acceptsAllOf = nil
+        }
+
+        /// Forgets the last accepted table name pointer unless it was accepted for the
+        /// same activation, in the same epoch, with every written table accepted.
+        func validateLastAcceptedTable(activation: UInt64, epoch: UInt64, acceptsAll: Bool) {
+            guard !acceptsAll || lastAcceptedTableKey != (activation, epoch) else { return }
+            lastAcceptedTable = nil
+            lastAcceptedTableKey = acceptsAll ? (activation, epoch) : (0, 0)
         }
 
         /// Notifies the active observer of a row change.
@@ -188,6 +199,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     private let activeUserEntries = UnmanagedList<Entry>()
     @exclusivity(unchecked) private var regionActivation: RegionActivation?
     @exclusivity(unchecked) private var lastActivationID: UInt64 = 0
+    /// Bumped whenever SQLite may reload the schema, which frees the table names that row
+    /// events point to (see `Entry.lastAcceptedTable`).
+    @exclusivity(unchecked) private var tableNameEpoch: UInt64 = 0
     @exclusivity(unchecked) private var rowLevelImpacts: [Entry] = []
     @exclusivity(unchecked) private var totalChangesBefore: CInt = 0
     @exclusivity(unchecked) private var tracksStatementLevelImpacts = false
@@ -283,6 +297,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             return
         }
         wasInsideTransaction = withDatabase { $0.isInsideTransaction }
+        // Outside of a transaction, another connection may have changed the schema, and
+        // this statement may make SQLite reload it.
+        if !wasInsideTransaction { tableNameEpoch &+= 1 }
         guard statement.report.mayWrite else { return }
 
         // Decided once per prepared statement (until observers change).
@@ -366,6 +383,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 accepted = Array(activation.allWrittenTables[..<index])
             }
         }
+        entry.validateLastAcceptedTable(activation: activation.id, epoch: tableNameEpoch, acceptsAll: acceptsAll)
         if acceptsAll {
             guard !writes.isEmpty else { return false }
             entry.acceptsAllOf = activation.writtenTablePointers
@@ -436,6 +454,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     func statementDidFinish(_ statement: Statement) throws {
+        if statement.report.changesSchema { tableNameEpoch &+= 1 }
         // The common case of a statement nobody needed to watch: nothing to do.
         if regionActivation == nil, activeUserEntries.isEmpty, !forbidsAccessForStatement, !hasNotifiedChanges,
            !statement.report.hasSavepointEffect, case .none = transactionState
@@ -475,6 +494,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
+        tableNameEpoch &+= 1
         endForbiddingAccess()
         uninstallRowHooks()
         regionActivation = nil

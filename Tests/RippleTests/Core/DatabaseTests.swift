@@ -88,6 +88,30 @@ final class DatabaseTests: XCTestCase {
         }
     }
 
+    func testDropStatementsDrop() throws {
+        // Ripple's authorizer ignores DELETE authorizations (so that the update hook sees
+        // every deleted row); a dropped table asks for one too, and must still be dropped.
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                CREATE TABLE child (parentId REFERENCES parent(id));
+                INSERT INTO parent VALUES (1);
+                CREATE VIEW v AS SELECT * FROM parent;
+                CREATE TEMP TABLE t (a);
+                CREATE TEMP VIEW tv AS SELECT * FROM t;
+                CREATE INDEX i ON child(parentId);
+                """)
+            try db.execute(sql: "DROP VIEW v; DROP VIEW tv; DROP INDEX i; DROP TABLE t; DROP TABLE child; DROP TABLE parent")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master"), 0)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_temp_master"), 0)
+            // A DELETE without WHERE after a drop in the same compilation is still row by row.
+            try db.execute(sql: "CREATE TABLE a (x); CREATE TABLE b (y); INSERT INTO b VALUES (1), (2)")
+            try db.execute(sql: "DROP TABLE a; DELETE FROM b")
+            XCTAssertEqual(db.changesCount, 2)
+        }
+    }
+
     func testExecuteWithTooManyArgumentsThrows() throws {
         let dbQueue = try DatabaseQueue()
         let error = assertDatabaseError(.SQLITE_MISUSE) {

@@ -237,6 +237,58 @@ final class TransactionObserverTests: XCTestCase {
         XCTAssertEqual(teams.take(), ["willCommit", "didCommit"])
     }
 
+    func testAnswersMayChangeFromOneExecutionToTheNext() throws {
+        // The broker remembers which table names it accepted for a statement; it must
+        // forget them when the observer answers differently for the next execution.
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE log (text TEXT)")
+            try db.execute(sql: "CREATE TRIGGER logPlayer AFTER INSERT ON player BEGIN INSERT INTO log VALUES (NEW.name); END")
+        }
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO player (name) VALUES (?)")
+            try insert.execute(arguments: ["A"])
+            observer.observedTables = ["log"]
+            try insert.execute(arguments: ["B"])
+            observer.observedTables = ["player"]
+            try insert.execute(arguments: ["C"])
+            observer.observedTables = nil
+            try insert.execute(arguments: ["D"])
+        }
+        XCTAssertEqual(observer.take(), [
+            "didChange insert player 1", "didChange insert log 1",
+            "didChange insert log 2",
+            "didChange insert player 3",
+            "didChange insert player 4", "didChange insert log 4",
+            "willCommit", "didCommit",
+        ])
+    }
+
+    func testTableNamesAfterTheSchemaChanges() throws {
+        // Row events carry SQLite's table names; a schema change frees them.
+        let dbQueue = try makeDatabase()
+        let observer = RecordingObserver(observing: ["item"])
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO item DEFAULT VALUES")
+            try insert.execute()
+            try db.execute(sql: "DROP TABLE item; CREATE TABLE other (id INTEGER PRIMARY KEY); CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)")
+            try insert.execute()
+            try db.inTransaction {
+                try db.execute(sql: "ALTER TABLE item ADD COLUMN score")
+                try insert.execute()
+                try db.execute(sql: "INSERT INTO other DEFAULT VALUES")
+                return .commit
+            }
+        }
+        XCTAssertEqual(observer.take().filter { $0.hasPrefix("didChange") }, [
+            "didChange insert item 1", "didChange insert item 1", "didChange insert item 2",
+        ])
+    }
+
     func testObservesIsAskedOncePerExecutionWithTheColumns() throws {
         final class KindRecorder: TransactionObserver {
             var kinds: [DatabaseEventKind] = []
