@@ -54,7 +54,12 @@ public final class Statement {
     var _columnIndexCache: ColumnIndexCache?
 
     /// What the observation broker decided about this statement, kept until observers change.
-    @exclusivity(unchecked) var observationCache: AnyObject?
+    @exclusivity(unchecked) var observationCache: AnyObject? {
+        didSet { unretainedObservationCache = observationCache.map { Unmanaged.passUnretained($0) } }
+    }
+    /// The same object, read without reference counting (valid while `observationCache`
+    /// holds it).
+    @exclusivity(unchecked) private(set) var unretainedObservationCache: Unmanaged<AnyObject>?
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
         self.report = report

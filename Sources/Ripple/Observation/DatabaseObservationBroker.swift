@@ -54,7 +54,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// held weakly has a side table, where each count costs several plain ones. Valid
         /// while `activeObserver` keeps it alive.
         @exclusivity(unchecked) private var activeObserverPointer: UnsafeMutableRawPointer?
-        /// Calls the row callbacks of the observer's concrete type with an unretained
+        /// Calls the callbacks of the observer's concrete type with an unretained
         /// reference. A metatype, not closures: loading it counts no references.
         private let rowCallbacks: any RowCallbacks.Type
         /// The table name pointer of the last row event accepted: SQLite passes the same
@@ -82,10 +82,22 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             ObserverRowCallbacks<Observer>.self
         }
 
-        /// Activates the entry for a statement: row callbacks go to `observer`.
-        func activate(_ observer: consuming any TransactionObserver) {
-            activeObserverPointer = Unmanaged.passUnretained(observer as AnyObject).toOpaque()
-            activeObserver = observer
+        /// Keeps the observer alive until ``deactivate()``, so that the statement's
+        /// callbacks can reach it without counting references; false if it is gone.
+        func retainObserverForStatement() -> Bool {
+            let observer = strongObserver ?? weakObserver
+            guard let observer else { return false }
+            // The object's address, without the reference counting of `as AnyObject`.
+            activeObserverPointer = unsafeBitCast(ObjectIdentifier(observer), to: UnsafeMutableRawPointer.self)
+            activeObserver = consume observer
+            return true
+        }
+
+        /// Asks the retained observer whether it observes `kind`.
+        @inline(__always)
+        func observerObserves(_ kind: DatabaseEventKind) -> Bool {
+            guard let activeObserverPointer else { return false }
+            return rowCallbacks.observes(activeObserverPointer, kind)
         }
 
         /// Ends the activation for the statement.
@@ -302,17 +314,23 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         if !wasInsideTransaction { tableNameEpoch &+= 1 }
         guard statement.report.mayWrite else { return }
 
-        // Decided once per prepared statement (until observers change).
-        let activation: RegionActivation
-        // Only the broker stores in observationCache, and only RegionActivations.
-        if let cached = statement.observationCache.map({ unsafeDowncast($0, to: RegionActivation.self) }),
-           cached.generation == generation
-        {
-            activation = cached
-        } else {
-            activation = makeRegionActivation(statement.report)
-            statement.observationCache = activation
+        // Decided once per prepared statement (until observers change). Only the broker
+        // stores in observationCache, and only RegionActivations.
+        if let cached = statement.unretainedObservationCache {
+            let isCurrent = cached._withUnsafeGuaranteedRef { unsafeDowncast($0, to: RegionActivation.self).generation == generation }
+            if isCurrent {
+                Unmanaged<RegionActivation>.fromOpaque(cached.toOpaque())._withUnsafeGuaranteedRef { activate(for: $0) }
+                return
+            }
         }
+        let activation = makeRegionActivation(statement.report)
+        statement.observationCache = activation
+        activate(for: activation)
+    }
+
+    /// Prepares the broker for the execution of a statement whose decisions are
+    /// `activation`.
+    private func activate(for activation: RegionActivation) {
         // Observers already impacted in this transaction need no more checks: a bulk
         // import checks its first statement only.
         tracksStatementLevelImpacts = !activation.statementLevel.isEmpty && !(savepointNames.isEmpty
@@ -321,15 +339,18 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             totalChangesBefore = withDatabase { sqlite3_total_changes($0.sqliteConnection) }
         }
         // Kept only when the end of the statement has something to check.
-        regionActivation = tracksStatementLevelImpacts || activation.hasRowLevel ? activation : nil
+        if tracksStatementLevelImpacts || activation.hasRowLevel {
+            regionActivation = activation
+        } else if regionActivation != nil {
+            regionActivation = nil
+        }
 
         // User observers: asked once per execution, as documented.
         deactivateUserEntries()
         var needsPreUpdate = supportsPreUpdateHook && activation.hasRowLevel
         for index in 0..<userEntries.count {
             userEntries.withElement(at: index) { entry in
-                guard !entry.isStopped, let observer = entry.observer else { return }
-                guard activate(entry, observer, for: activation) else { return }
+                guard !entry.isStopped, activate(entry, for: activation) else { return }
                 activeUserEntries.append(entry)
                 if entry.wantsPreUpdateEvents { needsPreUpdate = supportsPreUpdateHook }
             }
@@ -371,12 +392,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     /// Asks the observer of `entry` about each kind of change the statement may make, and
     /// activates the entry if it accepts one: returns whether it does.
-    private func activate(_ entry: Entry, _ observer: consuming any TransactionObserver, for activation: RegionActivation) -> Bool {
+    private func activate(_ entry: Entry, for activation: RegionActivation) -> Bool {
+        // The observer, retained once until the end of the statement (with a side table,
+        // because it is held weakly, each count is costly).
+        guard entry.retainObserverForStatement() else { return false }
         let writes = activation.writes
         var acceptsAll = true
         var accepted: [ContiguousArray<CChar>] = []
         for index in writes.indices {
-            if observer.observes(eventsOfKind: writes[index].kind) {
+            if entry.observerObserves(writes[index].kind) {
                 if !acceptsAll { accepted.append(writes[index].table) }
             } else if acceptsAll {
                 acceptsAll = false
@@ -384,16 +408,17 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
         }
         entry.validateLastAcceptedTable(activation: activation.id, epoch: tableNameEpoch, acceptsAll: acceptsAll)
-        if acceptsAll {
-            guard !writes.isEmpty else { return false }
+        if acceptsAll && !writes.isEmpty {
             entry.acceptsAllOf = activation.writtenTablePointers
-        } else {
-            guard !accepted.isEmpty else { return false }
+            return true
+        }
+        if !acceptsAll && !accepted.isEmpty {
             entry.acceptsAllOf = nil
             entry.acceptedTables = accepted
+            return true
         }
-        entry.activate(observer)
-        return true
+        entry.deactivate()
+        return false
     }
 
     private func deactivateUserEntries() {
@@ -773,14 +798,19 @@ extension DatabaseRegion {
     }
 }
 
-/// Calls an observer's row callbacks through an unretained reference (see
-/// `DatabaseObservationBroker.Entry`).
+/// Calls an observer's per-statement and row callbacks through an unretained reference
+/// (see `DatabaseObservationBroker.Entry`).
 protocol RowCallbacks {
+    static func observes(_ observer: UnsafeMutableRawPointer, _ kind: DatabaseEventKind) -> Bool
     static func didChange(_ observer: UnsafeMutableRawPointer, _ event: DatabaseEvent)
     static func willChange(_ observer: UnsafeMutableRawPointer, _ event: DatabasePreUpdateEvent)
 }
 
 enum ObserverRowCallbacks<Observer: TransactionObserver>: RowCallbacks {
+    static func observes(_ observer: UnsafeMutableRawPointer, _ kind: DatabaseEventKind) -> Bool {
+        Unmanaged<Observer>.fromOpaque(observer)._withUnsafeGuaranteedRef { $0.observes(eventsOfKind: kind) }
+    }
+
     static func didChange(_ observer: UnsafeMutableRawPointer, _ event: DatabaseEvent) {
         Unmanaged<Observer>.fromOpaque(observer)._withUnsafeGuaranteedRef { $0.databaseDidChange(with: event) }
     }
