@@ -7,8 +7,17 @@
 /// records has its own (see `RecordDecodingState`).
 @usableFromInline
 struct ColumnIndexPrediction {
-    @usableFromInline var names: [String] = []
-    @usableFromInline var indexes: [Int?] = []
+    /// A name asked for, and its column index (-1: no such column).
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let name: String
+        @usableFromInline let index: Int
+        @usableFromInline init(name: String, index: Int) { self.name = name; self.index = index }
+        @inlinable var columnIndex: Int? { index < 0 ? nil : index }
+    }
+
+    /// The names asked for, in the order they were asked.
+    @usableFromInline var entries: [Entry] = []
     @usableFromInline var position = 0
 
     /// The number of names remembered at most, so that random access patterns cannot grow
@@ -26,9 +35,12 @@ struct ColumnIndexPrediction {
     @inlinable @inline(__always)
     mutating func index(of name: String, lookup: () -> Int?) -> Int? {
         let current = position
-        if current < names.count, names[current] == name {
-            position = current + 1
-            return indexes[current]
+        if current < entries.count {
+            let entry = entries[current]
+            if entry.name == name {
+                position = current + 1
+                return entry.columnIndex
+            }
         }
         return mispredictedIndex(of: name, lookup: lookup)
     }
@@ -36,15 +48,14 @@ struct ColumnIndexPrediction {
     @usableFromInline
     mutating func mispredictedIndex(of name: String, lookup: () -> Int?) -> Int? {
         // A new row started without rewind, or another order: find the name in the sequence.
-        if let known = names.firstIndex(of: name) {
+        if let known = entries.firstIndex(where: { $0.name == name }) {
             position = known + 1
-            return indexes[known]
+            return entries[known].columnIndex
         }
         let index = lookup()
-        if names.count < Self.capacity {
-            names.append(name)
-            indexes.append(index)
-            position = names.count
+        if entries.count < Self.capacity {
+            entries.append(Entry(name: name, index: index ?? -1))
+            position = entries.count
         }
         return index
     }
