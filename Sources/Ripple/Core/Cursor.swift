@@ -106,19 +106,21 @@ extension Set {
 extension Statement {
     /// Starts a cursor: resets, binds, and tells the connection a statement starts.
     func startCursor(arguments: StatementArguments?, requiresColumns: Bool) throws {
-        try database.checkOpen()
-        try prepareExecution(arguments)
-        if requiresColumns && columnCount == 0 {
-            throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
-        }
-        if database.recordedRegion != nil {
-            if database.skipsNextRegionRecording {
-                database.skipsNextRegionRecording = false
-            } else {
-                database.recordRead(report.readRegion)
+        try withDatabase { database in
+            try database.checkOpen()
+            try prepareExecution(arguments)
+            if requiresColumns && columnCount == 0 {
+                throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
             }
+            if database.recordedRegion != nil {
+                if database.skipsNextRegionRecording {
+                    database.skipsNextRegionRecording = false
+                } else {
+                    database.recordRead(report.readRegion)
+                }
+            }
+            try database.statementWillStart(self)
         }
-        try database.statementWillStart(self)
     }
 
     /// One step of a cursor: true when a row is available. At the end or on error, resets
@@ -129,10 +131,10 @@ extension Statement {
             if try step() { return true }
         } catch {
             reset()
-            throw database.statementDidFail(self, error: error)
+            throw withDatabase { $0.statementDidFail(self, error: error) }
         }
         reset()
-        try database.statementDidFinish(self)
+        try withDatabase { try $0.statementDidFinish(self) }
         return false
     }
 }

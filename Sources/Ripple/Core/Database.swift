@@ -148,7 +148,12 @@ public final class Database {
     }
 
     /// Where transaction observation plugs in (see ``StatementExecutionHook``).
-    @exclusivity(unchecked) var statementHook: (any StatementExecutionHook)?
+    @exclusivity(unchecked) var statementHook: (any StatementExecutionHook)? {
+        didSet { unretainedStatementHook = statementHook.map(UnretainedStatementHook.init) }
+    }
+    /// The same hook, called around each statement without reference counting (valid while
+    /// `statementHook` holds it).
+    @exclusivity(unchecked) private var unretainedStatementHook: UnretainedStatementHook?
 
     // MARK: - Facts
 
@@ -315,18 +320,18 @@ public final class Database {
     // The narrow hook transaction observation plugs into, around each statement execution.
     @inline(__always)
     func statementWillStart(_ statement: Statement) throws {
-        try statementHook?.statementWillStart(statement)
+        try unretainedStatementHook?.statementWillStart(statement)
     }
 
     @inline(__always)
     func statementDidFinish(_ statement: Statement) throws {
-        try statementHook?.statementDidFinish(statement)
+        try unretainedStatementHook?.statementDidFinish(statement)
     }
 
     /// Returns the error to throw (an observer may replace SQLite's).
     @inline(__always)
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
-        statementHook?.statementDidFail(statement, error: error) ?? error
+        unretainedStatementHook?.statementDidFail(statement, error: error) ?? error
     }
 
     // MARK: - Read-only accesses
@@ -454,6 +459,58 @@ public enum TraceEvent: CustomStringConvertible {
 private final class BusyHandlerBox {
     let callback: @Sendable (Int) -> Bool
     init(_ callback: @escaping @Sendable (Int) -> Bool) { self.callback = callback }
+}
+
+/// A statement hook called without reference counting: its address, and the metatype of
+/// a caller specialized for its concrete type. (Calling a protocol method of an existential
+/// loaded from a stored property retains and releases it, two atomic operations per call.)
+struct UnretainedStatementHook {
+    private let hook: UnsafeMutableRawPointer
+    private let calls: any StatementHookCalls.Type
+
+    init(_ hook: any StatementExecutionHook) {
+        self.hook = unsafeBitCast(ObjectIdentifier(hook), to: UnsafeMutableRawPointer.self)
+        calls = Self.calls(for: hook)
+    }
+
+    private static func calls<Hook: StatementExecutionHook>(for hook: Hook) -> any StatementHookCalls.Type {
+        StatementHookCaller<Hook>.self
+    }
+
+    @inline(__always)
+    func statementWillStart(_ statement: Statement) throws {
+        try calls.statementWillStart(hook, statement)
+    }
+
+    @inline(__always)
+    func statementDidFinish(_ statement: Statement) throws {
+        try calls.statementDidFinish(hook, statement)
+    }
+
+    @inline(__always)
+    func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
+        calls.statementDidFail(hook, statement, error)
+    }
+}
+
+protocol StatementHookCalls {
+    static func statementWillStart(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws
+    static func statementDidFinish(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws
+    static func statementDidFail(_ hook: UnsafeMutableRawPointer, _ statement: Statement, _ error: any Error) -> any Error
+}
+
+enum StatementHookCaller<Hook: StatementExecutionHook>: StatementHookCalls {
+    static func statementWillStart(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws {
+        try Unmanaged<Hook>.fromOpaque(hook)._withUnsafeGuaranteedRef { try $0.statementWillStart(statement) }
+    }
+
+    static func statementDidFinish(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws {
+        try Unmanaged<Hook>.fromOpaque(hook)._withUnsafeGuaranteedRef { try $0.statementDidFinish(statement) }
+    }
+
+    static func statementDidFail(_ hook: UnsafeMutableRawPointer, _ statement: Statement, _ error: any Error) -> any Error {
+        Unmanaged<Hook>.fromOpaque(hook)._withUnsafeGuaranteedRef { $0.statementDidFail(statement, error: error) }
+    }
 }
 
 /// What the connection tells around each statement execution: the only thing Core knows

@@ -21,7 +21,16 @@ public final class Statement {
     public let sql: String
 
     /// The connection that compiled the statement.
-    unowned(unsafe) let database: Database
+    // The connection outlives its statements. Read through `withDatabase` on the hot
+    // paths: an `unowned(unsafe)` reference is retained and released at each use.
+    private let databaseReference: Unmanaged<Database>
+    var database: Database { databaseReference.takeUnretainedValue() }
+
+    /// Runs `body` with the connection, without reference counting.
+    @inline(__always)
+    func withDatabase<R>(_ body: (Database) throws -> R) rethrows -> R {
+        try databaseReference._withUnsafeGuaranteedRef(body)
+    }
 
     /// The number of columns of the rows the statement produces.
     public let columnCount: Int
@@ -63,7 +72,7 @@ public final class Statement {
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
         self.report = report
-        self.database = database
+        databaseReference = Unmanaged.passUnretained(database)
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
@@ -221,7 +230,7 @@ public final class Statement {
     /// and friends instead.
     public func execute(arguments: StatementArguments? = nil) throws {
         try prepareExecution(arguments)
-        try database.executeStatement(self)
+        try withDatabase { try $0.executeStatement(self) }
     }
 
     /// Resets the statement and binds arguments, before a step loop starts.

@@ -168,6 +168,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let id: UInt64
         let generation: Int
         let statementLevel: [Entry]
+        /// Their region observers, read without reference counting on each execution.
+        /// Only read while `generation` is current: the broker's entries keep them alive.
+        private let statementLevelObservers: UnsafeMutableBufferPointer<Unmanaged<RegionObserver>>
         /// Row-level observers, indexed by table, then by rowid: a row change finds the
         /// observers of that row without looking at the others.
         let rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])]
@@ -191,6 +194,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             self.id = id
             self.generation = generation
             self.statementLevel = statementLevel
+            let observers = statementLevel.compactMap(\.regionObserver)
+            statementLevelObservers = .allocate(capacity: observers.count)
+            for (index, observer) in observers.enumerated() {
+                statementLevelObservers.initializeElement(at: index, to: .passUnretained(observer))
+            }
             self.rowLevel = rowLevel
             self.writes = writes
             self.allWrittenTables = writes.map(\.table)
@@ -201,7 +209,14 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             writtenTablePointers = UnsafeBufferPointer(pointers)
         }
 
+        /// Whether every statement-level observer already has a change in the current
+        /// transaction.
+        func allStatementLevelObserversImpacted() -> Bool {
+            statementLevelObservers.allSatisfy { $0._withUnsafeGuaranteedRef(\.hasPendingImpact) }
+        }
+
         deinit {
+            statementLevelObservers.deallocate()
             for pointer in writtenTablePointers { free(pointer) }
             writtenTablePointers.deallocate()
         }
@@ -334,7 +349,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // Observers already impacted in this transaction need no more checks: a bulk
         // import checks its first statement only.
         tracksStatementLevelImpacts = !activation.statementLevel.isEmpty && !(savepointNames.isEmpty
-            && activation.statementLevel.allSatisfy { $0.regionObserver?.hasPendingImpact == true })
+            && activation.allStatementLevelObserversImpacted())
         if tracksStatementLevelImpacts {
             totalChangesBefore = withDatabase { sqlite3_total_changes($0.sqliteConnection) }
         }

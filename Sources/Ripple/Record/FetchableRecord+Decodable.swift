@@ -13,6 +13,10 @@ import Foundation
 ///
 /// A missing column, NULL in a non-optional property, or a value of the wrong type throws a
 /// ``DatabaseError`` that names the column.
+///
+/// The decoder and its keyed containers are valid during `init(from:)` only: records of a
+/// cursor share them, so decoding allocates nothing per record. A container kept and used
+/// after its row is gone is a fatal error that says so; copy the values you need instead.
 extension FetchableRecord where Self: Decodable {
     // Inlinable, so that the record's `init(from:)` is called directly, not through
     // generic code that copies each record through value witnesses.
