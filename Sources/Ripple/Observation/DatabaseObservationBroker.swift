@@ -32,8 +32,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     // MARK: Observers
 
     final class Entry {
-        weak var weakObserver: (any TransactionObserver)?
-        var strongObserver: (any TransactionObserver)?
+        @exclusivity(unchecked) weak var weakObserver: (any TransactionObserver)?
+        @exclusivity(unchecked) var strongObserver: (any TransactionObserver)?
         let extent: TransactionObservationExtent
         let identity: ObjectIdentifier
         /// Set for Ripple's own region-based observers.
@@ -85,12 +85,17 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// Keeps the observer alive until ``deactivate()``, so that the statement's
         /// callbacks can reach it without counting references; false if it is gone.
         func retainObserverForStatement() -> Bool {
-            let observer = strongObserver ?? weakObserver
-            guard let observer else { return false }
-            // The object's address, without the reference counting of `as AnyObject`.
-            activeObserverPointer = unsafeBitCast(ObjectIdentifier(observer), to: UnsafeMutableRawPointer.self)
-            activeObserver = consume observer
-            return true
+            // Loaded straight into `activeObserver`, and its address read from there: a
+            // local copy would be retained and released once more, and for an observer
+            // held weakly each count goes through its side table.
+            if strongObserver != nil {
+                activeObserver = strongObserver
+            } else {
+                activeObserver = weakObserver
+            }
+            // A class-bound existential starts with the object reference (null for nil).
+            activeObserverPointer = withUnsafeBytes(of: &activeObserver) { $0.load(as: UnsafeMutableRawPointer?.self) }
+            return activeObserverPointer != nil
         }
 
         /// Asks the retained observer whether it observes `kind`.
@@ -411,19 +416,20 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // The observer, retained once until the end of the statement (with a side table,
         // because it is held weakly, each count is costly).
         guard entry.retainObserverForStatement() else { return false }
-        let writes = activation.writes
+        // `activation.writes` read in place, not copied into a local (a copy is retained).
+        let writeCount = activation.writes.count
         var acceptsAll = true
         var accepted: [ContiguousArray<CChar>] = []
-        for index in writes.indices {
-            if entry.observerObserves(writes[index].kind) {
-                if !acceptsAll { accepted.append(writes[index].table) }
+        for index in 0..<writeCount {
+            if entry.observerObserves(activation.writes[index].kind) {
+                if !acceptsAll { accepted.append(activation.writes[index].table) }
             } else if acceptsAll {
                 acceptsAll = false
                 accepted = Array(activation.allWrittenTables[..<index])
             }
         }
         entry.validateLastAcceptedTable(activation: activation.id, epoch: tableNameEpoch, acceptsAll: acceptsAll)
-        if acceptsAll && !writes.isEmpty {
+        if acceptsAll && writeCount > 0 {
             entry.acceptsAllOf = activation.writtenTablePointers
             return true
         }

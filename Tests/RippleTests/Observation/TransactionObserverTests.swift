@@ -320,6 +320,50 @@ final class TransactionObserverTests: XCTestCase {
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('B')") }
     }
 
+    func testObserverReleasedInsideATransactionGetsNothingMore() throws {
+        // The broker holds an observer from one statement to the next of a transaction;
+        // an observer the application lets go meanwhile is gone all the same.
+        final class Counter: TransactionObserver {
+            nonisolated(unsafe) static var deinits = 0
+            var changes = 0
+            var commits = 0
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+            func databaseDidChange(with event: DatabaseEvent) { changes += 1 }
+            func databaseDidCommit(_ db: Database) { commits += 1 }
+            func databaseDidRollback(_ db: Database) {}
+            deinit { Counter.deinits += 1 }
+        }
+        let dbQueue = try makeDatabase()
+        var kept: Counter? = Counter()
+        var dropped: Counter? = Counter()
+        weak let weakDropped = dropped
+        dbQueue.add(transactionObserver: kept!)
+        dbQueue.add(transactionObserver: dropped!)
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('A')")
+            XCTAssertEqual(dropped?.changes, 1)
+            dropped = nil  // the broker's hold is the last reference
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('B')")
+            XCTAssertNil(weakDropped, "let go at the next statement")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('C')")
+        }
+        XCTAssertEqual(Counter.deinits, 1)
+        XCTAssertEqual(kept?.changes, 3)
+        XCTAssertEqual(kept?.commits, 1)
+        // Let go after the last statement of a transaction: gone before its commit is told.
+        var late: Counter? = Counter()
+        weak let weakLate = late
+        dbQueue.add(transactionObserver: late!)
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('D')")
+            late = nil
+        }
+        XCTAssertNil(weakLate)
+        XCTAssertEqual(Counter.deinits, 2)
+        XCTAssertEqual(kept?.changes, 4)
+        kept = nil
+    }
+
     func testNextTransactionExtent() throws {
         let dbQueue = try makeDatabase()
         var observer: RecordingObserver? = RecordingObserver()
