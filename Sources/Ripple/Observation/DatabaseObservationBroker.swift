@@ -478,7 +478,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             var rowLevelTables: [(String, Set<Int64>)] = []
             var isStatementLevel = false
             for write in writes where region.isModified(byChangeOf: write.table, kind: write.kind) {
-                if Self.supportsPreUpdateHook, let rowIDs = region.rowIDs(forTable: write.table) {
+                // A dropped table loses its rows without row events: statement level.
+                if Self.supportsPreUpdateHook, !report.changesSchema, let rowIDs = region.rowIDs(forTable: write.table) {
                     rowLevelTables.append((write.table, rowIDs))
                 } else {
                     // No rowids, or no pre-update hook to see rows deleted by REPLACE: the
@@ -510,7 +511,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         endForbiddingAccess()
         if let activation = regionActivation {
             regionActivation = nil
-            if tracksStatementLevelImpacts, withDatabase({ sqlite3_total_changes($0.sqliteConnection) }) != totalChangesBefore {
+            // A schema change (DROP TABLE) may empty a table without counting changes.
+            if tracksStatementLevelImpacts, statement.report.changesSchema
+                || withDatabase({ sqlite3_total_changes($0.sqliteConnection) }) != totalChangesBefore
+            {
                 for entry in activation.statementLevel { recordImpact(entry) }
             }
             if !rowLevelImpacts.isEmpty {

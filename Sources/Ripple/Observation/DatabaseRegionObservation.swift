@@ -15,7 +15,8 @@
 ///
 /// What is detected: inserts, updates and deletes in the region, by raw SQL or the query
 /// interface, including the indirect changes of foreign key actions and triggers, changes to
-/// `WITHOUT ROWID` tables, and rows deleted by `ON CONFLICT REPLACE`. Updates that do not
+/// `WITHOUT ROWID` tables, rows deleted by `ON CONFLICT REPLACE`, and dropped tables
+/// (`DROP TABLE` notifies the observations of the table). Updates that do not
 /// touch the observed columns, and changes to rows outside the observed rowids, are not
 /// notified. What is not detected: changes made by other connections or processes, and
 /// statements that Ripple did not compile. Tell about them with `Database.notifyChanges(in:)`.

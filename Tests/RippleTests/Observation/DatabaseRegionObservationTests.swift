@@ -143,6 +143,25 @@ final class DatabaseRegionObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testDroppedTablesAreObserved() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE other (id INTEGER PRIMARY KEY);
+                INSERT INTO item VALUES (1, 'a'), (2, 'b');
+                """)
+        }
+        let (items, itemsCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("item")))
+        let (rowOne, rowCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("item").filter(key: 1)))
+        let (others, othersCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("other")))
+        try dbQueue.write { try $0.execute(sql: "DROP TABLE item") }
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual(rowOne.count, 1)
+        XCTAssertEqual(others.count, 0)
+        withExtendedLifetime((itemsCancellable, rowCancellable, othersCancellable)) {}
+    }
+
     func testSavepointsAreHonored() throws {
         let dbQueue = try makePlayerDatabase()
         let (counter, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("player")))
