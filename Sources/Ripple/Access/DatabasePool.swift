@@ -25,6 +25,9 @@ public final class DatabasePool: DatabaseWriter {
     /// The configuration of the database.
     public let configuration: Configuration
 
+    /// Checks for changes by other connections and processes, when configured.
+    private let externalChangeMonitor: ExternalChangeMonitor?
+
     /// The path of the database file.
     public let path: String
 
@@ -60,6 +63,7 @@ public final class DatabasePool: DatabaseWriter {
                 label: "\(label).reader.\(index + 1)",
                 context: AccessContext(owner: owner, role: .reader))
         }
+        externalChangeMonitor = ExternalChangeMonitor.start(for: writer, path: path, configuration: configuration)
     }
 
     public func close() throws {

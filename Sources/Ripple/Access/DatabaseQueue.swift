@@ -21,6 +21,9 @@ public final class DatabaseQueue: DatabaseWriter {
     /// The configuration of the database.
     public let configuration: Configuration
 
+    /// Checks for changes by other connections and processes, when configured.
+    private let externalChangeMonitor: ExternalChangeMonitor?
+
     /// The path of the database file, or `:memory:`.
     public let path: String
 
@@ -33,6 +36,7 @@ public final class DatabaseQueue: DatabaseWriter {
             configuration: configuration,
             label: configuration.label ?? "Ripple.DatabaseQueue",
             context: AccessContext(role: .writer))
+        externalChangeMonitor = ExternalChangeMonitor.start(for: writer, path: path, configuration: configuration)
     }
 
     /// Opens a private in-memory database.

@@ -38,6 +38,27 @@ public struct Configuration: Sendable {
     /// A label for the connections' dispatch queues and descriptions, for debugging.
     public var label: String? = nil
 
+    /// How often, in seconds, a ``DatabaseQueue`` or ``DatabasePool`` checks its database
+    /// file for changes committed by other connections and processes. Default nil: no
+    /// checks.
+    ///
+    /// Ripple sees the changes made through its own connection as they happen. Changes
+    /// committed elsewhere (another process, an app extension, another `DatabaseQueue`
+    /// on the same file) leave no trace SQLite could report, except the file's data
+    /// version (`PRAGMA data_version`). With an interval, the writer connection reads it
+    /// that often, and when it changed, transaction observers, region observations and
+    /// value observations are told of a change to the whole database (as with
+    /// `db.notifyChanges(in: .fullDatabase)`): they cannot know which tables changed.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.externalChangeCheckInterval = 0.25
+    /// let dbPool = try DatabasePool(path: sharedContainerPath, configuration: config)
+    /// ```
+    ///
+    /// In-memory databases are never checked: nothing else can change them.
+    public var externalChangeCheckInterval: TimeInterval? = nil
+
     /// Closures run on each new connection, in order, right after it opens.
     var preparations: [@Sendable (Database) throws -> Void] = []
 

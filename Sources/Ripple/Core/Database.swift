@@ -147,6 +147,11 @@ public final class Database {
         if recordedRegion != nil { recordedRegion!.formUnion(region) }
     }
 
+    /// The data version read by the last external change check (see
+    /// ``Configuration/externalChangeCheckInterval``), and the number of checks so far.
+    var lastDataVersion: Int?
+    var externalChangeChecks = 0
+
     /// Where transaction observation plugs in (see ``StatementExecutionHook``).
     @exclusivity(unchecked) var statementHook: (any StatementExecutionHook)? {
         didSet { unretainedStatementHook = statementHook.map(UnretainedStatementHook.init) }
