@@ -50,9 +50,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// A strong reference to the observer while it is activated for a statement: row
         /// events then need no weak-reference load.
         @exclusivity(unchecked) private var activeObserver: (any TransactionObserver)?
-        /// The same observer, for row callbacks, without reference counting: an observer
-        /// held weakly has a side table, where each count costs several plain ones. Valid
-        /// while `activeObserver` keeps it alive.
+        /// The same observer, for callbacks without reference counting (each count is an
+        /// atomic operation, and for an observer held weakly it goes through a side table).
+        /// Valid while `activeObserver` keeps it alive.
         @exclusivity(unchecked) private var activeObserverPointer: UnsafeMutableRawPointer?
         /// Calls the callbacks of the observer's concrete type with an unretained
         /// reference. A metatype, not closures: loading it counts no references.
