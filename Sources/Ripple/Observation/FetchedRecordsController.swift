@@ -56,6 +56,7 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
     private var willChange: ((FetchedRecordsController<Record>) -> Void)?
     private var onChange: ((FetchedRecordsController<Record>, Record, FetchedRecordChange) -> Void)?
     private var didChange: ((FetchedRecordsController<Record>) -> Void)?
+    private var errorHandler: ((FetchedRecordsController<Record>, any Error) -> Void)?
 
     private struct Item {
         let identity: [DatabaseValue]
@@ -100,6 +101,12 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         items = try makeItems(rows)
     }
 
+    /// Calls `errorHandler` on `queue` when fetching or decoding the records fails while
+    /// changes are tracked. The records stay as they were, and tracking goes on.
+    public func trackErrors(_ errorHandler: @escaping (FetchedRecordsController<Record>, any Error) -> Void) {
+        self.errorHandler = errorHandler
+    }
+
     /// Starts tracking changes: after each transaction that changed the records,
     /// `willChange`, then `onChange` for each change (deletions, insertions, moves, then
     /// updates), then `didChange`, all on `queue`.
@@ -116,7 +123,9 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         let observation = ValueObservation<[Row]>(regionSpec: .explicit([region])) {
             ValuePipeline(fetch: fetchRows)
         }.removeDuplicates()
-        cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue), onError: { _ in }) { [weak self] rows in
+        cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue), onError: { [weak self] error in
+            self?.report(error)
+        }) { [weak self] rows in
             self?.apply(rows)
         }
     }
@@ -133,8 +142,18 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         try rows.map { Item(identity: identity(of: $0), row: $0, record: try Record(row: $0)) }
     }
 
+    private func report(_ error: any Error) {
+        errorHandler?(self, error)
+    }
+
     private func apply(_ rows: [Row]) {
-        guard let newItems = try? makeItems(rows) else { return }
+        let newItems: [Item]
+        do {
+            newItems = try makeItems(rows)
+        } catch {
+            report(error)
+            return
+        }
         let changes = Self.diff(from: items, to: newItems)
         guard !changes.isEmpty else {
             items = newItems

@@ -99,4 +99,29 @@ final class FetchedRecordsControllerTests: XCTestCase {
         XCTAssertEqual(values.filter { $0.hasPrefix("update changed") }.count, 2)
         XCTAssertEqual(queue.sync { controller.fetchedRecords.count }, 9_999)
     }
+    func testErrorsReachTrackErrors() throws {
+        // The rank column is not NULL in the schema: a view over it lets a NULL through.
+        let dbQueue = try makeDatabase(count: 1)
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE source (id INTEGER PRIMARY KEY, name TEXT, rank INT)")
+            try db.execute(sql: "INSERT INTO source VALUES (1, 'a', 1)")
+        }
+        let controller = try FetchedRecordsController(dbQueue, request: SQLRequest<Item>(sql: "SELECT * FROM source ORDER BY rank"), queue: queue)
+        try queue.sync { try controller.performFetch() }
+        let log = track(controller)
+        queue.sync {
+            controller.trackErrors { controller, error in
+                log.append("error \((error as? DatabaseError)?.resultCode == .SQLITE_MISMATCH) \(controller.fetchedRecords.map(\.name))")
+            }
+        }
+        try dbQueue.write { try $0.execute(sql: "UPDATE source SET rank = NULL") }       // cannot decode
+        _ = log.wait { $0.last?.hasPrefix("error") == true }
+        try dbQueue.write { try $0.execute(sql: "UPDATE source SET rank = 2, name = 'b'") } // tracking goes on
+        let values = log.wait { $0.last == "didChange" }
+        XCTAssertEqual(values.count, 4, "\(values)")
+        XCTAssertEqual(values.first, "error true [\"a\"]")
+        XCTAssertEqual(values[1], "willChange")
+        XCTAssertTrue(values[2].hasPrefix("update b at 0"), values[2])
+        XCTAssertEqual(values.last, "didChange")
+    }
 }
