@@ -145,7 +145,12 @@ public final class Row: @unchecked Sendable {
 
     /// Whether the value at `index` is NULL.
     public func hasNull(atIndex index: Int) -> Bool {
-        databaseValue(atIndex: index).isNull
+        // A statement row asks for the type only, without copying text or blob values.
+        if let sqliteStatement {
+            checkIndex(index)
+            return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
+        }
+        return databaseValue(atIndex: index).isNull
     }
 
     /// The value at `index`. Out of range is a programmer error.
@@ -271,8 +276,14 @@ public final class Row: @unchecked Sendable {
     /// The error for a statement value that cannot be read as `type`.
     @usableFromInline
     func statementDecodingError(_ type: Any.Type, index: CInt) -> DatabaseError {
-        guard case .statement(let statement) = storage else { fatalError("not a statement row") }
+        guard let statement else { fatalError("not a statement row") }
         return decodingError(type, statement: statement, index: index)
+    }
+
+    /// The statement of a statement row, nil for copied values.
+    var statement: Statement? {
+        if case .statement(let statement) = storage { return statement }
+        return nil
     }
 
     /// The value of column `name`, converted to `type`; throws when there is no such column or
@@ -311,15 +322,9 @@ public final class Row: @unchecked Sendable {
 
     @usableFromInline
     func missingColumn(_ name: String) -> DatabaseError {
-        var sql: String?
-        var arguments: StatementArguments?
-        if case .statement(let statement) = storage {
-            sql = statement.sql
-            arguments = statement.arguments
-        }
-        return .mismatch(
+        .mismatch(
             "no such column: \"\(name)\" (columns: \(columnNames.joined(separator: ", ")))",
-            sql: sql, arguments: arguments)
+            sql: statement?.sql, arguments: statement?.arguments)
     }
 }
 

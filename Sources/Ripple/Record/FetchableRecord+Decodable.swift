@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// `Decodable` records decode from rows with no extra code.
@@ -105,18 +104,14 @@ final class DatabaseRowDecoder: Decoder {
     }
 }
 
-/// What the decoder and the keyed containers of a row read: the row, its statement, and
-/// the predicted column indexes. Never deallocated: see the comment above.
+/// What the decoder and the keyed containers of a row read: the row, and the predicted
+/// column indexes. Never deallocated: see the comment above.
 final class RecordDecodingState: @unchecked Sendable {
     /// Incremented each time the state is given back, so that containers of a previous
     /// row are recognized.
     @exclusivity(unchecked) private(set) var generation: UInt64 = 0
     // Valid while `generation` is the one of the caller (the row clears it when it ends).
     @exclusivity(unchecked) private var _row: Unmanaged<Row>?
-    /// The statement of a statement row (kept alive while the state is in use), nil for
-    /// copied values.
-    @exclusivity(unchecked) private(set) var statement: Statement?
-    @exclusivity(unchecked) private(set) var sqliteStatement: OpaquePointer?
     /// Column indexes in the order properties are decoded, resolved on the first record
     /// and predicted for the next ones.
     @exclusivity(unchecked) var prediction = ColumnIndexPrediction()
@@ -129,8 +124,6 @@ final class RecordDecodingState: @unchecked Sendable {
     static func acquire(for row: Row) -> RecordDecodingState {
         let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
         state._row = Unmanaged.passUnretained(row)
-        if case .statement(let statement) = row.storage { state.statement = statement }
-        state.sqliteStatement = row.sqliteStatement
         return state
     }
 
@@ -138,8 +131,6 @@ final class RecordDecodingState: @unchecked Sendable {
     func release() {
         generation &+= 1
         _row = nil
-        statement = nil
-        sqliteStatement = nil
         prediction = ColumnIndexPrediction()
         Self.lock.withLock { Self.free.append(self) }
     }
@@ -151,58 +142,54 @@ final class RecordDecodingState: @unchecked Sendable {
         }
     }
 
-    /// The row; only after `check`.
-    var row: Row { _row!.takeUnretainedValue() }
+    /// Runs `body` with the row, without reference counting; only after `check`.
+    @inline(__always)
+    func withRow<R>(_ body: (Row) throws -> R) rethrows -> R {
+        try _row!._withUnsafeGuaranteedRef(body)
+    }
 
     @inline(__always)
     func index(_ name: String) -> Int? {
-        prediction.index(of: name) { row.uncachedIndex(forColumn: name) }
+        withRow { row in prediction.index(of: name) { row.uncachedIndex(forColumn: name) } }
     }
 
     @inline(__always)
     func requiredIndex(_ name: String) throws -> Int {
         if let index = index(name) { return index }
-        throw DatabaseError.mismatch(
-            "no such column: \"\(name)\" (columns: \(row.columnNames.joined(separator: ", ")))",
-            sql: statement?.sql, arguments: statement?.arguments)
+        throw withRow { $0.missingColumn(name) }
     }
 
     func hasNull(_ index: Int) -> Bool {
-        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL }
-        return row.hasNull(atIndex: index)
+        withRow { $0.hasNull(atIndex: index) }
     }
 
     @inline(__always)
     func decode<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ name: String) throws -> T {
         let index = try requiredIndex(name)
-        if let sqliteStatement, let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) {
-            return value
-        }
-        return try row.decode(T.self, atIndex: index)
+        return try withRow { try $0.decode(T.self, atIndex: index) }
     }
 
     @inline(__always)
     func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ name: String) throws -> T? {
         guard let index = index(name) else { return nil }
-        if let sqliteStatement, let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) {
-            return value
-        }
-        return try row.decodeIfPresent(T.self, atIndex: index)
+        return try withRow { try $0.decodeIfPresent(T.self, atIndex: index) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
         let index = try requiredIndex(name)
-        return try decodeValue(T.self, row.databaseValue(atIndex: index), column: name, index: index)
+        return try withRow { try decodeValue(T.self, $0.databaseValue(atIndex: index), column: name, index: index, statement: $0.statement) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
         guard let index = index(name) else { return nil }
-        let dbValue = row.databaseValue(atIndex: index)
-        if dbValue.isNull { return nil }
-        return try decodeValue(T.self, dbValue, column: name, index: index)
+        return try withRow { row in
+            let dbValue = row.databaseValue(atIndex: index)
+            if dbValue.isNull { return nil }
+            return try decodeValue(T.self, dbValue, column: name, index: index, statement: row.statement)
+        }
     }
 
-    private func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int) throws -> T {
+    private func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws -> T {
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
             guard let value = convertible.fromDatabaseValue(dbValue) else {
                 throw decodingError(dbValue, T.self, column: column, index: index, statement: statement)
@@ -236,7 +223,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         }
     }
 
-    var allKeys: [Key] { withState { $0.row.columnNames.compactMap { Key(stringValue: $0) } } }
+    var allKeys: [Key] { withState { $0.withRow { $0.columnNames.compactMap { Key(stringValue: $0) } } } }
 
     func contains(_ key: Key) -> Bool { withState { $0.index(key.stringValue) != nil } }
 
@@ -294,8 +281,8 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     }
 
     // The row's decoder: a superclass decodes from the same columns.
-    func superDecoder() throws -> any Decoder { withState { $0.row.reusableRecordDecoder } }
-    func superDecoder(forKey key: Key) throws -> any Decoder { withState { $0.row.reusableRecordDecoder } }
+    func superDecoder() throws -> any Decoder { withState { $0.withRow(\.reusableRecordDecoder) } }
+    func superDecoder(forKey key: Key) throws -> any Decoder { withState { $0.withRow(\.reusableRecordDecoder) } }
 }
 
 /// Decodes a `Decodable` type that is not `DatabaseValueConvertible` from one column: from
