@@ -88,20 +88,21 @@ struct PositionalValueLayout: @unchecked Sendable {  // immutable metadata point
 }
 
 extension Statement {
-    /// Binds the positional values of `buffer` from `start` on, read where they lie (see
-    /// ``PositionalValueLayout``).
+    /// Binds the positional values of `buffer` from `start` on: the common types read where
+    /// they lie (see ``PositionalValueLayout``), the others through the protocol.
     @inline(__always)
-    func bindInPlace(_ buffer: UnsafeBufferPointer<PositionalValueLayout.Element>, from start: Int, _ layout: PositionalValueLayout, _ arguments: StatementArguments) throws {
+    func bindPositional(_ buffer: UnsafeBufferPointer<PositionalValueLayout.Element>, from start: Int, _ arguments: StatementArguments) throws {
         guard let base = buffer.baseAddress else { return }
+        let layout = PositionalValueLayout.verified
         let raw = UnsafeRawPointer(base)
         for offset in 0..<parameterCount {
             let index = CInt(offset + 1)
             let code: CInt
-            switch layout.value(at: raw + (start + offset) * PositionalValueLayout.stride) {
+            switch layout?.value(at: raw + (start + offset) * PositionalValueLayout.stride) ?? .other {
             case .null: code = sqlite3_bind_null(sqliteStatement, index)
-            case .int64(let value): code = sqlite3_bind_int64(sqliteStatement, index, value)
-            case .int(let value): code = sqlite3_bind_int64(sqliteStatement, index, Int64(value))
-            case .double(let value): code = sqlite3_bind_double(sqliteStatement, index, value)
+            case .int64(let value): code = value.bind(to: sqliteStatement, at: index)
+            case .int(let value): code = value.bind(to: sqliteStatement, at: index)
+            case .double(let value): code = value.bind(to: sqliteStatement, at: index)
             case .string(let value): code = value.bind(to: sqliteStatement, at: index)
             case .other: code = buffer[start + offset]?.bind(to: sqliteStatement, at: index) ?? sqlite3_bind_null(sqliteStatement, index)
             }

@@ -160,16 +160,7 @@ public final class Statement {
             }
             let start = position
             try values.withUnsafeBufferPointer { buffer in
-                if let layout = PositionalValueLayout.verified {
-                    try bindInPlace(buffer, from: start, layout, arguments)
-                    return
-                }
-                for offset in 0..<parameterCount {
-                    let index = CInt(offset + 1)
-                    let code = buffer[start + offset]?.bind(to: sqliteStatement, at: index)
-                        ?? sqlite3_bind_null(sqliteStatement, index)
-                    if code != SQLITE_OK { throw bindingError(code, arguments) }
-                }
+                try bindPositional(buffer, from: start, arguments)
             }
             position += parameterCount
         } else {
