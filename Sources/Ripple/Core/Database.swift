@@ -153,12 +153,12 @@ public final class Database {
     var externalChangeChecks = 0
 
     /// Where transaction observation plugs in (see ``StatementExecutionHook``).
-    @exclusivity(unchecked) var statementHook: (any StatementExecutionHook)? {
-        didSet { unretainedStatementHook = statementHook.map(UnretainedStatementHook.init) }
+    @exclusivity(unchecked) var statementHook: StatementExecutionHook? {
+        didSet { unretainedStatementHook = statementHook.map { Unmanaged.passUnretained($0) } }
     }
     /// The same hook, called around each statement without reference counting (valid while
     /// `statementHook` holds it).
-    @exclusivity(unchecked) private var unretainedStatementHook: UnretainedStatementHook?
+    @exclusivity(unchecked) private var unretainedStatementHook: Unmanaged<StatementExecutionHook>?
 
     // MARK: - Facts
 
@@ -325,18 +325,18 @@ public final class Database {
     // The narrow hook transaction observation plugs into, around each statement execution.
     @inline(__always)
     func statementWillStart(_ statement: Statement) throws {
-        try unretainedStatementHook?.statementWillStart(statement)
+        try unretainedStatementHook?._withUnsafeGuaranteedRef { try $0.statementWillStart(statement) }
     }
 
     @inline(__always)
     func statementDidFinish(_ statement: Statement) throws {
-        try unretainedStatementHook?.statementDidFinish(statement)
+        try unretainedStatementHook?._withUnsafeGuaranteedRef { try $0.statementDidFinish(statement) }
     }
 
     /// Returns the error to throw (an observer may replace SQLite's).
     @inline(__always)
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
-        unretainedStatementHook?.statementDidFail(statement, error: error) ?? error
+        unretainedStatementHook?._withUnsafeGuaranteedRef { $0.statementDidFail(statement, error: error) } ?? error
     }
 
     // MARK: - Read-only accesses
@@ -466,64 +466,14 @@ private final class BusyHandlerBox {
     init(_ callback: @escaping @Sendable (Int) -> Bool) { self.callback = callback }
 }
 
-/// A statement hook called without reference counting: its address, and the metatype of
-/// a caller specialized for its concrete type. (Calling a protocol method of an existential
-/// loaded from a stored property retains and releases it, two atomic operations per call.)
-struct UnretainedStatementHook {
-    private let hook: UnsafeMutableRawPointer
-    private let calls: any StatementHookCalls.Type
-
-    init(_ hook: any StatementExecutionHook) {
-        self.hook = unsafeBitCast(ObjectIdentifier(hook), to: UnsafeMutableRawPointer.self)
-        calls = Self.calls(for: hook)
-    }
-
-    private static func calls<Hook: StatementExecutionHook>(for hook: Hook) -> any StatementHookCalls.Type {
-        StatementHookCaller<Hook>.self
-    }
-
-    @inline(__always)
-    func statementWillStart(_ statement: Statement) throws {
-        try calls.statementWillStart(hook, statement)
-    }
-
-    @inline(__always)
-    func statementDidFinish(_ statement: Statement) throws {
-        try calls.statementDidFinish(hook, statement)
-    }
-
-    @inline(__always)
-    func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
-        calls.statementDidFail(hook, statement, error)
-    }
-}
-
-protocol StatementHookCalls {
-    static func statementWillStart(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws
-    static func statementDidFinish(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws
-    static func statementDidFail(_ hook: UnsafeMutableRawPointer, _ statement: Statement, _ error: any Error) -> any Error
-}
-
-enum StatementHookCaller<Hook: StatementExecutionHook>: StatementHookCalls {
-    static func statementWillStart(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws {
-        try Unmanaged<Hook>.fromOpaque(hook)._withUnsafeGuaranteedRef { try $0.statementWillStart(statement) }
-    }
-
-    static func statementDidFinish(_ hook: UnsafeMutableRawPointer, _ statement: Statement) throws {
-        try Unmanaged<Hook>.fromOpaque(hook)._withUnsafeGuaranteedRef { try $0.statementDidFinish(statement) }
-    }
-
-    static func statementDidFail(_ hook: UnsafeMutableRawPointer, _ statement: Statement, _ error: any Error) -> any Error {
-        Unmanaged<Hook>.fromOpaque(hook)._withUnsafeGuaranteedRef { $0.statementDidFail(statement, error: error) }
-    }
-}
-
 /// What the connection tells around each statement execution: the only thing Core knows
-/// of transaction observation.
-protocol StatementExecutionHook: AnyObject {
-    func statementWillStart(_ statement: Statement) throws
-    func statementDidFinish(_ statement: Statement) throws
+/// of transaction observation. A class, not a protocol: the connection calls it through an
+/// unretained reference, since loading a stored existential and calling it retains and
+/// releases it, two atomic operations per statement.
+class StatementExecutionHook {
+    func statementWillStart(_ statement: Statement) throws {}
+    func statementDidFinish(_ statement: Statement) throws {}
     /// Returns the error to throw.
-    func statementDidFail(_ statement: Statement, error: any Error) -> any Error
-    func connectionWillClose()
+    func statementDidFail(_ statement: Statement, error: any Error) -> any Error { error }
+    func connectionWillClose() {}
 }

@@ -266,6 +266,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     init(database: Database) {
         databaseReference = Unmanaged.passUnretained(database)
+        super.init()
         installTransactionHooks()
     }
 
@@ -323,7 +324,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     // MARK: - Statements
 
-    func statementWillStart(_ statement: Statement) throws {
+    override func statementWillStart(_ statement: Statement) throws {
         guard !entries.isEmpty else {
             uninstallRowHooks()
             return
@@ -500,7 +501,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         return RegionActivation(id: lastActivationID, generation: generation, statementLevel: statementLevel, rowLevel: rowLevel, writes: userWrites)
     }
 
-    func statementDidFinish(_ statement: Statement) throws {
+    override func statementDidFinish(_ statement: Statement) throws {
         if statement.report.changesSchema { tableNameEpoch &+= 1 }
         // The common case of a statement nobody needed to watch: nothing to do.
         if regionActivation == nil, activeUserEntries.isEmpty, !forbidsAccessForStatement, !hasNotifiedChanges,
@@ -543,7 +544,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         try endTransactionIfNeeded(statement.report)
     }
 
-    func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
+    override func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
         tableNameEpoch &+= 1
         endForbiddingAccess()
         uninstallRowHooks()
@@ -565,7 +566,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         return result
     }
 
-    func connectionWillClose() {
+    override func connectionWillClose() {
         if let connection = database.sqliteConnection {
             sqlite3_commit_hook(connection, nil, nil)
             sqlite3_rollback_hook(connection, nil, nil)
