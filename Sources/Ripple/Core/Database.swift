@@ -318,7 +318,6 @@ public final class Database {
             throw statementDidFail(statement, error: error)
         }
         statement.reset()
-        if statement.report.changesSchema { schemaCache = SchemaCache() }
         try statementDidFinish(statement)
     }
 
@@ -330,6 +329,8 @@ public final class Database {
 
     @inline(__always)
     func statementDidFinish(_ statement: Statement) throws {
+        // Every way of running a statement ends here: executions and cursors.
+        if statement.report.changesSchema { schemaCache = SchemaCache() }
         try unretainedStatementHook?._withUnsafeGuaranteedRef { try $0.statementDidFinish(statement) }
     }
 
