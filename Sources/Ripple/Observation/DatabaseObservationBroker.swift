@@ -41,12 +41,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         @exclusivity(unchecked) var isStopped = false
         /// False once the observer showed it does not implement `databaseWillChange(with:)`.
         @exclusivity(unchecked) var wantsPreUpdateEvents = true
-        /// The tables the observer accepted for the current statement, as C strings.
-        @exclusivity(unchecked) var acceptedTables: [ContiguousArray<CChar>] = []
-        /// When the observer accepted every table the statement writes: the activation's
-        /// C strings of those tables, read without reference counting (the activation lives
-        /// as long as the statement). Nil otherwise: `acceptedTables` tells.
+        /// The tables the observer accepted for the current statement, as C strings owned by
+        /// the statement's activation (alive as long as the statement): all its written
+        /// tables (`acceptsAllOf`, read without reference counting), or some of them
+        /// (`acceptedTables`, when `acceptsAllOf` is nil).
         @exclusivity(unchecked) var acceptsAllOf: UnsafeBufferPointer<UnsafeMutablePointer<CChar>>?
+        @exclusivity(unchecked) var acceptedTables: [UnsafeMutablePointer<CChar>] = []
         /// A strong reference to the observer while it is activated for a statement: row
         /// events then need no weak-reference load.
         @exclusivity(unchecked) private var activeObserver: (any TransactionObserver)?
@@ -140,13 +140,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
 
         private func acceptsNewTable(_ table: UnsafePointer<CChar>) -> Bool {
-            let accepts: Bool
-            if let acceptsAllOf {
-                accepts = acceptsAllOf.contains { sqlite3_stricmp(table, $0) == 0 }
-            } else {
-                accepts = acceptedTables.contains(where: { $0.withUnsafeBufferPointer { sqlite3_stricmp(table, $0.baseAddress!) == 0 } })
-            }
-            guard accepts else { return false }
+            let isTable = { (accepted: UnsafeMutablePointer<CChar>) in sqlite3_stricmp(table, accepted) == 0 }
+            guard acceptsAllOf?.contains(where: isTable) ?? acceptedTables.contains(where: isTable) else { return false }
             lastAcceptedTable = table
             return true
         }
@@ -180,21 +175,17 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// observers of that row without looking at the others.
         let rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])]
         var hasRowLevel: Bool { !rowLevel.isEmpty }
-        /// The kinds of changes the statement may make, asked to user observers, with the
-        /// table names as C strings for allocation-free comparisons with row events.
-        let writes: [(kind: DatabaseEventKind, table: ContiguousArray<CChar>)]
-        /// The C strings of all written tables: what an observer that accepts every kind
-        /// accepts, without building a new array.
-        let allWrittenTables: [ContiguousArray<CChar>]
-        /// The same, as C strings owned by the activation, for comparisons that count no
-        /// references.
-        let writtenTablePointers: UnsafeBufferPointer<UnsafeMutablePointer<CChar>>
+        /// The kinds of changes the statement may make, asked to user observers, and their
+        /// tables, in the same order, as C strings owned by the activation: row events
+        /// are compared with them without allocation or reference counting.
+        let writeKinds: [DatabaseEventKind]
+        let writtenTables: UnsafeBufferPointer<UnsafeMutablePointer<CChar>>
         init(
             id: UInt64,
             generation: Int,
             statementLevel: [Entry],
             rowLevel: [(table: ContiguousArray<CChar>, entriesByRowID: [Int64: [Entry]])],
-            writes: [(kind: DatabaseEventKind, table: ContiguousArray<CChar>)])
+            userWrites: [(kind: DatabaseEventKind, table: String)])
         {
             self.id = id
             self.generation = generation
@@ -205,13 +196,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 statementLevelObservers.initializeElement(at: index, to: .passUnretained(observer))
             }
             self.rowLevel = rowLevel
-            self.writes = writes
-            self.allWrittenTables = writes.map(\.table)
-            let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<CChar>>.allocate(capacity: writes.count)
-            for (index, write) in writes.enumerated() {
-                pointers.initializeElement(at: index, to: write.table.withUnsafeBufferPointer { strdup($0.baseAddress!)! })
+            writeKinds = userWrites.map(\.kind)
+            let tables = UnsafeMutableBufferPointer<UnsafeMutablePointer<CChar>>.allocate(capacity: userWrites.count)
+            for (index, write) in userWrites.enumerated() {
+                tables.initializeElement(at: index, to: strdup(write.table)!)
             }
-            writtenTablePointers = UnsafeBufferPointer(pointers)
+            writtenTables = UnsafeBufferPointer(tables)
         }
 
         /// Whether every statement-level observer already has a change in the current
@@ -222,8 +212,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
         deinit {
             statementLevelObservers.deallocate()
-            for pointer in writtenTablePointers { free(pointer) }
-            writtenTablePointers.deallocate()
+            for table in writtenTables { free(table) }
+            writtenTables.deallocate()
         }
     }
 
@@ -417,21 +407,21 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // The observer, retained once until the end of the statement (with a side table,
         // because it is held weakly, each count is costly).
         guard entry.retainObserverForStatement() else { return false }
-        // `activation.writes` read in place, not copied into a local (a copy is retained).
-        let writeCount = activation.writes.count
+        // `activation.writeKinds` read in place, not copied into a local (a copy is retained).
+        let tables = activation.writtenTables
         var acceptsAll = true
-        var accepted: [ContiguousArray<CChar>] = []
-        for index in 0..<writeCount {
-            if entry.observerObserves(activation.writes[index].kind) {
-                if !acceptsAll { accepted.append(activation.writes[index].table) }
+        var accepted: [UnsafeMutablePointer<CChar>] = []
+        for index in 0..<tables.count {
+            if entry.observerObserves(activation.writeKinds[index]) {
+                if !acceptsAll { accepted.append(tables[index]) }
             } else if acceptsAll {
                 acceptsAll = false
-                accepted = Array(activation.allWrittenTables[..<index])
+                accepted = Array(tables[..<index])
             }
         }
         entry.validateLastAcceptedTable(activation: activation.id, epoch: tableNameEpoch, acceptsAll: acceptsAll)
-        if acceptsAll && writeCount > 0 {
-            entry.acceptsAllOf = activation.writtenTablePointers
+        if acceptsAll && !tables.isEmpty {
+            entry.acceptsAllOf = tables
             return true
         }
         if !acceptsAll && !accepted.isEmpty {
@@ -457,22 +447,21 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     private func makeRegionActivation(_ report: StatementReport) -> RegionActivation {
-        var userWrites: [(kind: DatabaseEventKind, table: ContiguousArray<CChar>)] = []
-        for table in report.insertedTables.sorted() where !Self.isInternal(table) {
-            userWrites.append((.insert(tableName: table), table.utf8CString))
+        // What the statement may write, in a stable order: matched against regions, and
+        // (but for SQLite's internal tables) asked to user observers.
+        var writes: [(table: String, kind: DatabaseRegion.ChangeKind, eventKind: DatabaseEventKind)] = []
+        for table in report.insertedTables.sorted() {
+            writes.append((table, .insert, .insert(tableName: table)))
         }
-        for table in report.deletedTables.sorted() where !Self.isInternal(table) {
-            userWrites.append((.delete(tableName: table), table.utf8CString))
+        for table in report.deletedTables.sorted() {
+            writes.append((table, .delete, .delete(tableName: table)))
         }
-        for (table, columns) in report.updatedColumns.sorted(by: { $0.key < $1.key }) where !Self.isInternal(table) {
-            userWrites.append((.update(tableName: table, columnNames: columns), table.utf8CString))
+        for (table, columns) in report.updatedColumns.sorted(by: { $0.key < $1.key }) {
+            writes.append((table, .update(columns), .update(tableName: table, columnNames: columns)))
         }
+        let userWrites = writes.filter { !Self.isInternal($0.table) }.map { (kind: $0.eventKind, table: $0.table) }
         var statementLevel: [Entry] = []
         var rowLevelByTable: [String: [Int64: [Entry]]] = [:]
-        var writes: [(table: String, kind: DatabaseRegion.ChangeKind)] = []
-        for table in report.insertedTables { writes.append((table, .insert)) }
-        for table in report.deletedTables { writes.append((table, .delete)) }
-        for (table, columns) in report.updatedColumns { writes.append((table, .update(columns))) }
         for entry in entries {
             guard let regionObserver = entry.regionObserver else { continue }
             let region = regionObserver.region
@@ -498,7 +487,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
         let rowLevel = rowLevelByTable.map { (table: $0.key.utf8CString, entriesByRowID: $0.value) }
         lastActivationID += 1
-        return RegionActivation(id: lastActivationID, generation: generation, statementLevel: statementLevel, rowLevel: rowLevel, writes: userWrites)
+        return RegionActivation(id: lastActivationID, generation: generation, statementLevel: statementLevel, rowLevel: rowLevel, userWrites: userWrites)
     }
 
     override func statementDidFinish(_ statement: Statement) throws {
