@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// `Decodable` records decode from rows with no extra code.
@@ -40,12 +41,16 @@ extension Row {
 
 // How decoding stays fast. The standard library calls a decoder and its keyed container
 // through unspecialized generic code: for each property, it copies the container through
-// value witnesses, and asks for generic metadata whenever a container is created. So:
+// value witnesses, and asks for generic metadata whenever a container is created or
+// returned. So:
 // - the row keeps one decoder (above), and the decoder keeps the keyed container it handed
-//   out last: records of one type get the same container on every row;
+//   out last: records of one type get the same container on every row, returned without
+//   a metadata lookup (`KeyedDecodingContainerReturn`);
 // - the container is a struct of plain values (a reference that is not counted and a
 //   generation number), so copying it counts no references;
-// - column indexes are predicted from one record to the next (`ColumnIndexPrediction`).
+// - column indexes are predicted from one record to the next, by the value of the coding
+//   key (`CodingKeyPrediction`), so that keys are not asked for their names;
+// - values are read straight from the statement, as `Row` subscripts do.
 //
 // The uncounted reference stays memory-safe: the state it points to is never deallocated
 // (a state whose row is gone goes back to a pool, with a new generation), and every use
@@ -65,6 +70,9 @@ final class DatabaseRowDecoder: Decoder {
     @exclusivity(unchecked) private var lastContainer: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var destroyLastContainer: ((UnsafeMutableRawPointer) -> Void)?
     @exclusivity(unchecked) private var lastKeyType: ObjectIdentifier?
+    /// The box of `lastContainer`, when containers can be returned from their box (see
+    /// `KeyedDecodingContainerReturn`); kept alive by `lastContainer`.
+    @exclusivity(unchecked) private var lastBox: Unmanaged<AnyObject>?
 
     fileprivate init(row: Row) {
         state = RecordDecodingState.acquire(for: row)
@@ -78,9 +86,22 @@ final class DatabaseRowDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         state.check(generation)
         state.prediction.rewind()
+        state.keyPrediction.rewind()
+        // The common case (the same keys as the previous record) has no local value of
+        // type `KeyedDecodingContainer<Key>`, which would cost a metadata lookup.
+        if lastKeyType == ObjectIdentifier(Key.self), let lastBox {
+            return KeyedDecodingContainerReturn.container(fromBox: lastBox)
+        }
+        return makeContainer(keyedBy: Key.self)
+    }
+
+    /// The kept container when its keys are `Key`, or a new one, kept for the next records.
+    @inline(never)
+    private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
         if lastKeyType == ObjectIdentifier(Key.self), let lastContainer {
             return lastContainer.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
         }
+        lastBox = nil
         if let lastContainer { destroyLastContainer?(lastContainer) }
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state, generation: generation))
         let slot = UnsafeMutablePointer<KeyedDecodingContainer<Key>>.allocate(capacity: 1)
@@ -92,6 +113,7 @@ final class DatabaseRowDecoder: Decoder {
             slot.deallocate()
         }
         lastKeyType = ObjectIdentifier(Key.self)
+        if KeyedDecodingContainerReturn.isEnabled { lastBox = KeyedDecodingContainerReturn.box(of: container) }
         return container
     }
 
@@ -115,6 +137,10 @@ final class RecordDecodingState: @unchecked Sendable {
     /// Column indexes in the order properties are decoded, resolved on the first record
     /// and predicted for the next ones.
     @exclusivity(unchecked) var prediction = ColumnIndexPrediction()
+    /// The same, by coding key value (see `CodingKeyPrediction`).
+    @exclusivity(unchecked) var keyPrediction = CodingKeyPrediction()
+    /// The statement handle of a statement row, read without going through the row.
+    @exclusivity(unchecked) private(set) var sqliteStatement: OpaquePointer?
 
     // States not in use. They stay allocated: that is what makes uncounted references to
     // them safe. There are never more than the decoders that were alive at once.
@@ -124,6 +150,7 @@ final class RecordDecodingState: @unchecked Sendable {
     static func acquire(for row: Row) -> RecordDecodingState {
         let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
         state._row = Unmanaged.passUnretained(row)
+        state.sqliteStatement = row.sqliteStatement
         return state
     }
 
@@ -131,7 +158,9 @@ final class RecordDecodingState: @unchecked Sendable {
     func release() {
         generation &+= 1
         _row = nil
+        sqliteStatement = nil
         prediction = ColumnIndexPrediction()
+        keyPrediction = CodingKeyPrediction()
         Self.lock.withLock { Self.free.append(self) }
     }
 
@@ -153,39 +182,56 @@ final class RecordDecodingState: @unchecked Sendable {
         withRow { row in prediction.index(of: name) { row.uncachedIndex(forColumn: name) } }
     }
 
+    /// The column index of `key`: predicted from the key's value for the coding keys of
+    /// synthesized `Codable` conformances, without asking for the key's name.
     @inline(__always)
-    func requiredIndex(_ name: String) throws -> Int {
-        if let index = index(name) { return index }
-        throw withRow { $0.missingColumn(name) }
+    func index<Key: CodingKey>(_ key: Key) -> Int? {
+        keyPrediction.index(of: key) { self.index($0) }
     }
 
+    @inline(__always)
     func hasNull(_ index: Int) -> Bool {
-        withRow { $0.hasNull(atIndex: index) }
+        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL }
+        return withRow { $0.hasNull(atIndex: index) }
+    }
+
+    @inline(never)
+    func missingColumn<Key: CodingKey>(_ key: Key) -> DatabaseError {
+        withRow { $0.missingColumn(key.stringValue) }
     }
 
     @inline(__always)
-    func decode<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ name: String) throws -> T {
-        let index = try requiredIndex(name)
-        return try withRow { try $0.decode(T.self, atIndex: index) }
+    func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+        guard let index = index(key) else { throw missingColumn(key) }
+        if let sqliteStatement {
+            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
+            throw withRow { $0.statementDecodingError(T.self, index: CInt(index)) }
+        }
+        return try withRow { try $0.decodeCopied(T.self, atIndex: index) }
     }
 
     @inline(__always)
-    func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible>(_ type: T.Type, _ name: String) throws -> T? {
-        guard let index = index(name) else { return nil }
-        return try withRow { try $0.decodeIfPresent(T.self, atIndex: index) }
+    func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let index = index(key) else { return nil }
+        if let sqliteStatement {
+            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
+            if sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL { return nil }
+            throw withRow { $0.statementDecodingError(T.self, index: CInt(index)) }
+        }
+        return try withRow { try $0.decodeCopied(T?.self, atIndex: index) }
     }
 
-    func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
-        let index = try requiredIndex(name)
-        return try withRow { try decodeValue(T.self, $0.databaseValue(atIndex: index), column: name, index: index, statement: $0.statement) }
+    func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+        guard let index = index(key) else { throw missingColumn(key) }
+        return try withRow { try decodeValue(T.self, $0.databaseValue(atIndex: index), column: key.stringValue, index: index, statement: $0.statement) }
     }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
-        guard let index = index(name) else { return nil }
+    func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let index = index(key) else { return nil }
         return try withRow { row in
             let dbValue = row.databaseValue(atIndex: index)
             if dbValue.isNull { return nil }
-            return try decodeValue(T.self, dbValue, column: name, index: index, statement: row.statement)
+            return try decodeValue(T.self, dbValue, column: key.stringValue, index: index, statement: row.statement)
         }
     }
 
@@ -225,51 +271,51 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     var allKeys: [Key] { withState { $0.withRow { $0.columnNames.compactMap { Key(stringValue: $0) } } } }
 
-    func contains(_ key: Key) -> Bool { withState { $0.index(key.stringValue) != nil } }
+    func contains(_ key: Key) -> Bool { withState { $0.index(key) != nil } }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         withState { state in
-            guard let index = state.index(key.stringValue) else { return true }
+            guard let index = state.index(key) else { return true }
             return state.hasNull(index)
         }
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try withState { try $0.decode(type, key.stringValue) } }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try withState { try $0.decode(type, key.stringValue) } }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try withState { try $0.decode(type, key) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try withState { try $0.decode(type, key) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try withState { try $0.decode(type, key) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try withState { try $0.decode(type, key) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try withState { try $0.decode(type, key) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try withState { try $0.decode(type, key) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try withState { try $0.decode(type, key) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try withState { try $0.decode(type, key) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try withState { try $0.decode(type, key) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try withState { try $0.decode(type, key) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try withState { try $0.decode(type, key) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try withState { try $0.decode(type, key) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try withState { try $0.decode(type, key) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try withState { try $0.decode(type, key) } }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try withState { try $0.decodeIfPresent(type, key.stringValue) } }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try withState { try $0.decodeIfPresent(type, key) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try withState { try $0.decodeIfPresent(type, key) } }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try withState { try $0.decode(T.self, key.stringValue) }
+        try withState { try $0.decode(T.self, key) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try withState { try $0.decodeIfPresent(T.self, key.stringValue) }
+        try withState { try $0.decodeIfPresent(T.self, key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -188,6 +188,70 @@ final class RecordTests: XCTestCase {
         }
     }
 
+    func testCodingKeysOfEveryKindFindTheirColumns() throws {
+        // Keys are identified by value when they are plain bytes of at most 8 bytes (enums,
+        // small structs), by name otherwise; one record may use several key types.
+        struct IndexKey: CodingKey {      // plain, 8 bytes: by value
+            let index: Int
+            var stringValue: String { "c\(index)" }
+            var intValue: Int? { nil }
+            init(_ index: Int) { self.index = index }
+            init?(stringValue: String) { nil }
+            init?(intValue: Int) { nil }
+        }
+        struct NameKey: CodingKey {       // holds a String: by name
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        struct WideKey: CodingKey {       // plain, 16 bytes: by name
+            let low: Int
+            let high: Int
+            var stringValue: String { "c\(low + high)" }
+            var intValue: Int? { nil }
+            init(_ low: Int, _ high: Int) { self.low = low; self.high = high }
+            init?(stringValue: String) { nil }
+            init?(intValue: Int) { nil }
+        }
+        enum ShortKey: String, CodingKey { case c2, c0, c1 }   // 1 byte: by value; .c0 has the bytes of IndexKey(1)
+        struct Mixed: Decodable, FetchableRecord {
+            var values: [Int] = []
+            init(from decoder: any Decoder) throws {
+                let byIndex = try decoder.container(keyedBy: IndexKey.self)
+                values.append(try byIndex.decode(Int.self, forKey: IndexKey(2)))
+                values.append(try byIndex.decode(Int.self, forKey: IndexKey(0)))
+                let byName = try decoder.container(keyedBy: NameKey.self)
+                values.append(try byName.decode(Int.self, forKey: NameKey(stringValue: "c1")))
+                let wide = try decoder.container(keyedBy: WideKey.self)
+                values.append(try wide.decode(Int.self, forKey: WideKey(1, 1)))
+                let short = try decoder.container(keyedBy: ShortKey.self)
+                values.append(try short.decode(Int.self, forKey: .c1))
+                values.append(try short.decode(Int.self, forKey: .c0))
+                XCTAssertNil(try byIndex.decodeIfPresent(Int.self, forKey: IndexKey(7)))
+                XCTAssertFalse(byIndex.contains(IndexKey(3)))
+                values.append(try byIndex.decode(Int.self, forKey: IndexKey(1)))
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        let records = try dbQueue.read { try Mixed.fetchAll($0, sql: "SELECT 1 AS c0, 2 AS c1, 3 AS c2 UNION ALL SELECT 4, 5, 6") }
+        XCTAssertEqual(records.map(\.values), [[3, 1, 2, 3, 2, 1, 2], [6, 4, 5, 6, 5, 4, 5]])
+    }
+
+    func testKeyedContainersAreReturnedFromTheirBoxOnThisPlatform() {
+        // Decoding relies on it for speed (see KeyedDecodingContainerReturn). Where the layout
+        // check fails, decoding takes the ordinary path (next test): correct, slower.
+        XCTAssertTrue(KeyedDecodingContainerReturn.isAvailable)
+    }
+
+    func testDecodingWithoutContainersReturnedFromTheirBox() throws {
+        KeyedDecodingContainerReturn.isEnabled = false
+        defer { KeyedDecodingContainerReturn.isEnabled = KeyedDecodingContainerReturn.isAvailable }
+        try testDecodableRecordsOfSeveralTypesFromOneCursor()
+        try testCodingKeysOfEveryKindFindTheirColumns()
+        try testDecodingKeysInAnyOrderAcrossRows()
+    }
+
     func testDecodableRecordFromCopiedRow() throws {
         struct Item: Decodable, FetchableRecord, Equatable { var id: Int; var name: String; var score: Int? }
         let row: Row = ["ID": 1, "name": "Arthur", "score": nil]
