@@ -325,10 +325,12 @@ final class TransactionObserverTests: XCTestCase {
         // an observer the application lets go meanwhile is gone all the same.
         final class Counter: TransactionObserver {
             nonisolated(unsafe) static var deinits = 0
+            nonisolated(unsafe) static var willCommits = 0
             var changes = 0
             var commits = 0
             func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
             func databaseDidChange(with event: DatabaseEvent) { changes += 1 }
+            func databaseWillCommit() throws { Counter.willCommits += 1 }
             func databaseDidCommit(_ db: Database) { commits += 1 }
             func databaseDidRollback(_ db: Database) {}
             deinit { Counter.deinits += 1 }
@@ -360,7 +362,22 @@ final class TransactionObserverTests: XCTestCase {
         }
         XCTAssertNil(weakLate)
         XCTAssertEqual(Counter.deinits, 2)
+        XCTAssertEqual(Counter.willCommits, 2, "kept: 2 commits; late: not asked after it was let go")
         XCTAssertEqual(kept?.changes, 4)
+        // Let go inside a savepoint: the events the savepoint held are not delivered to it.
+        var saved: Counter? = Counter()
+        weak let weakSaved = saved
+        dbQueue.add(transactionObserver: saved!)
+        try dbQueue.write { db in
+            try db.execute(sql: "SAVEPOINT s")
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('E')")
+            XCTAssertEqual(saved?.changes, 0, "held by the savepoint")
+            saved = nil
+            try db.execute(sql: "RELEASE SAVEPOINT s")
+            XCTAssertNil(weakSaved)
+        }
+        XCTAssertEqual(Counter.deinits, 3)
+        XCTAssertEqual(kept?.changes, 5)
         kept = nil
     }
 
