@@ -47,14 +47,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         /// (`acceptedTables`, when `acceptsAllOf` is nil).
         @exclusivity(unchecked) var acceptsAllOf: UnsafeBufferPointer<UnsafeMutablePointer<CChar>>?
         @exclusivity(unchecked) var acceptedTables: [UnsafeMutablePointer<CChar>] = []
-        /// A strong reference to the observer from the first statement of a transaction
-        /// that asks it about its changes to the end of the transaction: statements and
-        /// row events then need no weak-reference load (for an observer held weakly, each
-        /// reference count goes through its side table, and costs more than the rest of
-        /// the broker's work for a statement).
-        @exclusivity(unchecked) private var heldObserver: AnyObject?
-        /// The same observer, for callbacks without reference counting. Valid while
-        /// `heldObserver` keeps it alive.
+        /// A strong reference to the observer while it is activated for a statement: row
+        /// events then need no weak-reference load.
+        @exclusivity(unchecked) private var activeObserver: (any TransactionObserver)?
+        /// The same observer, for callbacks without reference counting (each count is an
+        /// atomic operation, and for an observer held weakly it goes through a side table).
+        /// Valid while `activeObserver` keeps it alive.
         @exclusivity(unchecked) private var activeObserverPointer: UnsafeMutableRawPointer?
         /// Calls the callbacks of the observer's concrete type with an unretained
         /// reference. A metatype, not closures: loading it counts no references.
@@ -78,50 +76,26 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
         }
 
-        /// The observer, nil once deallocated. An observer that only ``holdObserver()``
-        /// still keeps alive is released first: the application let go of it.
-        var observer: (any TransactionObserver)? {
-            if isHeldOnlyByTheBroker { releaseObserver() }
-            return strongObserver ?? weakObserver
-        }
-
-        /// Whether ``holdObserver()`` holds the last strong reference to an observer held
-        /// weakly: the application let go of it.
-        private var isHeldOnlyByTheBroker: Bool {
-            activeObserverPointer != nil && strongObserver == nil && isKnownUniquelyReferenced(&heldObserver)
-        }
+        var observer: (any TransactionObserver)? { strongObserver ?? weakObserver }
 
         private static func callbacks<Observer: TransactionObserver>(of observer: Observer) -> any RowCallbacks.Type {
             ObserverRowCallbacks<Observer>.self
         }
 
-        /// Keeps the observer alive until ``releaseObserver()`` (at the end of the
-        /// transaction), so that callbacks can reach it without counting references; false
-        /// if it is gone.
-        ///
-        /// An observer held weakly (`.observerLifetime`) that the application lets go of
-        /// while a transaction runs is released at the start of the next statement, and
-        /// gets nothing more: it is notified no longer than with a weak reference alone.
-        func holdObserver() -> Bool {
-            if activeObserverPointer != nil {
-                // Held since an earlier statement of this transaction.
-                guard isHeldOnlyByTheBroker else { return true }
-                releaseObserver()
-                return false
-            }
-            if let strongObserver {
-                heldObserver = strongObserver
+        /// Keeps the observer alive until ``deactivate()``, so that the statement's
+        /// callbacks can reach it without counting references; false if it is gone.
+        func retainObserverForStatement() -> Bool {
+            // Loaded straight into `activeObserver`, and its address read from there: a
+            // local copy would be retained and released once more, and for an observer
+            // held weakly each count goes through its side table.
+            if strongObserver != nil {
+                activeObserver = strongObserver
             } else {
-                heldObserver = weakObserver
+                activeObserver = weakObserver
             }
-            activeObserverPointer = heldObserver.map { Unmanaged.passUnretained($0).toOpaque() }
+            // A class-bound existential starts with the object reference (null for nil).
+            activeObserverPointer = withUnsafeBytes(of: &activeObserver) { $0.load(as: UnsafeMutableRawPointer?.self) }
             return activeObserverPointer != nil
-        }
-
-        /// Ends the hold of ``holdObserver()``.
-        func releaseObserver() {
-            activeObserverPointer = nil
-            heldObserver = nil
         }
 
         /// Asks the retained observer whether it observes `kind`.
@@ -131,8 +105,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             return rowCallbacks.observes(activeObserverPointer, kind)
         }
 
-        /// Ends the activation for the statement (the observer stays held).
+        /// Ends the activation for the statement.
         func deactivate() {
+            activeObserverPointer = nil
+            activeObserver = nil
             acceptsAllOf = nil
         }
 
@@ -174,10 +150,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     // All this state is confined to the writer's queue, and never accessed re-entrantly:
     // the runtime's dynamic exclusivity checks would cost on every statement.
     @exclusivity(unchecked) private var entries: [Entry] = [] {
-        willSet {
-            deactivateUserEntries()
-            releaseObservers()
-        }
+        willSet { deactivateUserEntries() }
         didSet { userEntries.replace(with: entries.filter { $0.regionObserver == nil }) }
     }
     /// The entries of user observers, asked about each statement (owned by `entries`).
@@ -431,9 +404,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// Asks the observer of `entry` about each kind of change the statement may make, and
     /// activates the entry if it accepts one: returns whether it does.
     private func activate(_ entry: Entry, for activation: RegionActivation) -> Bool {
-        // The observer, retained once until the end of the transaction.
-        guard entry.holdObserver() else { return false }
-        holdsObservers = true
+        // The observer, retained once until the end of the statement (with a side table,
+        // because it is held weakly, each count is costly).
+        guard entry.retainObserverForStatement() else { return false }
         // `activation.writeKinds` read in place, not copied into a local (a copy is retained).
         let tables = activation.writtenTables
         var acceptsAll = true
@@ -458,19 +431,6 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
         entry.deactivate()
         return false
-    }
-
-    /// Whether some entries hold their observer (see `Entry.holdObserver()`).
-    @exclusivity(unchecked) private var holdsObservers = false
-
-    /// Ends the holds of `Entry.holdObserver()`: at the end of each transaction, and when
-    /// observers are added or removed.
-    private func releaseObservers() {
-        guard holdsObservers else { return }
-        holdsObservers = false
-        for index in 0..<userEntries.count {
-            userEntries.withElement(at: index) { $0.releaseObserver() }
-        }
     }
 
     private func deactivateUserEntries() {
@@ -534,7 +494,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         if statement.report.changesSchema { tableNameEpoch &+= 1 }
         // The common case of a statement nobody needed to watch: nothing to do.
         if regionActivation == nil, activeUserEntries.isEmpty, !forbidsAccessForStatement, !hasNotifiedChanges,
-           !holdsObservers, !statement.report.hasSavepointEffect, case .none = transactionState
+           !statement.report.hasSavepointEffect, case .none = transactionState
         {
             return
         }
@@ -570,9 +530,6 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         case nil:
             break
         }
-        // Normally done when the transaction ends; this covers statements that end a
-        // transaction without SQLite's commit or rollback hooks.
-        defer { if holdsObservers && !withDatabase({ $0.isInsideTransaction }) { releaseObservers() } }
         try endTransactionIfNeeded(statement.report)
     }
 
@@ -583,7 +540,6 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         regionActivation = nil
         rowLevelImpacts.removeAll(keepingCapacity: true)
         deactivateUserEntries()
-        defer { if holdsObservers && !withDatabase({ $0.isInsideTransaction }) { releaseObservers() } }
         var result = error
         switch transactionState {
         case .cancelledCommit(let observerError):
@@ -605,7 +561,6 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             sqlite3_rollback_hook(connection, nil, nil)
         }
         uninstallRowHooks()
-        releaseObservers()
     }
 
     /// Impacts of region observers wait in the savepoint buffer like row events.
@@ -795,9 +750,6 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     private func endOfTransactionEntries() -> [Entry] {
-        // Observers the application let go of during the transaction go now, and are not
-        // told of its end (as with a weak reference alone).
-        releaseObservers()
         transactionState = .none
         hasNotifiedChanges = false
         savepointNames.removeAll()

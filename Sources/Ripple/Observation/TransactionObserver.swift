@@ -73,12 +73,6 @@ extension TransactionObserver {
 /// How long a transaction observer is notified.
 public enum TransactionObservationExtent: Sendable {
     /// Until the observer is deallocated: the database holds it weakly. The default.
-    ///
-    /// While a transaction runs, the database keeps the observers it notifies from one
-    /// statement to the next (that makes row events cheaper). An observer the application
-    /// lets go of in the middle of a transaction is released as soon as the database looks
-    /// at it again (the next statement, a savepoint release, the commit), and is not
-    /// notified of anything after it was let go, as if the database held it weakly only.
     case observerLifetime
     /// Until the current or next transaction completes; the database holds it strongly
     /// until then.

@@ -321,8 +321,9 @@ final class TransactionObserverTests: XCTestCase {
     }
 
     func testObserverReleasedInsideATransactionGetsNothingMore() throws {
-        // The broker holds an observer from one statement to the next of a transaction;
-        // an observer the application lets go meanwhile is gone all the same.
+        // An observer held weakly that the application lets go of in the middle of a
+        // transaction gets nothing more: no row events, no willCommit or didCommit, no
+        // events a savepoint held.
         final class Counter: TransactionObserver {
             nonisolated(unsafe) static var deinits = 0
             nonisolated(unsafe) static var willCommits = 0
@@ -344,9 +345,9 @@ final class TransactionObserverTests: XCTestCase {
         try dbQueue.write { db in
             try db.execute(sql: "INSERT INTO player (name) VALUES ('A')")
             XCTAssertEqual(dropped?.changes, 1)
-            dropped = nil  // the broker's hold is the last reference
+            dropped = nil
             try db.execute(sql: "INSERT INTO player (name) VALUES ('B')")
-            XCTAssertNil(weakDropped, "let go at the next statement")
+            XCTAssertNil(weakDropped)
             try db.execute(sql: "INSERT INTO player (name) VALUES ('C')")
         }
         XCTAssertEqual(Counter.deinits, 1)
