@@ -74,9 +74,15 @@ final class DatabaseRowDecoder: Decoder {
     /// `KeyedDecodingContainerReturn`); kept alive by `lastContainer`.
     @exclusivity(unchecked) private var lastBox: Unmanaged<AnyObject>?
 
-    fileprivate init(row: Row) {
+    /// Whether kept containers are returned from their box (see
+    /// `KeyedDecodingContainerReturn`); tests turn it off to cover the ordinary path.
+    private let returnsContainersFromBox: Bool
+
+    /// A decoder for `row`, which must keep it in `recordDecoder`.
+    init(row: Row, returnsContainersFromBox: Bool = KeyedDecodingContainerReturn.isAvailable) {
         state = RecordDecodingState.acquire(for: row)
         generation = state.generation
+        self.returnsContainersFromBox = returnsContainersFromBox
     }
 
     deinit {
@@ -113,7 +119,7 @@ final class DatabaseRowDecoder: Decoder {
             slot.deallocate()
         }
         lastKeyType = ObjectIdentifier(Key.self)
-        if KeyedDecodingContainerReturn.isEnabled { lastBox = KeyedDecodingContainerReturn.box(of: container) }
+        if returnsContainersFromBox { lastBox = KeyedDecodingContainerReturn.box(of: container) }
         return container
     }
 

@@ -34,10 +34,6 @@ enum KeyedDecodingContainerReturn {
         return value == ProbeContainer.answer && rebuilt.codingPath.first?.stringValue == ProbeContainer.pathMarker
     }()
 
-    /// Whether decoders use it: `isAvailable`, unless tests turn it off to cover the
-    /// ordinary path. Read when a decoder creates a container.
-    nonisolated(unsafe) static var isEnabled = isAvailable
-
     /// The box of `container`, unretained: valid while `container` lives. Only when
     /// `isAvailable`.
     static func box<Key>(of container: KeyedDecodingContainer<Key>) -> Unmanaged<AnyObject> {
