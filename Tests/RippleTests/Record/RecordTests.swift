@@ -172,6 +172,18 @@ final class RecordTests: XCTestCase {
     func testDecodableRecordsOfSeveralTypesFromOneCursor() throws {
         // One row serves each record of a cursor; its decoder keeps one keyed container,
         // and must hand out the right one when the coding keys change.
+        try assertRecordsOfSeveralTypesFromOneCursor(returnsContainersFromBox: nil)
+    }
+
+    func testDecodingWithoutContainersReturnedFromTheirBox() throws {
+        // The ordinary path, taken where the layout check of KeyedDecodingContainerReturn
+        // fails: the row's decoder is set up to copy containers.
+        try assertRecordsOfSeveralTypesFromOneCursor(returnsContainersFromBox: false)
+    }
+
+    /// Decodes records of several types from each row of a cursor, with the row's default
+    /// decoder (nil), or one that returns containers from their box or not.
+    private func assertRecordsOfSeveralTypesFromOneCursor(returnsContainersFromBox: Bool?) throws {
         struct Small: Decodable, FetchableRecord { var a: Int }
         struct Large: Decodable, FetchableRecord { var b: String; var a: Int; var c: Double? }
         let dbQueue = try DatabaseQueue()
@@ -179,12 +191,16 @@ final class RecordTests: XCTestCase {
             let rows = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 'x' AS b, NULL AS c UNION ALL SELECT 2, 'y', 2.5 UNION ALL SELECT 3, 'z', NULL")
             var decoded: [String] = []
             while let row = try rows.next() {
+                if let returnsContainersFromBox, row.recordDecoder == nil {
+                    row.recordDecoder = DatabaseRowDecoder(row: row, returnsContainersFromBox: returnsContainersFromBox)
+                }
                 let small = try Small(row: row)
                 let large = try Large(row: row)
                 let again = try Small(row: row)
-                decoded.append("\(small.a) \(large.b) \(large.a) \(large.c.map { "\($0)" } ?? "nil") \(again.a)")
+                let largeAgain = try Large(row: row)
+                decoded.append("\(small.a) \(large.b) \(large.a) \(large.c.map { "\($0)" } ?? "nil") \(again.a) \(largeAgain.b)")
             }
-            XCTAssertEqual(decoded, ["1 x 1 nil 1", "2 y 2 2.5 2", "3 z 3 nil 3"])
+            XCTAssertEqual(decoded, ["1 x 1 nil 1 x", "2 y 2 2.5 2 y", "3 z 3 nil 3 z"])
         }
     }
 
@@ -242,26 +258,6 @@ final class RecordTests: XCTestCase {
         // Decoding relies on it for speed (see KeyedDecodingContainerReturn). Where the layout
         // check fails, decoding takes the ordinary path (next test): correct, slower.
         XCTAssertTrue(KeyedDecodingContainerReturn.isAvailable)
-    }
-
-    func testDecodingWithoutContainersReturnedFromTheirBox() throws {
-        // The ordinary path, taken where the layout check fails: records of several types
-        // from one cursor row, with its decoder set up to copy containers.
-        struct Small: Decodable, FetchableRecord { var a: Int }
-        struct Large: Decodable, FetchableRecord { var b: String; var a: Int; var c: Double? }
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 'x' AS b, NULL AS c UNION ALL SELECT 2, 'y', 2.5 UNION ALL SELECT 3, 'z', NULL")
-            var decoded: [String] = []
-            while let row = try rows.next() {
-                if row.recordDecoder == nil { row.recordDecoder = DatabaseRowDecoder(row: row, returnsContainersFromBox: false) }
-                let small = try Small(row: row)
-                let large = try Large(row: row)
-                let again = try Large(row: row)
-                decoded.append("\(small.a) \(large.b) \(large.a) \(large.c.map { "\($0)" } ?? "nil") \(again.b)")
-            }
-            XCTAssertEqual(decoded, ["1 x 1 nil x", "2 y 2 2.5 y", "3 z 3 nil z"])
-        }
     }
 
     func testDecodableRecordFromCopiedRow() throws {
