@@ -20,7 +20,9 @@ let package = Package(
             path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        // What Swift cannot express: a thread-local variable.
+        // What Swift cannot express: a thread-local variable, and a function with Swift's
+        // calling convention that returns any KeyedDecodingContainer (see
+        // Sources/Ripple/Record/KeyedDecodingContainerReturn.swift).
         .target(name: "CRippleSupport"),
         .target(name: "Ripple", dependencies: ["CSQLite", "CRippleSupport"]),
         .target(name: "RippleCombine", dependencies: [

@@ -9,6 +9,8 @@ _Thread_local void *ripple_current_broker_storage = 0;
 // witness table that Swift passes after `box` are not read. `box` is a +1 reference that
 // the returned container owns. Swift checks, once, that the container is a single
 // reference to its box before using this (see `KeyedDecodingContainerReturn`).
+// `swiftcall` is clang's name for Swift's calling convention, which the Swift runtime's
+// own C++ code uses: clang supports it on every platform Swift runs on.
 __attribute__((swiftcall))
 void ripple_keyed_decoding_container(__attribute__((swift_indirect_result)) void **result, void *box) {
     *result = box;
