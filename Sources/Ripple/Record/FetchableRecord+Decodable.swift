@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// `Decodable` records decode from rows with no extra code.
@@ -50,7 +49,7 @@ extension Row {
 //   generation number), so copying it counts no references;
 // - column indexes are predicted from one record to the next, by the value of the coding
 //   key (`CodingKeyPrediction`), so that keys are not asked for their names;
-// - values are read straight from the statement, as `Row` subscripts do.
+// - values are read through `Row`'s inlined fast path, straight from the statement.
 //
 // The uncounted reference stays memory-safe: the state it points to is never deallocated
 // (a state whose row is gone goes back to a pool, with a new generation), and every use
@@ -145,8 +144,6 @@ final class RecordDecodingState: @unchecked Sendable {
     @exclusivity(unchecked) var prediction = ColumnIndexPrediction()
     /// The same, by coding key value (see `CodingKeyPrediction`).
     @exclusivity(unchecked) var keyPrediction = CodingKeyPrediction()
-    /// The statement handle of a statement row, read without going through the row.
-    @exclusivity(unchecked) private(set) var sqliteStatement: OpaquePointer?
 
     // States not in use. They stay allocated: that is what makes uncounted references to
     // them safe. There are never more than the decoders that were alive at once.
@@ -156,7 +153,6 @@ final class RecordDecodingState: @unchecked Sendable {
     static func acquire(for row: Row) -> RecordDecodingState {
         let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
         state._row = Unmanaged.passUnretained(row)
-        state.sqliteStatement = row.sqliteStatement
         return state
     }
 
@@ -164,7 +160,6 @@ final class RecordDecodingState: @unchecked Sendable {
     func release() {
         generation &+= 1
         _row = nil
-        sqliteStatement = nil
         prediction = ColumnIndexPrediction()
         keyPrediction = CodingKeyPrediction()
         Self.lock.withLock { Self.free.append(self) }
@@ -195,10 +190,8 @@ final class RecordDecodingState: @unchecked Sendable {
         keyPrediction.index(of: key) { self.index($0) }
     }
 
-    @inline(__always)
     func hasNull(_ index: Int) -> Bool {
-        if let sqliteStatement { return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL }
-        return withRow { $0.hasNull(atIndex: index) }
+        withRow { $0.hasNull(atIndex: index) }
     }
 
     @inline(never)
@@ -209,22 +202,13 @@ final class RecordDecodingState: @unchecked Sendable {
     @inline(__always)
     func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         guard let index = index(key) else { throw missingColumn(key) }
-        if let sqliteStatement {
-            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
-            throw withRow { $0.statementDecodingError(T.self, index: CInt(index)) }
-        }
-        return try withRow { try $0.decodeCopied(T.self, atIndex: index) }
+        return try withRow { try $0.decode(T.self, atIndex: index) }
     }
 
     @inline(__always)
     func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let index = index(key) else { return nil }
-        if let sqliteStatement {
-            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
-            if sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL { return nil }
-            throw withRow { $0.statementDecodingError(T.self, index: CInt(index)) }
-        }
-        return try withRow { try $0.decodeCopied(T?.self, atIndex: index) }
+        return try withRow { try $0.decodeIfPresent(T.self, atIndex: index) }
     }
 
     func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
