@@ -84,6 +84,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
         /// Keeps the observer alive until ``deactivate()``, so that the statement's
         /// callbacks can reach it without counting references; false if it is gone.
+        @inline(__always)
         func retainObserverForStatement() -> Bool {
             // Loaded straight into `activeObserver`, and its address read from there: a
             // local copy would be retained and released once more, and for an observer
@@ -106,6 +107,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
 
         /// Ends the activation for the statement.
+        @inline(__always)
         func deactivate() {
             activeObserverPointer = nil
             activeObserver = nil
@@ -114,6 +116,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
         /// Forgets the last accepted table name pointer unless it was accepted for the
         /// same activation, in the same epoch, with every written table accepted.
+        @inline(__always)
         func validateLastAcceptedTable(activation: UInt64, epoch: UInt64, acceptsAll: Bool) {
             guard !acceptsAll || lastAcceptedTableKey != (activation, epoch) else { return }
             lastAcceptedTable = nil
@@ -341,6 +344,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     /// Prepares the broker for the execution of a statement whose decisions are
     /// `activation`.
+    @inline(__always)
     private func activate(for activation: RegionActivation) {
         // Observers already impacted in this transaction need no more checks: a bulk
         // import checks its first statement only.
@@ -383,6 +387,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     @exclusivity(unchecked) private var savedForbidsAccess = false
     @exclusivity(unchecked) private var savedCurrentBroker: UnsafeMutableRawPointer?
 
+    @inline(__always)
     private func beginForbiddingAccess() {
         guard !forbidsAccessForStatement else { return }
         forbidsAccessForStatement = true
@@ -394,6 +399,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
     }
 
+    @inline(__always)
     private func endForbiddingAccess() {
         guard forbidsAccessForStatement else { return }
         forbidsAccessForStatement = false
@@ -403,6 +409,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     /// Asks the observer of `entry` about each kind of change the statement may make, and
     /// activates the entry if it accepts one: returns whether it does.
+    @inline(__always)
     private func activate(_ entry: Entry, for activation: RegionActivation) -> Bool {
         // The observer, retained once until the end of the statement (with a side table,
         // because it is held weakly, each count is costly).
@@ -433,6 +440,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         return false
     }
 
+    @inline(__always)
     private func deactivateUserEntries() {
         guard !activeUserEntries.isEmpty else { return }
         for index in 0..<activeUserEntries.count {
@@ -631,6 +639,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         preUpdateHookInstalled = false
     }
 
+    @inline(__always)
     private func didChange(_ event: DatabaseEvent, table: UnsafePointer<CChar>) {
         // The hook stays installed between statements: rows of statements that activated
         // nobody are nobody's business.
