@@ -78,8 +78,10 @@ public struct Runner {
                 }
             }
             let ripple = byName["Ripple"]?.minimum
-            var rawMinimum: Double?
-            if let baseline = workload.rawBaseline {
+            // The raw baseline measured in this workload's own rounds when raw ran in them
+            // (W1b-W1d and W5b run the raw code of W1a and W5c), else the baseline workload's.
+            var rawMinimum = byName["raw"]?.minimum
+            if rawMinimum == nil, let baseline = workload.rawBaseline {
                 rawMinimum = results[baseline]?["raw"]?.minimum
             }
             let grdb = byName["GRDB"]?.minimum

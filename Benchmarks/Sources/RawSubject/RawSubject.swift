@@ -9,10 +9,12 @@ public struct RawSubject: BenchSubject {
 
     public func run(_ id: WorkloadID) -> WorkloadRun? {
         switch id {
-        case .w1a: return { directory, sizes in try Self.insertItems(directory, sizes) }
+        // Observers have no raw equivalent: W1b-W1d and W5b run the raw code of W1a and
+        // W5c, so that their baseline is measured in the same rounds, side by side.
+        case .w1a, .w1b, .w1c, .w1d: return { directory, sizes in try Self.insertItems(directory, sizes) }
         case .w2a: return { directory, sizes in try Self.fetchRows(directory, sizes) }
         case .w2b, .w2c: return { directory, sizes in try Self.fetchItems(directory, sizes) }
-        case .w5c: return { directory, sizes in try Self.singleInsertTransactions(directory, sizes) }
+        case .w5b, .w5c: return { directory, sizes in try Self.singleInsertTransactions(directory, sizes) }
         default: return nil
         }
     }
