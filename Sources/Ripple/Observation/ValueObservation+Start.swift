@@ -189,17 +189,27 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
             // asked for another fetch meanwhile are covered by this one.
             lock.withLock { needsRefetch = false }
         }
+        var outcome: Result<Value, any Error>?
         if !cancellation.isCancelled {
             do {
                 let db = try result.get()
                 let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
                 if let recorded { updateRegion(recorded, fetchedOn: db) }
-                if let value = try pipeline.reduce(raw) { deliver(value, on: queue) }
+                if let value = try pipeline.reduce(raw) { outcome = .success(value) }
             } catch {
-                deliver(error, on: queue)
+                outcome = .failure(error)
             }
         }
+        // The delivery is enqueued and the fetch ends in one step. A commit that comes
+        // after the delivery (an application that writes again once it sees the value)
+        // finds the fetch over and starts the next one at once, rather than waiting for
+        // this one to end; and the next value is enqueued after this one.
         let again = lock.withLock { () -> Bool in
+            switch outcome {
+            case .success(let value)?: deliver(value, on: queue)
+            case .failure(let error)?: deliver(error, on: queue)
+            case nil: break
+            }
             if needsRefetch && !cancellation.isCancelled {
                 needsRefetch = false
                 return true

@@ -258,6 +258,38 @@ final class ValueObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testPoolWritesMadeOnDeliveryAreObservedInOrder() throws {
+        // The application writes again as soon as it sees each value: every commit then
+        // comes right after a delivery, while the fetch that produced it may still be
+        // finishing on its reader. Values must still arrive in commit order, and the last
+        // one must be the final state.
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE counter (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)")
+            try db.execute(sql: "INSERT INTO counter VALUES (1, 0)")
+        }
+        let last = 100
+        let collector = ValueCollector<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE id = 1") ?? -1 }
+            .start(in: dbPool, scheduling: .async(onQueue: queue)) { error in
+                collector.append(error: error)
+            } onChange: { value in
+                collector.append(value)
+                guard value < last else { return }
+                do {
+                    try dbPool.write { try $0.execute(sql: "UPDATE counter SET value = ? WHERE id = 1", arguments: [value + 1]) }
+                } catch {
+                    collector.append(error: error)
+                }
+            }
+        let values = collector.wait { $0.last == last }
+        XCTAssertEqual(values, values.sorted(), "in commit order")
+        XCTAssertEqual(Set(values), Set(0...last), "every state seen")
+        XCTAssertTrue(collector.errors.isEmpty, "\(collector.errors)")
+        withExtendedLifetime(cancellable) {}
+    }
+
     // MARK: - AsyncSequence
 
     func testValuesAsyncSequence() async throws {
