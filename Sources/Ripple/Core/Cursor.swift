@@ -113,11 +113,12 @@ extension Statement {
                 throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
             }
             if database.recordedRegion != nil {
-                if database.skipsNextRegionRecording {
-                    database.skipsNextRegionRecording = false
+                if let prepared = database.preparedStatementRegion, prepared.statement === self {
+                    database.recordRead(prepared.region)
                 } else {
                     database.recordRead(report.readRegion)
                 }
+                database.preparedStatementRegion = nil
             }
             try database.statementWillStart(self)
         }

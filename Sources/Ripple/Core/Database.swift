@@ -129,15 +129,19 @@ public final class Database {
     /// track what their fetch closure reads); nil when not recording.
     @exclusivity(unchecked) var recordedRegion: DatabaseRegion?
 
-    /// Set by requests that recorded a more precise region (with rowids) than the statement
-    /// they are about to run.
-    @exclusivity(unchecked) var skipsNextRegionRecording = false
+    /// A more precise region (with rowids) than its report for a statement a request
+    /// prepared while recording: recorded instead of the report if that statement runs
+    /// next, forgotten otherwise.
+    @exclusivity(unchecked) var preparedStatementRegion: (statement: Statement, region: DatabaseRegion)?
 
     /// Runs `block` and returns the region it read.
     func recordingReadRegion<T>(_ block: () throws -> T) rethrows -> (T, DatabaseRegion) {
         let previous = recordedRegion
         recordedRegion = DatabaseRegion()
-        defer { recordedRegion = previous.map { $0.union(recordedRegion ?? DatabaseRegion()) } }
+        defer {
+            recordedRegion = previous.map { $0.union(recordedRegion ?? DatabaseRegion()) }
+            preparedStatementRegion = nil
+        }
         let result = try block()
         return (result, recordedRegion ?? DatabaseRegion())
     }

@@ -264,9 +264,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let sql = try makeSQL(db, forSingleResult: forSingleResult)
         let prepared = PreparedRequest(statement: try db.cachedStatement(sql: sql.sql), arguments: sql.arguments)
         if db.recordedRegion != nil {
-            // A value observation is recording: give it the rowids too.
-            db.recordRead(try rowIDRestrictedRegion(db, prepared.region))
-            db.skipsNextRegionRecording = true
+            // A value observation is recording: give it the rowids too, when it runs.
+            db.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
         }
         return prepared
     }

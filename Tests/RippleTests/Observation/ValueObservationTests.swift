@@ -142,6 +142,21 @@ final class ValueObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testRegionOfARequestPreparedButNotRunDoesNotHideTheNextStatement() throws {
+        // A key-filtered request records its rowids when it is prepared; a request prepared
+        // and not run must not keep the next statement's region from being recorded.
+        let dbQueue = try makePlayerDatabase()
+        let observation = ValueObservation.tracking { db -> Int in
+            _ = try Player.filter(key: 1).makePreparedRequest(db, forSingleResult: false)
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team") ?? 0
+        }
+        let (collector, cancellable) = start(observation, in: dbQueue)
+        collector.wait { $0 == [0] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO team (name) VALUES ('Red')") }
+        collector.wait { $0 == [0, 1] }
+        withExtendedLifetime(cancellable) {}
+    }
+
     func testValuesComeInOrderAndEndWithTheFinalState() throws {
         let dbQueue = try makePlayerDatabase()
         let (collector, cancellable) = start(ValueObservation.tracking(playerCount), in: dbQueue)
