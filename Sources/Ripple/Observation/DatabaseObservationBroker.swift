@@ -274,7 +274,14 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     func remove(_ observer: any TransactionObserver) {
         let identity = ObjectIdentifier(observer)
-        entries.removeAll { $0.identity == identity }
+        removeEntries { $0.identity == identity }
+    }
+
+    /// Removes the matching entries, if any. When none match, `entries` is left alone: its
+    /// observers rebuild the user-entry list, and per-statement decisions stay valid.
+    private func removeEntries(where shouldRemove: (Entry) -> Bool) {
+        guard entries.contains(where: shouldRemove) else { return }
+        entries.removeAll(where: shouldRemove)
         generation += 1
     }
 
@@ -284,9 +291,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     private func purgeDeallocatedObservers() {
-        let count = entries.count
-        entries.removeAll { $0.observer == nil }
-        if entries.count != count { generation += 1 }
+        removeEntries { $0.observer == nil }
     }
 
     var hasObservers: Bool { !entries.isEmpty }
@@ -766,9 +771,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let snapshot = entries
         for entry in snapshot { entry.isStopped = false }
         // .nextTransaction observers are notified this once more, then forgotten.
-        let count = entries.count
-        entries.removeAll { $0.extent == .nextTransaction || $0.observer == nil }
-        if entries.count != count { generation += 1 }
+        removeEntries { $0.extent == .nextTransaction || $0.observer == nil }
         return snapshot
     }
 
