@@ -1,65 +1,70 @@
 /// Finds column indexes fast, for code that reads the same columns in the same order on
-/// every row (records, `row["name"]` in a loop): it remembers the sequence of names asked
-/// for, and predicts that the next name is the one that followed the previous one. A right
+/// every row (records, `row["name"]` in a loop): it remembers the sequence of columns asked
+/// for, and predicts that the next one is the one that followed the previous one. A right
 /// prediction costs one comparison; a wrong one, a search.
 ///
-/// Rows of a statement share one (``ColumnIndexCache``); the decoder of `Decodable`
-/// records has its own (see `RecordDecodingState`).
+/// Columns are asked for by name (`ColumnIndexPrediction`: rows of a statement share one,
+/// in ``ColumnIndexCache``), or by coding key (`CodingKeyPrediction`, for the decoder of
+/// `Decodable` records).
 @usableFromInline
-struct ColumnIndexPrediction {
-    /// A name asked for, and its column index (-1: no such column).
+struct IndexPrediction<Identity: Equatable> {
+    /// A column asked for, and its index (-1: no such column).
     @usableFromInline
     struct Entry {
-        @usableFromInline let name: String
+        @usableFromInline let identity: Identity
         @usableFromInline let index: Int
-        @usableFromInline init(name: String, index: Int) { self.name = name; self.index = index }
+        @usableFromInline init(identity: Identity, index: Int) { self.identity = identity; self.index = index }
         @inlinable var columnIndex: Int? { index < 0 ? nil : index }
     }
 
-    /// The names asked for, in the order they were asked.
+    /// The columns asked for, in the order they were asked.
     @usableFromInline var entries: [Entry] = []
     @usableFromInline var position = 0
 
-    /// The number of names remembered at most, so that random access patterns cannot grow
-    /// the cache without bound.
-    private static var capacity: Int { 256 }
+    /// The number of columns remembered at most, so that random access patterns cannot
+    /// grow the cache without bound.
+    @usableFromInline static var capacity: Int { 256 }
 
     init() {}
 
-    /// Called when code starts reading a new row: the next name is predicted to be the
+    /// Called when code starts reading a new row: the next column is predicted to be the
     /// first one again.
     @inlinable @inline(__always)
     mutating func rewind() { position = 0 }
 
-    /// The index of the column `name`; `lookup` finds it when the prediction fails.
+    /// The index of the column `identity`; `lookup` finds it when the prediction fails.
     @inlinable @inline(__always)
-    mutating func index(of name: String, lookup: () -> Int?) -> Int? {
+    mutating func index(of identity: Identity, lookup: () -> Int?) -> Int? {
         let current = position
         if current < entries.count {
             let entry = entries[current]
-            if entry.name == name {
+            if entry.identity == identity {
                 position = current + 1
                 return entry.columnIndex
             }
         }
-        return mispredictedIndex(of: name, lookup: lookup)
+        return mispredictedIndex(of: identity, lookup: lookup)
     }
 
     @usableFromInline
-    mutating func mispredictedIndex(of name: String, lookup: () -> Int?) -> Int? {
-        // A new row started without rewind, or another order: find the name in the sequence.
-        if let known = entries.firstIndex(where: { $0.name == name }) {
+    mutating func mispredictedIndex(of identity: Identity, lookup: () -> Int?) -> Int? {
+        // A new row started without rewind, or another order: find the column in the sequence.
+        if let known = entries.firstIndex(where: { $0.identity == identity }) {
             position = known + 1
             return entries[known].columnIndex
         }
         let index = lookup()
         if entries.count < Self.capacity {
-            entries.append(Entry(name: name, index: index ?? -1))
+            entries.append(Entry(identity: identity, index: index ?? -1))
             position = entries.count
         }
         return index
     }
 }
+
+/// Column indexes predicted by column name.
+@usableFromInline
+typealias ColumnIndexPrediction = IndexPrediction<String>
 
 /// The column lookups of the rows of one statement, shared by the rows of its cursors.
 @usableFromInline
