@@ -7,8 +7,9 @@ final class RegionObserver: TransactionObserver, @unchecked Sendable {
     /// The observed region. Set on the writer queue only.
     var region: DatabaseRegion
 
-    // Touched on the writer queue only.
-    private var isImpacted = false
+    /// Whether a change of the current transaction already touched the region: further
+    /// statements of the transaction need not be checked. Touched on the writer queue only.
+    private(set) var hasPendingImpact = false
     private let onChange: (Database) -> Void
     private let cancellation = Cancellation()
 
@@ -19,12 +20,8 @@ final class RegionObserver: TransactionObserver, @unchecked Sendable {
 
     /// Called by the broker when a change to the region is recorded.
     func markImpacted() {
-        isImpacted = true
+        hasPendingImpact = true
     }
-
-    /// Whether a change of the current transaction already touched the region: further
-    /// statements of the transaction need not be checked.
-    var hasPendingImpact: Bool { isImpacted }
 
     var isCancelled: Bool { cancellation.isCancelled }
 
@@ -46,14 +43,14 @@ final class RegionObserver: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
-        guard isImpacted else { return }
-        isImpacted = false
+        guard hasPendingImpact else { return }
+        hasPendingImpact = false
         guard !cancellation.isCancelled else { return }
         onChange(db)
     }
 
     func databaseDidRollback(_ db: Database) {
-        isImpacted = false
+        hasPendingImpact = false
     }
 }
 
