@@ -46,7 +46,8 @@ struct IndexPrediction<Identity: Equatable> {
         return mispredictedIndex(of: identity, lookup: lookup)
     }
 
-    @usableFromInline
+    // Specialized in the caller (no generic metadata on the miss path), kept out of line.
+    @inlinable @inline(never)
     mutating func mispredictedIndex(of identity: Identity, lookup: () -> Int?) -> Int? {
         // A new row started without rewind, or another order: find the column in the sequence.
         if let known = entries.firstIndex(where: { $0.identity == identity }) {
