@@ -30,7 +30,11 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .executableTarget(name: "ripple-demo", dependencies: ["Ripple"]),
-        .testTarget(name: "RippleTests", dependencies: ["Ripple", "CSQLite"]),
+        // The ground-truth oracle of observation: a fixed-seed run is part of the tests,
+        // and `ripple-oracle --seconds N` runs fresh seeds for as long as asked.
+        .target(name: "RippleOracle", dependencies: ["Ripple", "CSQLite"]),
+        .executableTarget(name: "ripple-oracle", dependencies: ["RippleOracle"]),
+        .testTarget(name: "RippleTests", dependencies: ["Ripple", "CSQLite", "RippleOracle"]),
         .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine", "Ripple"]),
     ],
     swiftLanguageModes: [.v6]

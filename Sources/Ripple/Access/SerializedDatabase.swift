@@ -40,6 +40,14 @@ final class SerializedDatabase: @unchecked Sendable {
         queue.setSpecific(key: AccessContext.key, value: context)
     }
 
+    deinit {
+        // Nothing runs on the queue any longer (the queue's blocks retain `self`). The
+        // connection is closed here, not when the `Database` object goes: statements
+        // kept by the application keep that object alive, and its statement caches refer
+        // back to their statements until it closes.
+        try? db.close()
+    }
+
     /// Whether the current thread is running on this connection's queue.
     var isCurrentQueue: Bool { AccessContext.current === context }
 

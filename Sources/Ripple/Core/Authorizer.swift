@@ -1,86 +1,98 @@
 import CSQLite
 
-/// What SQLite tells about a statement while it compiles it: what it reads, what it may
-/// write, and whether it deals with transactions, savepoints or the schema.
-// A class: the broker reads it on every execution, and a struct of collections would be
-// retained field by field on each read. Only mutated while its statement compiles.
-final class StatementReport: @unchecked Sendable {
-    /// The tables and columns the statement reads.
-    var readRegion = DatabaseRegion()
-    /// Tables the statement may insert into, lowercased (triggers and FK actions included).
-    var insertedTables: Set<String> = []
-    /// Tables the statement may delete from, lowercased.
-    var deletedTables: Set<String> = []
-    /// Tables the statement may update, with the columns, lowercased.
-    var updatedColumns: [String: Set<String>] = [:]
-    /// A transaction statement: BEGIN, COMMIT or ROLLBACK.
-    var transactionEffect: TransactionEffect?
-    /// A savepoint statement: SAVEPOINT, RELEASE or ROLLBACK TO.
-    var savepointEffect: SavepointEffect?
-    /// Whether the statement changes the schema.
-    var changesSchema = false
-
-    enum TransactionEffect: Sendable { case begin, commit, rollback }
-    enum SavepointEffect: Sendable {
-        case begin(String)
-        case release(String)
-        case rollback(String)
-    }
-
-    /// Whether the statement may write to some table (set when compilation ends).
-    private(set) var mayWrite = false
-
-    /// Whether the statement begins, releases or rolls back a savepoint (set when
-    /// compilation ends).
-    private(set) var hasSavepointEffect = false
-
-    /// Called when the statement is compiled.
-    func finish() {
-        mayWrite = !insertedTables.isEmpty || !deletedTables.isEmpty || !updatedColumns.isEmpty
-        hasSavepointEffect = savepointEffect != nil
-        // A statement that reads or writes tables is no transaction statement, whatever
-        // nested effect SQLite reported for it (FK actions report a "BEGIN").
-        if mayWrite || !readRegion.isEmpty { transactionEffect = nil }
-    }
-
-    /// The tables the statement may write to, lowercased.
-    var writtenTables: Set<String> {
-        insertedTables.union(deletedTables).union(updatedColumns.keys)
-    }
-}
-
 /// Collects a ``StatementReport`` while a statement compiles. One per connection, installed
 /// as its SQLite authorizer.
+///
+/// SQLite asks the authorizer when Ripple prepares a statement, and again when
+/// `sqlite3_step` finds that the schema changed since the statement was prepared (a
+/// trigger created, a table altered, by this connection or another one) and compiles it
+/// anew: what the statement writes may then have changed. The authorizer collects those
+/// later authorizations too, and the connection swaps them in as the statement's new
+/// report (see `Database.resolveRecompilation(of:)`), before any row is written.
+///
+/// Extensions such as FTS5 also prepare statements of their own while a statement steps;
+/// their authorizations are collected the same way, and dropped when SQLite's count of
+/// recompilations (`SQLITE_STMTSTATUS_REPREPARE`) shows the stepping statement was not
+/// compiled again.
 final class Authorizer {
     private var report = StatementReport()
     private var isCompiling = false
-    /// Set once the statement being compiled showed it drops a table or a view: SQLite then
-    /// asks to authorize a DELETE of it, and an ignored one cancels the drop silently.
-    private var isDroppingTable = false
+    /// The lowercased names of the tables and views the statement being compiled drops:
+    /// SQLite then asks to authorize a DELETE of each, and an ignored one cancels the drop
+    /// silently.
+    private var droppedTables: Set<String> = []
 
-    /// Installs the authorizer on a connection.
+    /// The statement `sqlite3_step` runs right now, set by ``Statement``; nil between steps.
+    var steppingStatement: OpaquePointer?
+
+    /// Authorizations collected while `collectionStatement` stepped, and that statement's
+    /// recompilation count when the collection began.
+    private(set) var collection: StatementReport?
+    private(set) var collectionStatement: OpaquePointer?
+    private(set) var collectionReprepareCount: CInt = 0
+
+    /// Called when a collection begins, inside `sqlite3_step`: the broker makes sure it will
+    /// hear the statement's row changes.
+    var collectionDidBegin: (() -> Void)?
+
+    /// Installs the authorizer on a connection. The connection owns the authorizer and
+    /// removes it before closing (see `uninstall(from:)`).
     func install(on connection: OpaquePointer) {
-        sqlite3_set_authorizer(connection, { context, actionCode, cString1, cString2, _, _ in
+        sqlite3_set_authorizer(connection, { context, actionCode, cString1, cString2, cString3, _ in
             let authorizer = Unmanaged<Authorizer>.fromOpaque(context!).takeUnretainedValue()
-            return authorizer.authorize(actionCode, cString1, cString2)
+            return authorizer.authorize(actionCode, cString1, cString2, cString3)
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func uninstall(from connection: OpaquePointer) {
+        sqlite3_set_authorizer(connection, nil, nil)
     }
 
     /// Runs `compile` and returns what the authorizer saw meanwhile.
     func report<T>(compiling compile: () throws -> T) rethrows -> (T, StatementReport) {
+        let previous = (report, isCompiling, droppedTables)
         report = StatementReport()
         isCompiling = true
-        isDroppingTable = false
-        defer { isCompiling = false }
+        droppedTables = []
+        defer { (report, isCompiling, droppedTables) = previous }
         let result = try compile()
         report.finish()
         return (result, report)
     }
 
-    private func authorize(_ actionCode: CInt, _ cString1: UnsafePointer<CChar>?, _ cString2: UnsafePointer<CChar>?) -> CInt {
-        // Statements are recompiled by sqlite3_step after schema changes: only the first
-        // compilation counts, and the others must not disturb an ongoing report.
-        guard isCompiling else { return SQLITE_OK }
+    /// Takes the collected authorizations, finished as a report.
+    func takeCollection() -> StatementReport? {
+        guard let collection else { return nil }
+        self.collection = nil
+        collectionStatement = nil
+        droppedTables = []
+        collection.finish()
+        return collection
+    }
+
+    private func authorize(_ actionCode: CInt, _ cString1: UnsafePointer<CChar>?, _ cString2: UnsafePointer<CChar>?, _ cString3: UnsafePointer<CChar>?) -> CInt {
+        let report: StatementReport
+        if isCompiling {
+            report = self.report
+        } else if let steppingStatement {
+            if let collection {
+                report = collection
+            } else {
+                report = StatementReport()
+                collection = report
+                collectionStatement = steppingStatement
+                collectionReprepareCount = sqlite3_stmt_status(steppingStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+                droppedTables = []
+                collectionDidBegin?()
+            }
+        } else {
+            // A statement compiled through the raw C API: not Ripple's to observe.
+            return SQLITE_OK
+        }
+        return authorize(actionCode, cString1, cString2, cString3, into: report)
+    }
+
+    private func authorize(_ actionCode: CInt, _ cString1: UnsafePointer<CChar>?, _ cString2: UnsafePointer<CChar>?, _ cString3: UnsafePointer<CChar>?, into report: StatementReport) -> CInt {
         switch actionCode {
         case SQLITE_READ:
             guard let table = cString1.map({ String(cString: $0) }) else { break }
@@ -89,19 +101,23 @@ final class Authorizer {
             let columns: Set<String> = column.isEmpty ? [] : [column]
             report.readRegion.formUnion(DatabaseRegion(table: table, columns: columns))
         case SQLITE_INSERT:
-            if let table = cString1 { report.insertedTables.insert(String(cString: table).lowercased()) }
+            // Table names come as the schema spells them, whatever the statement's spelling.
+            if let table = cString1 { report.recordInsert(String(cString: table)) }
         case SQLITE_DELETE:
             if let cTable = cString1 {
-                let table = String(cString: cTable).lowercased()
-                report.deletedTables.insert(table)
+                let table = String(cString: cTable)
+                report.recordDelete(table)
                 // Ignoring the authorization of a DELETE disables the truncate optimization,
-                // so that each deleted row is reported by the update hook. Not for a table
-                // being dropped: SQLite would then not drop it, and say nothing.
-                if !table.hasPrefix("sqlite_") && !isDroppingTable { return SQLITE_IGNORE }
+                // so that each deleted row is reported by the row hooks. Not for a table,
+                // view or virtual table being dropped: SQLite would then not drop it, and say
+                // nothing.
+                if !StatementReport.isInternalTable(table) && !droppedTables.contains(table.lowercased()) {
+                    return SQLITE_IGNORE
+                }
             }
         case SQLITE_UPDATE:
             if let table = cString1, let column = cString2 {
-                report.updatedColumns[String(cString: table).lowercased(), default: []].insert(String(cString: column).lowercased())
+                report.recordUpdate(String(cString: table), column: String(cString: column))
             }
         case SQLITE_TRANSACTION:
             // FK actions and some deletes report a nested "BEGIN": only the first effect of a
@@ -124,11 +140,20 @@ final class Authorizer {
                 default: break
                 }
             }
-        case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW:
-            isDroppingTable = true
+        case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_VTABLE:
             report.changesSchema = true
-        case SQLITE_CREATE_INDEX...SQLITE_CREATE_VIEW, SQLITE_DROP_INDEX...SQLITE_DROP_VIEW,
-             SQLITE_ATTACH, SQLITE_DETACH, SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
+            if let table = cString1.map({ String(cString: $0).lowercased() }) {
+                droppedTables.insert(table)
+                report.tablesChangedBySchema.insert(table)
+            }
+        case SQLITE_ALTER_TABLE:
+            // The table name comes second, after the database name.
+            report.changesSchema = true
+            if let table = cString2.map({ String(cString: $0).lowercased() }) {
+                report.tablesChangedBySchema.insert(table)
+            }
+        case SQLITE_CREATE_INDEX...SQLITE_CREATE_VIEW, SQLITE_DROP_INDEX...SQLITE_DROP_TRIGGER,
+             SQLITE_ATTACH, SQLITE_DETACH, SQLITE_CREATE_VTABLE:
             report.changesSchema = true
         default:
             break

@@ -106,22 +106,13 @@ extension Set {
 extension Statement {
     /// Starts a cursor: resets, binds, and tells the connection a statement starts.
     func startCursor(arguments: StatementArguments?, requiresColumns: Bool) throws {
-        try withDatabase { database in
-            try database.checkOpen()
-            try prepareExecution(arguments)
-            if requiresColumns && columnCount == 0 {
-                throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
-            }
-            if database.recordedRegion != nil {
-                if let prepared = database.preparedStatementRegion, prepared.statement === self {
-                    database.recordRead(prepared.region)
-                } else {
-                    database.recordRead(report.readRegion)
-                }
-                database.preparedStatementRegion = nil
-            }
-            try database.statementWillStart(self)
+        try database.checkOpen()
+        try prepareExecution(arguments)
+        if requiresColumns && columnCount == 0 {
+            throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
         }
+        database.recordReadRegion(of: self)
+        try database.statementWillStart(self)
     }
 
     /// One step of a cursor: true when a row is available. At the end or on error, resets
@@ -132,11 +123,21 @@ extension Statement {
             if try step() { return true }
         } catch {
             reset()
-            throw withDatabase { $0.statementDidFail(self, error: error) }
+            throw database.statementDidFail(self, error: error)
         }
         reset()
-        try withDatabase { try $0.statementDidFinish(self) }
+        try database.statementDidFinish(self)
         return false
+    }
+
+    /// Ends the execution of a cursor dropped before its end: SQLite completes what the
+    /// statement started when it is reset (an `INSERT ... RETURNING` commits then, outside
+    /// of a transaction), and the connection is told the statement ended.
+    func abandonCursor() {
+        reset()
+        // Nobody to throw to: an observer's veto of an empty transaction cannot happen
+        // here, since the statement's own transaction, if any, was not empty.
+        try? database.statementDidFinish(self)
     }
 }
 
@@ -145,7 +146,7 @@ public final class RowCursor: Cursor {
     /// The statement the cursor reads.
     public let statement: Statement
     /// The row, read in place from the statement.
-    public let row: Row
+    public private(set) var row: Row
     @exclusivity(unchecked) private var isDone = false
 
     init(statement: Statement, arguments: StatementArguments?) throws {
@@ -155,13 +156,17 @@ public final class RowCursor: Cursor {
     }
 
     deinit {
-        if !isDone { statement.reset() }
+        if !isDone { statement.abandonCursor() }
     }
 
     public func next() throws -> Row? {
         if isDone { return nil }
         do {
-            if try statement.cursorStep() { return row }
+            if try statement.cursorStep() {
+                // SQLite may have compiled the statement again, with other columns.
+                if row.count != statement.columnCount { row = Row(statement: statement) }
+                return row
+            }
         } catch {
             isDone = true
             throw error
@@ -185,7 +190,7 @@ public class StatementValueCursorBase {
     }
 
     deinit {
-        if !isDone { statement.reset() }
+        if !isDone { statement.abandonCursor() }
     }
 
     /// Steps; true when a row is available.

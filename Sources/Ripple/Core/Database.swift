@@ -39,7 +39,8 @@ public final class Database {
     private var busyHandlerContext: Unmanaged<BusyHandlerBox>?
     private var traceHandler: ((TraceEvent) -> Void)?
     private var readOnlyDepth = 0
-    private let authorizer = Authorizer()
+    /// Reports what each statement reads and writes as SQLite compiles it.
+    let authorizer = Authorizer()
 
     /// Schema facts (primary keys), dropped when a statement changes the schema.
     var schemaCache = SchemaCache()
@@ -65,6 +66,7 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         ripple_disable_double_quoted_strings(connection)
         authorizer.install(on: connection)
+        authorizer.collectionDidBegin = { [unowned self] in self.statementHook?.recompilationDidBegin() }
         do {
             try setUpBusyMode()
             // Fails with SQLITE_NOTADB for a file that is not a database.
@@ -85,9 +87,6 @@ public final class Database {
         if !isClosed { try? close() }
     }
 
-    /// Objects that live as long as the connection (the observation broker).
-    var attachments: [ObjectIdentifier: AnyObject] = [:]
-
     /// Closes the connection. Later uses throw `SQLITE_MISUSE`. Closing twice does nothing.
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
@@ -95,9 +94,9 @@ public final class Database {
         lastCachedStatement = nil
         statementHook?.connectionWillClose()
         statementHook = nil
-        attachments.removeAll()
         internalStatements = internalStatements.map { _ in nil }
         if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
+        authorizer.uninstall(from: connection)
         // sqlite3_close_v2 waits for statements still alive elsewhere to be finalized.
         let code = sqlite3_close_v2(connection)
         guard code == SQLITE_OK else {
@@ -151,18 +150,25 @@ public final class Database {
         if recordedRegion != nil { recordedRegion!.formUnion(region) }
     }
 
+    /// Records what a cursor's statement reads, when recording: the precise region a
+    /// request gave for this very statement, or the statement's report.
+    func recordReadRegion(of statement: Statement) {
+        guard recordedRegion != nil else { return }
+        if let prepared = preparedStatementRegion, prepared.statement === statement {
+            recordRead(prepared.region)
+        } else {
+            recordRead(statement.report.readRegion)
+        }
+        preparedStatementRegion = nil
+    }
+
     /// The data version read by the last external change check (see
     /// ``Configuration/externalChangeCheckInterval``), and the number of checks so far.
     var lastDataVersion: Int?
     var externalChangeChecks = 0
 
     /// Where transaction observation plugs in (see ``StatementExecutionHook``).
-    @exclusivity(unchecked) var statementHook: StatementExecutionHook? {
-        didSet { unretainedStatementHook = statementHook.map { Unmanaged.passUnretained($0) } }
-    }
-    /// The same hook, called around each statement without reference counting (valid while
-    /// `statementHook` holds it).
-    @exclusivity(unchecked) private var unretainedStatementHook: Unmanaged<StatementExecutionHook>?
+    @exclusivity(unchecked) var statementHook: StatementExecutionHook?
 
     // MARK: - Facts
 
@@ -222,6 +228,16 @@ public final class Database {
         if position != arguments.positional.count {
             throw DatabaseError.wrongArgumentCount(given: arguments.positional.count, expected: position, sql: sql, arguments: arguments)
         }
+    }
+
+    /// Executes one or several statements written with SQL interpolation, whose
+    /// interpolated values are bound as arguments:
+    ///
+    /// ```swift
+    /// try db.execute(literal: "UPDATE player SET score = \(score) WHERE id = \(id)")
+    /// ```
+    public func execute(literal sqlLiteral: SQL) throws {
+        try execute(sql: sqlLiteral.sql, arguments: sqlLiteral.arguments)
     }
 
     /// Compiles a single statement.
@@ -328,20 +344,43 @@ public final class Database {
     // The narrow hook transaction observation plugs into, around each statement execution.
     @inline(__always)
     func statementWillStart(_ statement: Statement) throws {
-        try unretainedStatementHook?._withUnsafeGuaranteedRef { try $0.statementWillStart(statement) }
+        statement.isExecuting = true
+        try statementHook?.statementWillStart(statement)
     }
 
     @inline(__always)
     func statementDidFinish(_ statement: Statement) throws {
         // Every way of running a statement ends here: executions and cursors.
+        guard statement.isExecuting else { return }
+        statement.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
-        try unretainedStatementHook?._withUnsafeGuaranteedRef { try $0.statementDidFinish(statement) }
+        try statementHook?.statementDidFinish(statement)
     }
 
     /// Returns the error to throw (an observer may replace SQLite's).
     @inline(__always)
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
-        unretainedStatementHook?._withUnsafeGuaranteedRef { $0.statementDidFail(statement, error: error) } ?? error
+        guard statement.isExecuting else { return error }
+        statement.isExecuting = false
+        if statement.report.changesSchema { schemaCache = SchemaCache() }
+        return statementHook?.statementDidFail(statement, error: error) ?? error
+    }
+
+    /// Called after a step of `statement` during which the authorizer collected
+    /// authorizations (see ``Authorizer``): when SQLite compiled the statement again, what
+    /// it collected becomes the statement's report.
+    func resolveRecompilation(of statement: Statement) {
+        guard authorizer.collectionStatement == statement.sqliteStatement else { return }
+        let reprepareCount = sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+        let wasRecompiled = reprepareCount != authorizer.collectionReprepareCount
+        guard let report = authorizer.takeCollection(), wasRecompiled else { return }
+        statement.report = report
+        statement.observationCache = nil
+        statement.refreshColumns()
+        // The schema changed, maybe through another connection.
+        schemaCache = SchemaCache()
+        if statement.isExecuting { recordRead(report.readRegion) }
+        statementHook?.statementWasRecompiled(statement)
     }
 
     // MARK: - Read-only accesses
@@ -472,13 +511,15 @@ private final class BusyHandlerBox {
 }
 
 /// What the connection tells around each statement execution: the only thing Core knows
-/// of transaction observation. A class, not a protocol: the connection calls it through an
-/// unretained reference, since loading a stored existential and calling it retains and
-/// releases it, two atomic operations per statement.
+/// of transaction observation.
 class StatementExecutionHook {
     func statementWillStart(_ statement: Statement) throws {}
     func statementDidFinish(_ statement: Statement) throws {}
     /// Returns the error to throw.
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error { error }
+    /// SQLite is compiling a stepping statement again (called from inside `sqlite3_step`).
+    func recompilationDidBegin() {}
+    /// `statement` has a new report, from its new compilation.
+    func statementWasRecompiled(_ statement: Statement) {}
     func connectionWillClose() {}
 }

@@ -138,6 +138,11 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the content of the region would be touched by a change of this kind.
+    public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        !intersection(eventKind.modifiedRegion).isEmpty
+    }
+
     /// The kinds of changes a region can be asked about.
     public enum ChangeKind: Hashable, Sendable {
         case insert

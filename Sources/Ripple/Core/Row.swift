@@ -52,6 +52,7 @@ public final class Row: @unchecked Sendable {
         recordDecoder?.state.release()
     }
 
+    @usableFromInline
     init(statement: Statement) {
         storage = .statement(statement)
         sqliteStatement = statement.sqliteStatement

@@ -21,19 +21,17 @@ public final class Statement {
     public let sql: String
 
     /// The connection that compiled the statement.
-    // The connection outlives its statements. Read through `withDatabase` on the hot
-    // paths: an `unowned(unsafe)` reference is retained and released at each use.
-    private let databaseReference: Unmanaged<Database>
-    var database: Database { databaseReference.takeUnretainedValue() }
+    ///
+    /// A strong reference: a statement kept beyond its database access keeps its connection
+    /// object alive, and using it then throws "connection is closed" once the connection
+    /// was closed (a ``DatabaseQueue`` or ``DatabasePool`` closes its connections when it
+    /// is deallocated). The connection's statement caches refer back to their statements
+    /// until it closes.
+    let database: Database
 
-    /// Runs `body` with the connection, without reference counting.
-    @inline(__always)
-    func withDatabase<R>(_ body: (Database) throws -> R) rethrows -> R {
-        try databaseReference._withUnsafeGuaranteedRef(body)
-    }
-
-    /// The number of columns of the rows the statement produces.
-    public let columnCount: Int
+    /// The number of columns of the rows the statement produces. It may change when SQLite
+    /// compiles the statement again after a schema change (`SELECT *` of an altered table).
+    public private(set) var columnCount: Int
 
     /// The number of parameters.
     public let parameterCount: Int
@@ -56,23 +54,24 @@ public final class Statement {
     /// Whether the statement ran since its last reset.
     @exclusivity(unchecked) private var needsReset = false
 
-    /// What SQLite reported while it compiled the statement.
-    let report: StatementReport
+    /// What SQLite reported while it compiled the statement, replaced when SQLite compiles
+    /// it again after a schema change (see ``Authorizer``).
+    @exclusivity(unchecked) var report: StatementReport
 
     /// See `columnIndexCache`.
     var _columnIndexCache: ColumnIndexCache?
 
-    /// What the observation broker decided about this statement, kept until observers change.
-    @exclusivity(unchecked) var observationCache: AnyObject? {
-        didSet { unretainedObservationCache = observationCache.map { Unmanaged.passUnretained($0) } }
-    }
-    /// The same object, read without reference counting (valid while `observationCache`
-    /// holds it).
-    @exclusivity(unchecked) private(set) var unretainedObservationCache: Unmanaged<AnyObject>?
+    /// What the observation layer decided about this statement and keeps from one
+    /// execution to the next; only the observation broker reads and writes it.
+    @exclusivity(unchecked) var observationCache: AnyObject?
+
+    /// Whether the connection was told that an execution started, and not yet that it
+    /// ended (see `Database.statementWillStart`).
+    @exclusivity(unchecked) var isExecuting = false
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
         self.report = report
-        databaseReference = Unmanaged.passUnretained(database)
+        self.database = database
         self.sqliteStatement = sqliteStatement
         self.sql = sql
         self.columnCount = Int(sqlite3_column_count(sqliteStatement))
@@ -105,12 +104,31 @@ public final class Statement {
     }
 
     /// The names of the columns, in order.
-    public private(set) lazy var columnNames: [String] = (0..<columnCount).map {
-        String(cString: sqlite3_column_name(sqliteStatement, CInt($0)))
+    public var columnNames: [String] {
+        if let names = _columnNames { return names }
+        let names = (0..<columnCount).map { String(cString: sqlite3_column_name(sqliteStatement, CInt($0))) }
+        _columnNames = names
+        return names
     }
+    private var _columnNames: [String]?
 
     /// Lowercased column names, for case-insensitive lookups.
-    private lazy var lowercasedColumnNames: [String] = columnNames.map { $0.lowercased() }
+    private var lowercasedColumnNames: [String] {
+        if let names = _lowercasedColumnNames { return names }
+        let names = columnNames.map { $0.lowercased() }
+        _lowercasedColumnNames = names
+        return names
+    }
+    private var _lowercasedColumnNames: [String]?
+
+    /// Reads the columns again: SQLite compiled the statement again, and `SELECT *` may
+    /// now have other columns.
+    func refreshColumns() {
+        columnCount = Int(sqlite3_column_count(sqliteStatement))
+        _columnNames = nil
+        _lowercasedColumnNames = nil
+        _columnIndexCache = nil
+    }
 
     /// The index of the leftmost column named `name`, compared case-insensitively.
     public func index(ofColumn name: String) -> Int? {
@@ -221,7 +239,7 @@ public final class Statement {
     /// and friends instead.
     public func execute(arguments: StatementArguments? = nil) throws {
         try prepareExecution(arguments)
-        try withDatabase { try $0.executeStatement(self) }
+        try database.executeStatement(self)
     }
 
     /// Resets the statement and binds arguments, before a step loop starts.
@@ -241,7 +259,14 @@ public final class Statement {
     @inline(__always)
     func step() throws -> Bool {
         needsReset = true
+        let authorizer = database.authorizer
+        let previous = authorizer.steppingStatement
+        authorizer.steppingStatement = sqliteStatement
         let code = sqlite3_step(sqliteStatement)
+        authorizer.steppingStatement = previous
+        if authorizer.collectionStatement == sqliteStatement {
+            database.resolveRecompilation(of: self)
+        }
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
         let error = DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)

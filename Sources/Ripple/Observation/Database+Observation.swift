@@ -20,10 +20,12 @@ extension Database {
         (statementHook as? DatabaseObservationBroker)?.remove(transactionObserver)
     }
 
-    /// Tells observers about changes they could not see (changes from other connections,
-    /// schema changes, ...): observers whose interest intersects the region get
-    /// `databaseDidChange()`, and region and value observations see their region impacted
-    /// when the current transaction commits.
+    /// Tells observers about changes they could not see (changes by statements Ripple did
+    /// not compile, ...): transaction observers that accept a change (insert, delete or
+    /// update of the region's columns) of one of the region's tables get
+    /// `databaseDidChange()`, and region and value observations whose region intersects it
+    /// are notified when the current transaction commits. Tables that do not exist are
+    /// ignored; in a read-only access, nothing happens.
     ///
     /// ```swift
     /// try dbQueue.write { db in
@@ -36,6 +38,9 @@ extension Database {
     ///
     /// Call it from a write transaction: outside of a transaction, it opens one.
     public func notifyChanges(in region: some DatabaseRegionConvertible) throws {
+        // Read-only accesses are not announced to observers: they would wait for a commit
+        // that never comes.
+        guard !isReadOnly else { return }
         let region = try region.databaseRegion(self)
         guard let broker = statementHook as? DatabaseObservationBroker, broker.hasObservers else { return }
         if isInsideTransaction {

@@ -1,15 +1,17 @@
 import Foundation
 
-/// A transaction observer of a database region: the observer behind
-/// ``DatabaseRegionObservation`` and value observations. The broker recognizes it and
-/// matches statements against its region by table, without asking it per statement.
+/// The observer behind ``DatabaseRegionObservation`` and value observations: it watches a
+/// database region, and is called back after each commit of a transaction that touched it.
+///
+/// The broker recognizes it: it matches the statements and rows of each transaction with
+/// the region, through an index by table and rowid, and never asks it
+/// `observes(eventsOfKind:)`.
+// @unchecked Sendable: `region` and `onChange` are only used on the writer's queue (the
+// region changes through the broker), and `cancellation` is thread-safe.
 final class RegionObserver: TransactionObserver, @unchecked Sendable {
-    /// The observed region. Set on the writer queue only.
+    /// The observed region; changed through `DatabaseObservationBroker.setRegion(_:of:)`.
     var region: DatabaseRegion
 
-    /// Whether a change of the current transaction already touched the region: further
-    /// statements of the transaction need not be checked. Touched on the writer queue only.
-    private(set) var hasPendingImpact = false
     private let onChange: (Database) -> Void
     private let cancellation = Cancellation()
 
@@ -18,44 +20,27 @@ final class RegionObserver: TransactionObserver, @unchecked Sendable {
         self.onChange = onChange
     }
 
-    /// Called by the broker when a change to the region is recorded.
-    func markImpacted() {
-        hasPendingImpact = true
-    }
-
     var isCancelled: Bool { cancellation.isCancelled }
 
     func cancel() {
         cancellation.cancel()
     }
 
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        !region.intersection(eventKind.modifiedRegion).isEmpty
-    }
-
-    func databaseDidChange(with event: DatabaseEvent) {
-        markImpacted()
-        stopObservingDatabaseChangesUntilNextTransaction()
-    }
-
-    func databaseDidChange() {
-        markImpacted()
-    }
-
-    func databaseDidCommit(_ db: Database) {
-        guard hasPendingImpact else { return }
-        hasPendingImpact = false
+    /// Called by the broker after the commit of a transaction that touched the region.
+    func regionWasCommitted(_ db: Database) {
         guard !cancellation.isCancelled else { return }
         onChange(db)
     }
 
-    func databaseDidRollback(_ db: Database) {
-        hasPendingImpact = false
-    }
+    // The broker does not call these: it matches the region itself.
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { region.isModified(byEventsOfKind: eventKind) }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) {}
 }
 
 /// A thread-safe, one-way flag.
-final class Cancellation: @unchecked Sendable {
+final class Cancellation: @unchecked Sendable {  // its state is protected by `lock`
     private let lock = NSLock()
     private var cancelled = false
 

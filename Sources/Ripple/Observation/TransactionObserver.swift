@@ -109,9 +109,9 @@ public enum DatabaseEventKind: Sendable, Equatable {
 
 /// A row change, reported by `databaseDidChange(with:)`.
 ///
-/// The event reads SQLite's memory: it is only valid during the callback. Use ``copy()`` to
-/// keep it.
-public struct DatabaseEvent: @unchecked Sendable, CustomStringConvertible {
+/// An event is a plain value: it stays valid after the callback, and ``copy()`` returns it
+/// as it is.
+public struct DatabaseEvent: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of row changes.
     public enum Kind: CInt, Sendable {
         case insert = 18  // SQLITE_INSERT
@@ -121,47 +121,24 @@ public struct DatabaseEvent: @unchecked Sendable, CustomStringConvertible {
 
     /// The kind of change.
     public let kind: Kind
-    /// The rowid of the changed row.
+    /// The rowid of the changed row. For a `WITHOUT ROWID` table, which has no rowid, it is
+    /// 0: use `databaseWillChange(with:)` to read the row's primary key.
     public let rowID: Int64
+    /// The database name (`main`, `temp`, or an attached database).
+    public let databaseName: String
+    /// The table name, as the schema spells it.
+    public let tableName: String
 
-    private enum Names {
-        case borrowed(database: UnsafePointer<CChar>, table: UnsafePointer<CChar>)
-        case copied(database: String, table: String)
-    }
-    private let names: Names
-
-    init(kind: Kind, rowID: Int64, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>) {
+    init(kind: Kind, rowID: Int64, databaseName: String, tableName: String) {
         self.kind = kind
         self.rowID = rowID
-        self.names = .borrowed(database: databaseName, table: tableName)
+        self.databaseName = databaseName
+        self.tableName = tableName
     }
 
-    /// The table name.
-    public var tableName: String {
-        switch names {
-        case .borrowed(_, let table): return String(cString: table)
-        case .copied(_, let table): return table
-        }
-    }
-
-    /// The database name (`main`, or an attached database).
-    public var databaseName: String {
-        switch names {
-        case .borrowed(let database, _): return String(cString: database)
-        case .copied(let database, _): return database
-        }
-    }
-
-    /// An event that remains valid after the callback.
-    public func copy() -> DatabaseEvent {
-        DatabaseEvent(kind: kind, rowID: rowID, names: .copied(database: databaseName, table: tableName))
-    }
-
-    private init(kind: Kind, rowID: Int64, names: Names) {
-        self.kind = kind
-        self.rowID = rowID
-        self.names = names
-    }
+    /// The event itself: events are values, valid after the callback. (GRDB's events are
+    /// only valid during the callback, and need a copy.)
+    public func copy() -> DatabaseEvent { self }
 
     public var description: String {
         "\(kind) \(databaseName).\(tableName) rowid \(rowID)"
@@ -169,32 +146,50 @@ public struct DatabaseEvent: @unchecked Sendable, CustomStringConvertible {
 }
 
 /// A row about to change, with its values (the SQLite pre-update hook), reported by
-/// `databaseWillChange(with:)`. Only valid during the callback: use ``copy()`` to keep it.
-public struct DatabasePreUpdateEvent: @unchecked Sendable {
+/// `databaseWillChange(with:)`.
+///
+/// The event reads SQLite's memory: it is only valid during the callback, and is not
+/// `Sendable`. Use ``copy()`` to keep it.
+public struct DatabasePreUpdateEvent {
+    /// The kinds of row changes.
+    public enum Kind: CInt, Sendable {
+        case insert = 18  // SQLITE_INSERT
+        case delete = 9   // SQLITE_DELETE
+        case update = 23  // SQLITE_UPDATE
+    }
+
     /// The kind of change.
-    public let kind: DatabaseEvent.Kind
+    public let kind: Kind
     private let initialRowIDValue: Int64
     private let finalRowIDValue: Int64
+    /// The database name (`main`, `temp`, or an attached database).
+    public let databaseName: String
+    /// The table name, as the schema spells it.
+    public let tableName: String
 
     private enum Storage {
-        case live(connection: OpaquePointer, database: UnsafePointer<CChar>, table: UnsafePointer<CChar>)
-        case copied(database: String, table: String, count: Int, depth: Int, initial: [DatabaseValue]?, final: [DatabaseValue]?)
+        case live(connection: OpaquePointer)
+        case copied(count: Int, depth: Int, initial: [DatabaseValue]?, final: [DatabaseValue]?)
     }
     private let storage: Storage
 
-    init(connection: OpaquePointer, kind: DatabaseEvent.Kind, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, initialRowID: Int64, finalRowID: Int64) {
-        self.kind = kind
+    init(connection: OpaquePointer, kind: DatabaseEvent.Kind, databaseName: String, tableName: String, initialRowID: Int64, finalRowID: Int64) {
+        self.kind = Kind(rawValue: kind.rawValue)!
         self.initialRowIDValue = initialRowID
         self.finalRowIDValue = finalRowID
-        self.storage = .live(connection: connection, database: databaseName, table: tableName)
+        self.databaseName = databaseName
+        self.tableName = tableName
+        self.storage = .live(connection: connection)
     }
 
     private init(copying event: DatabasePreUpdateEvent) {
         kind = event.kind
         initialRowIDValue = event.initialRowIDValue
         finalRowIDValue = event.finalRowIDValue
+        databaseName = event.databaseName
+        tableName = event.tableName
         storage = .copied(
-            database: event.databaseName, table: event.tableName, count: event.count, depth: event.depth,
+            count: event.count, depth: event.depth,
             initial: event.initialDatabaseValues, final: event.finalDatabaseValues)
     }
 
@@ -204,43 +199,27 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     /// The rowid after the change (nil for a delete).
     public var finalRowID: Int64? { kind == .delete ? nil : finalRowIDValue }
 
-    /// The table name.
-    public var tableName: String {
-        switch storage {
-        case .live(_, _, let table): return String(cString: table)
-        case .copied(_, let table, _, _, _, _): return table
-        }
-    }
-
-    /// The database name.
-    public var databaseName: String {
-        switch storage {
-        case .live(_, let database, _): return String(cString: database)
-        case .copied(let database, _, _, _, _, _): return database
-        }
-    }
-
     /// The number of columns of the row.
     public var count: Int {
         switch storage {
-        case .live(let connection, _, _): return Int(sqlite3_preupdate_count(connection))
-        case .copied(_, _, let count, _, _, _): return count
+        case .live(let connection): return Int(sqlite3_preupdate_count(connection))
+        case .copied(let count, _, _, _): return count
         }
     }
 
     /// 0 for a change made by the statement, 1 for a change made by a trigger it fired, etc.
     public var depth: Int {
         switch storage {
-        case .live(let connection, _, _): return Int(sqlite3_preupdate_depth(connection))
-        case .copied(_, _, _, let depth, _, _): return depth
+        case .live(let connection): return Int(sqlite3_preupdate_depth(connection))
+        case .copied(_, let depth, _, _): return depth
         }
     }
 
     /// The values before the change (nil for an insert).
     public var initialDatabaseValues: [DatabaseValue]? {
         switch storage {
-        case .copied(_, _, _, _, let initial, _): return initial
-        case .live(let connection, _, _):
+        case .copied(_, _, let initial, _): return initial
+        case .live(let connection):
             guard kind != .insert else { return nil }
             return (0..<sqlite3_preupdate_count(connection)).map { index in
                 var value: OpaquePointer?
@@ -253,8 +232,8 @@ public struct DatabasePreUpdateEvent: @unchecked Sendable {
     /// The values after the change (nil for a delete).
     public var finalDatabaseValues: [DatabaseValue]? {
         switch storage {
-        case .copied(_, _, _, _, _, let final): return final
-        case .live(let connection, _, _):
+        case .copied(_, _, _, let final): return final
+        case .live(let connection):
             guard kind != .delete else { return nil }
             return (0..<sqlite3_preupdate_count(connection)).map { index in
                 var value: OpaquePointer?

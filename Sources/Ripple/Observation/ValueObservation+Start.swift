@@ -149,6 +149,14 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
 
     /// On the writer queue, right after a commit that touched the region.
     private func regionDidChange(_ db: Database) {
+        if throttleInterval == nil, !isPool {
+            // A database queue: the fetch happens right now, on the writer queue, after the
+            // commit and before any other access: each transaction that touched the region
+            // gets its own value, and the writer waits for it.
+            guard !cancellation.isCancelled else { return }
+            fetchOnWriterAndDeliver(db)
+            return
+        }
         let shouldFetch = lock.withLock { () -> Bool in
             if isFetching {
                 needsRefetch = true
@@ -160,12 +168,23 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
         guard shouldFetch else { return }
         if let throttleInterval {
             DispatchQueue.global().asyncAfter(deadline: .now() + throttleInterval) { [self] in fetchLatest() }
-        } else if isPool, let pool = writer as? DatabasePool {
+        } else if let pool = writer as? DatabasePool {
             watchEverythingWhileFetching(db)
             // The writer waits until the snapshot of this commit is open, not for the fetch.
             pool.asyncConcurrentRead { [self] result in fetchAndDeliver(result) }
         } else {
             fetchLatest()
+        }
+    }
+
+    /// Fetches on the writer of a database queue, and delivers the value.
+    private func fetchOnWriterAndDeliver(_ db: Database) {
+        do {
+            let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
+            if let recorded { updateRegion(recorded, fetchedOn: db) }
+            if let value = try pipeline.reduce(raw) { deliver(value, on: scheduler.queue) }
+        } catch {
+            deliver(error, on: scheduler.queue)
         }
     }
 
@@ -225,21 +244,17 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
     /// observed meanwhile (a commit then causes one more fetch).
     private func watchEverythingWhileFetching(_ db: Database) {
         guard recordsRegionOnEachFetch, !regionObserver.region.isFullDatabase else { return }
-        regionObserver.region = .fullDatabase
-        db.observationBroker.observersDidChange()
+        db.observationBroker.setRegion(.fullDatabase, of: regionObserver)
     }
 
     /// Observes the region the last fetch read.
     private func updateRegion(_ region: DatabaseRegion, fetchedOn db: Database) {
         if isPool {
             writer?.asyncWriteWithoutTransaction { [self] writerDB in
-                guard regionObserver.region != region else { return }
-                regionObserver.region = region
-                writerDB.observationBroker.observersDidChange()
+                writerDB.observationBroker.setRegion(region, of: regionObserver)
             }
-        } else if regionObserver.region != region {
-            regionObserver.region = region
-            db.observationBroker.observersDidChange()
+        } else {
+            db.observationBroker.setRegion(region, of: regionObserver)
         }
     }
 

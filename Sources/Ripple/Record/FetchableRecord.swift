@@ -22,7 +22,7 @@ public protocol FetchableRecord {
 /// A cursor of records, each built from the statement's current row.
 public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBase, Cursor {
     /// The row records are built from, read in place.
-    @usableFromInline let row: Row
+    @usableFromInline var row: Row
 
     @usableFromInline
     override init(statement: Statement, arguments: StatementArguments?) throws {
@@ -33,6 +33,8 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
     @inlinable
     public func next() throws -> Record? {
         guard try step() else { return nil }
+        // SQLite may have compiled the statement again, with other columns.
+        if row.count != statement.columnCount { row = Row(statement: statement) }
         row.rewindColumnLookups()
         return try Record(row: row)
     }

@@ -1,0 +1,436 @@
+import CSQLite
+import CRippleSupport
+
+/// Notifies the transaction observers of one connection: the one place that decides
+/// whether a change matters to an observer.
+///
+/// How a change travels:
+/// 1. When a statement compiles, the authorizer reports what it may write
+///    (``StatementReport``); SQLite compiles it again after a schema change, and the report
+///    is replaced before any row is written.
+/// 2. Before it runs, each application observer is asked `observes(eventsOfKind:)` once
+///    for each kind of change the statement may make (``StatementActivation``); region
+///    observers are found through an index by table and rowid (``RegionIndex``).
+/// 3. While it runs, the pre-update hook reports each row change (`RowHooks.swift`); the
+///    broker collects them in a ``StatementExecution``.
+/// 4. When the statement succeeds, its changes are told to observers, or wait in the
+///    ``SavepointStack`` while a savepoint is open; when it fails, they are dropped, since
+///    SQLite undid them.
+/// 5. At commit, `databaseWillCommit()` may veto; after the statement,
+///    `databaseDidCommit(_:)` or `databaseDidRollback(_:)` (``NotificationRound``).
+///
+/// All of it runs on the connection's queue.
+final class DatabaseObservationBroker: StatementExecutionHook {
+    /// The connection owns its broker, which never outlives it.
+    unowned let database: Database
+    /// The raw connection, for the hooks: valid until `connectionWillClose()`.
+    let connection: OpaquePointer
+
+    var registry = ObserverRegistry()
+    var savepoints = SavepointStack()
+    /// The statement whose row changes are being collected.
+    var execution: StatementExecution?
+    /// How the current transaction ends, as SQLite's commit and rollback hooks told.
+    var completion = TransactionCompletion.none
+    /// Whether the current transaction was opened by a statement (BEGIN, SAVEPOINT), as
+    /// opposed to the implicit transaction of a statement run outside of any transaction.
+    var isExplicitTransaction = false
+    /// Whether observers were told something during the current transaction.
+    var toldObservers = false
+    /// Set when SQLite rolled back the implicit transaction of the statement that runs.
+    var implicitTransactionRolledBack = false
+    /// Transaction callbacks that remain to be called (see ``NotificationRound``).
+    var round = NotificationRound()
+    /// Whether the pre-update (or update) hook is installed.
+    var rowHookIsInstalled = false
+    /// Set when SQLite compiles a stepping statement again: the next row callback first
+    /// makes the broker read its new report.
+    var recompilationIsPending = false
+    /// What the broker knows of the schema, until it changes.
+    var schemaFacts: SchemaFacts?
+    /// Set when SQLite compiled the running statement again: the schema changed, maybe
+    /// through another connection. The facts are read again after the statement.
+    var schemaFactsMayBeStale = false
+
+    enum TransactionCompletion {
+        case none
+        case committed
+        case rolledBack
+        case cancelledCommit(any Error)
+    }
+
+    /// Whether the linked SQLite has the pre-update hook (Debian's and Apple's do).
+    static let supportsPreUpdateHook: Bool = sqlite3_compileoption_used("ENABLE_PREUPDATE_HOOK") != 0
+
+    /// Tests set it to false, to cover the update hook used where SQLite lacks the
+    /// pre-update hook.
+    var usesPreUpdateHook = DatabaseObservationBroker.supportsPreUpdateHook
+
+    init(database: Database) {
+        self.database = database
+        self.connection = database.sqliteConnection!
+        super.init()
+        installTransactionHooks()
+    }
+
+    // MARK: - Registration
+
+    func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
+        registry.add(observer, extent: extent)
+    }
+
+    /// Removes an observer: it gets no callback from now on, even from a round of
+    /// callbacks under way.
+    func remove(_ observer: any TransactionObserver) {
+        registry.remove(observer)
+    }
+
+    /// Changes the region of a region observer. Takes effect with the next statement.
+    func setRegion(_ region: DatabaseRegion, of observer: RegionObserver) {
+        registry.setRegion(region, of: observer)
+    }
+
+    var hasObservers: Bool { !registry.isEmpty }
+
+    func observerIgnoresPreUpdateEvents(_ observer: any TransactionObserver) {
+        registry.entry(of: observer)?.wantsPreUpdateEvents = false
+    }
+
+    func stopObservingUntilNextTransaction(_ observer: any TransactionObserver) {
+        registry.entry(of: observer)?.isStopped = true
+    }
+
+    // MARK: - The current broker, for stopObservingDatabaseChangesUntilNextTransaction()
+
+    /// The broker whose callbacks run on this thread, if any.
+    static var current: DatabaseObservationBroker? {
+        ripple_current_broker().map { Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Runs callbacks that must not use the connection, with the broker current.
+    func withoutDatabaseAccess<T>(_ body: () throws -> T) rethrows -> T {
+        let savedBroker = ripple_current_broker()
+        let savedForbids = database.forbidsAccess
+        ripple_set_current_broker(Unmanaged.passUnretained(self).toOpaque())
+        database.forbidsAccess = true
+        defer {
+            database.forbidsAccess = savedForbids
+            ripple_set_current_broker(savedBroker)
+        }
+        return try body()
+    }
+
+    // MARK: - Statements
+
+    override func statementWillStart(_ statement: Statement) throws {
+        // Transaction callbacks of an earlier statement that a callback interrupted (by
+        // running this statement) come first: each observer hears of the end of a
+        // transaction before it hears of the next one.
+        deliverRound()
+        // A statement that started earlier and did not end (a cursor) made all its changes
+        // by now.
+        if let execution, execution.statement !== statement { finishExecution(succeeded: true) }
+        if case .none = completion {} else { settleCompletionWithoutStatement() }
+        implicitTransactionRolledBack = false
+        guard !registry.isEmpty else {
+            uninstallRowHook()
+            return
+        }
+        if !statement.database.isInsideTransaction {
+            // The statement opens a transaction (BEGIN, SAVEPOINT) or runs in one of its own.
+            isExplicitTransaction = false
+        } else {
+            isExplicitTransaction = true
+        }
+        startExecution(of: statement)
+    }
+
+    /// Prepares the collection of the statement's row changes.
+    func startExecution(of statement: Statement) {
+        let report = statement.report
+        guard report.mayWrite else {
+            execution = nil
+            uninstallRowHook()
+            return
+        }
+        let activation = activation(for: statement)
+        var activeUsers: [StatementExecution.ActiveUser] = []
+        if !activation.questions.isEmpty {
+            for entry in registry.userEntries where !entry.isStopped {
+                guard let observer = entry.observer else { continue }
+                let acceptance = activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
+                if !acceptance.isEmpty { activeUsers.append(.init(entry: entry, acceptance: acceptance)) }
+            }
+        }
+        let execution = StatementExecution(
+            statement: statement, report: report, activeUsers: activeUsers,
+            regionIndex: registry.regionIndex, totalChanges: sqlite3_total_changes(connection))
+        self.execution = execution
+        if execution.needsRowEvents || !registry.regionIndex.fullDatabase.isEmpty {
+            installRowHook()
+        } else {
+            uninstallRowHook()
+        }
+    }
+
+    /// The kinds of changes the statement may make, kept with the statement until its
+    /// report or the schema changes.
+    private func activation(for statement: Statement) -> StatementActivation {
+        if let cached = statement.observationCache as? CachedActivation, cached.report === statement.report,
+           let version = schemaFacts?.version, cached.schemaFacts == version, !schemaFactsMayBeStale
+        {
+            return cached.activation
+        }
+        let facts = schemaFactsMayBeStale ? nil : currentSchemaFacts()
+        let cacheable = facts != nil
+        let sql = statement.sql
+        let statementMayReplace = sql.range(of: "replace", options: .caseInsensitive) != nil
+        let activation = StatementActivation(writes: statement.report.writes) { key in
+            guard let facts else { return true }
+            return statementMayReplace || facts.mayReplace(tableKey: key)
+        }
+        if cacheable {
+            statement.observationCache = CachedActivation(report: statement.report, schemaFacts: facts?.version, activation: activation)
+        }
+        return activation
+    }
+
+    private final class CachedActivation {
+        let report: StatementReport
+        let schemaFacts: Int?
+        let activation: StatementActivation
+        init(report: StatementReport, schemaFacts: Int?, activation: StatementActivation) {
+            self.report = report
+            self.schemaFacts = schemaFacts
+            self.activation = activation
+        }
+    }
+
+    /// Forgets the schema facts when the statement changed the schema, or SQLite compiled
+    /// it again.
+    private func refreshSchemaFactsIfNeeded(after statement: Statement) {
+        if statement.report.changesSchema || schemaFactsMayBeStale {
+            schemaFacts = nil
+            schemaFactsMayBeStale = false
+        }
+    }
+
+    override func statementDidFinish(_ statement: Statement) throws {
+        // A rollback of the statement's implicit transaction was a retry: it succeeded.
+        implicitTransactionRolledBack = false
+        if let execution, execution.statement === statement { finishExecution(succeeded: true) }
+        refreshSchemaFactsIfNeeded(after: statement)
+        applySavepointEffect(of: statement.report)
+        try endTransactionIfNeeded(after: statement)
+    }
+
+    override func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
+        if let execution, execution.statement === statement {
+            // SQLite undid the statement's changes, unless its conflict resolution was FAIL,
+            // which keeps the changes made before the error.
+            let keepsChanges = statement.database.isInsideTransaction && statementKeptItsChanges(execution, error: error)
+            finishExecution(succeeded: keepsChanges)
+        }
+        refreshSchemaFactsIfNeeded(after: statement)
+        if implicitTransactionRolledBack, case .none = completion { completion = .rolledBack }
+        implicitTransactionRolledBack = false
+        switch completion {
+        case .cancelledCommit(let observerError):
+            notifyRollback()
+            return observerError
+        case .rolledBack:
+            // The whole transaction is gone. Observers hear of it when the transaction was
+            // theirs to know about: opened by a statement, or told of changes. A statement
+            // that fails outside of a transaction, before telling anything, ends nothing.
+            if isExplicitTransaction || toldObservers {
+                notifyRollback()
+            } else {
+                resetTransaction()
+            }
+        case .committed:
+            notifyCommit()
+        case .none:
+            break
+        }
+        return error
+    }
+
+    override func statementWasRecompiled(_ statement: Statement) {
+        recompilationIsPending = false
+        guard database.authorizer.steppingStatement != nil else {
+            schemaFacts = nil
+            return
+        }
+        schemaFactsMayBeStale = true
+        guard let execution, execution.statement === statement else { return }
+        // SQLite compiles a statement again before it writes anything: start over with
+        // its new report. The schema cannot be read now (inside sqlite3_step): the facts
+        // read before the statement serve, and REPLACE is assumed possible.
+        startExecution(of: statement)
+    }
+
+    override func recompilationDidBegin() {
+        guard !registry.isEmpty else { return }
+        recompilationIsPending = true
+        // The row callback will read the new report before the first row.
+        installRowHook()
+    }
+
+    override func connectionWillClose() {
+        sqlite3_commit_hook(connection, nil, nil)
+        sqlite3_rollback_hook(connection, nil, nil)
+        uninstallRowHook()
+        execution = nil
+    }
+
+    /// Ends the collection of the current statement's changes: tells them (or buffers
+    /// them in the savepoint stack) when it succeeded, drops them when SQLite undid them.
+    func finishExecution(succeeded: Bool) {
+        guard let execution else { return }
+        self.execution = nil
+        guard succeeded else { return }
+        let impacts = execution.regionImpacts(
+            regionIndex: registry.regionIndex,
+            virtualTables: usesPreUpdateHook ? currentSchemaFacts()?.virtualTables : nil,
+            totalChanges: sqlite3_total_changes(connection))
+        if savepoints.isEmpty {
+            for entry in impacts { entry.hasTransactionImpact = true }
+            deliverEvents(of: execution)
+        } else {
+            for entry in impacts { savepoints.append(.impact(entry)) }
+            savepoints.append(contentsOf: execution.preUpdateItems)
+            for event in execution.events {
+                let slot = execution.slots[event.slot]
+                let databaseEvent = DatabaseEvent(kind: event.kind, rowID: event.rowID, databaseName: slot.databaseName, tableName: slot.name)
+                for user in slot.users where user.kinds.contains(event.origin) {
+                    savepoints.append(.didChange(databaseEvent, execution.activeUsers[user.index].entry))
+                }
+            }
+        }
+    }
+
+    private func deliverEvents(of execution: StatementExecution) {
+        guard !execution.events.isEmpty else { return }
+        toldObservers = true
+        withoutDatabaseAccess {
+            for event in execution.events {
+                let slot = execution.slots[event.slot]
+                let databaseEvent = DatabaseEvent(kind: event.kind, rowID: event.rowID, databaseName: slot.databaseName, tableName: slot.name)
+                for user in slot.users where user.kinds.contains(event.origin) {
+                    let entry = execution.activeUsers[user.index].entry
+                    guard !entry.isStopped, let observer = entry.observer else { continue }
+                    observer.databaseDidChange(with: databaseEvent)
+                }
+            }
+        }
+    }
+
+    /// Tells buffered items to observers, in order.
+    func deliver(_ items: [SavepointStack.Item]) {
+        guard !items.isEmpty else { return }
+        withoutDatabaseAccess {
+            for item in items {
+                switch item {
+                case let .willChange(event, entry):
+                    guard !entry.isStopped, let observer = entry.observer else { continue }
+                    toldObservers = true
+                    observer.databaseWillChange(with: event)
+                case let .didChange(event, entry):
+                    guard !entry.isStopped, let observer = entry.observer else { continue }
+                    toldObservers = true
+                    observer.databaseDidChange(with: event)
+                case .impact(let entry):
+                    entry.hasTransactionImpact = true
+                }
+            }
+        }
+    }
+
+    private func applySavepointEffect(of report: StatementReport) {
+        switch report.savepointEffect {
+        case .begin(let name)?:
+            savepoints.begin(name)
+        case .release(let name)?:
+            deliver(savepoints.release(name))
+        case .rollback(let name)?:
+            savepoints.rollback(to: name)
+        case nil:
+            break
+        }
+    }
+
+    /// Whether a failed statement kept its changes. SQLite undoes the changes of a failed
+    /// statement (the default `ABORT` conflict resolution, and always for a foreign key
+    /// violation), except with the `FAIL` conflict resolution (`INSERT OR FAIL`,
+    /// `ON CONFLICT FAIL`, `RAISE(FAIL)`), which keeps the changes made before the error.
+    /// Either all of them or none: the row of the statement's first insertion or deletion
+    /// tells which. Without such a row, the changes are told: a change that happened must
+    /// never be missed.
+    private func statementKeptItsChanges(_ execution: StatementExecution, error: any Error) -> Bool {
+        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT,
+              error.extendedResultCode != .SQLITE_CONSTRAINT_FOREIGNKEY
+        else { return false }
+        let mentionsFail = execution.statement.sql.range(of: "fail", options: .caseInsensitive) != nil
+            || (currentSchemaFacts()?.mentionsFail ?? true)
+        guard mentionsFail else { return false }
+        guard let probe = execution.probe else { return true }
+        let slot = execution.slots[probe.slot]
+        let sql = "SELECT 1 FROM \(slot.databaseName.quotedDatabaseIdentifier).\(slot.name.quotedDatabaseIdentifier) WHERE rowid = \(probe.rowID)"
+        guard let rows = SchemaFacts.rows(connection, sql) else { return true }
+        return probe.kind == .insert ? !rows.isEmpty : rows.isEmpty
+    }
+
+    /// The schema facts, read when needed. Nil inside `sqlite3_step`, where the schema
+    /// cannot be read.
+    func currentSchemaFacts() -> SchemaFacts? {
+        if let schemaFacts { return schemaFacts }
+        // Not from inside sqlite3_step, where no statement may run.
+        guard database.authorizer.steppingStatement == nil else { return nil }
+        schemaFacts = SchemaFacts.read(from: connection)
+        return schemaFacts
+    }
+
+    // MARK: - Explicit notifications
+
+    /// See `Database.notifyChanges(in:)`. Called inside a transaction.
+    func notifyChanges(in region: DatabaseRegion) {
+        registry.purgeDeallocatedObservers()
+        let facts = currentSchemaFacts()
+        // The kinds of changes the region stands for, with the tables as the schema spells
+        // them; tables that do not exist are left out.
+        var kinds: [DatabaseEventKind] = []
+        func appendKinds(of table: SchemaFacts.Table, columns watched: Set<String>?) {
+            let columns = SchemaFacts.columns(of: table, connection: connection)
+            kinds.append(.delete(tableName: table.name))
+            kinds.append(.insert(tableName: table.name))
+            kinds.append(.update(tableName: table.name, columnNames: Set(columns.filter { column in
+                watched.map { $0.contains(column.lowercased()) } ?? true
+            })))
+        }
+        if let tableRegions = region.tableRegions {
+            for (key, tableRegion) in tableRegions.sorted(by: { $0.key < $1.key }) {
+                guard let table = facts?.tables[key] else { continue }
+                appendKinds(of: table, columns: tableRegion.columns)
+            }
+        } else {
+            for table in facts?.tables.values.sorted(by: { $0.name < $1.name }) ?? [] {
+                appendKinds(of: table, columns: nil)
+            }
+        }
+        withoutDatabaseAccess {
+            for entry in registry.entries {
+                if let regionObserver = entry.regionObserver {
+                    if !regionObserver.region.intersection(region).isEmpty || region.isFullDatabase || regionObserver.region.isFullDatabase {
+                        entry.hasTransactionImpact = true
+                    }
+                    continue
+                }
+                guard !entry.isStopped, let observer = entry.observer else { continue }
+                if kinds.contains(where: { observer.observes(eventsOfKind: $0) }) {
+                    toldObservers = true
+                    observer.databaseDidChange()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+/// One observer registered with a connection's broker.
+///
+/// Entries are never reused: an observer removed and added again gets a new entry. An
+/// entry removed while callbacks run (an observer that removes itself, or another one,
+/// from a callback) is marked `isRemoved` at once, and gets no callback from then on, even
+/// from a round of callbacks that is under way.
+final class ObserverEntry {
+    /// Unique among the entries of one broker, in registration order.
+    let id: Int
+    private weak var weakObserver: (any TransactionObserver)?
+    private var strongObserver: (any TransactionObserver)?
+    let extent: TransactionObservationExtent
+    let identity: ObjectIdentifier
+    /// Set for Ripple's own region-based observers (region and value observations): the
+    /// broker matches their region with what statements write, and never asks them
+    /// `observes(eventsOfKind:)`.
+    let regionObserver: RegionObserver?
+
+    /// Set when the entry leaves the registry.
+    var isRemoved = false
+    /// Set by `stopObservingDatabaseChangesUntilNextTransaction()`, until the transaction ends.
+    var isStopped = false
+    /// False once the observer showed it does not implement `databaseWillChange(with:)`.
+    var wantsPreUpdateEvents = true
+    /// Region observers: whether a change of the current transaction touched the region
+    /// (outside of any savepoint, or in savepoints since released).
+    var hasTransactionImpact = false
+
+    init(id: Int, observer: any TransactionObserver, extent: TransactionObservationExtent) {
+        self.id = id
+        self.extent = extent
+        identity = ObjectIdentifier(observer)
+        regionObserver = observer as? RegionObserver
+        switch extent {
+        case .observerLifetime: weakObserver = observer
+        case .nextTransaction, .databaseLifetime: strongObserver = observer
+        }
+    }
+
+    /// The observer, unless it was deallocated (or the entry removed).
+    var observer: (any TransactionObserver)? {
+        if isRemoved { return nil }
+        return strongObserver ?? weakObserver
+    }
+
+    /// Lets the observer go: called when the entry leaves the registry.
+    func release() {
+        isRemoved = true
+        strongObserver = nil
+        weakObserver = nil
+    }
+}
+
+/// The observers of a connection: who observes, in registration order, and an index of the
+/// region observers by table and rowid.
+///
+/// Mutations replace the arrays that loops may be walking: a loop walks the array it
+/// started with, and checks `isRemoved` before each callback.
+struct ObserverRegistry {
+    /// Every entry, in registration order: the order of transaction callbacks.
+    private(set) var entries: [ObserverEntry] = []
+    /// The entries of application observers, asked `observes(eventsOfKind:)` before each
+    /// statement that may write.
+    private(set) var userEntries: [ObserverEntry] = []
+    /// The region observers, by what their region watches.
+    private(set) var regionIndex = RegionIndex()
+    private var lastID = 0
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds an observer; nothing when it is registered already.
+    mutating func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
+        let identity = ObjectIdentifier(observer)
+        guard !entries.contains(where: { $0.identity == identity && $0.observer != nil }) else { return }
+        lastID += 1
+        let entry = ObserverEntry(id: lastID, observer: observer, extent: extent)
+        entries.append(entry)
+        if let regionObserver = entry.regionObserver {
+            regionIndex.insert(entry, region: regionObserver.region)
+        } else {
+            userEntries.append(entry)
+        }
+    }
+
+    /// Removes the entries of `observer`.
+    mutating func remove(_ observer: any TransactionObserver) {
+        let identity = ObjectIdentifier(observer)
+        removeEntries { $0.identity == identity }
+    }
+
+    /// Removes the entries that match; nothing changes when none does. With `releasing`
+    /// false, the removed entries keep their observer, for one last callback.
+    mutating func removeEntries(releasing: Bool = true, where shouldRemove: (ObserverEntry) -> Bool) {
+        guard entries.contains(where: shouldRemove) else { return }
+        var kept: [ObserverEntry] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            if shouldRemove(entry) {
+                if let regionObserver = entry.regionObserver {
+                    regionIndex.remove(entry, region: regionObserver.region)
+                }
+                if releasing { entry.release() }
+            } else {
+                kept.append(entry)
+            }
+        }
+        entries = kept
+        userEntries = kept.filter { $0.regionObserver == nil }
+    }
+
+    /// Removes observers that were deallocated.
+    mutating func purgeDeallocatedObservers() {
+        removeEntries { $0.observer == nil }
+    }
+
+    /// Changes the region of a region observer, and its place in the index.
+    mutating func setRegion(_ region: DatabaseRegion, of observer: RegionObserver) {
+        guard observer.region != region else { return }
+        if let entry = entries.first(where: { $0.regionObserver === observer }) {
+            regionIndex.remove(entry, region: observer.region)
+            regionIndex.insert(entry, region: region)
+        }
+        observer.region = region
+    }
+
+    /// The entry of `observer`, if registered.
+    func entry(of observer: any TransactionObserver) -> ObserverEntry? {
+        let identity = ObjectIdentifier(observer)
+        return entries.first { $0.identity == identity && !$0.isRemoved }
+    }
+}
+
+/// Region observers indexed by what their region watches, so that a statement or a row
+/// change finds the observers it may concern without looking at the others.
+struct RegionIndex {
+    /// The observers of one table.
+    struct TableWatchers {
+        /// Observers of the whole table (every row), with the columns they watch (nil:
+        /// all), by entry id.
+        var wholeTable: [Int: (entry: ObserverEntry, columns: Set<String>?)] = [:]
+        /// Observers of some rows, with the columns they watch, by entry id.
+        var someRows: [Int: (entry: ObserverEntry, columns: Set<String>?)] = [:]
+        /// The ids of the observers of each watched rowid.
+        var idsByRowID: [Int64: [Int]] = [:]
+
+        var isEmpty: Bool { wholeTable.isEmpty && someRows.isEmpty }
+    }
+
+    /// Observers of the full database, by entry id.
+    private(set) var fullDatabase: [Int: ObserverEntry] = [:]
+    /// Observers of each table, by lowercased table name.
+    private(set) var tables: [String: TableWatchers] = [:]
+
+    var isEmpty: Bool { fullDatabase.isEmpty && tables.isEmpty }
+
+    mutating func insert(_ entry: ObserverEntry, region: DatabaseRegion) {
+        guard let tableRegions = region.tableRegions else {
+            fullDatabase[entry.id] = entry
+            return
+        }
+        for (table, tableRegion) in tableRegions {
+            var watchers = tables[table] ?? TableWatchers()
+            if let rowIDs = tableRegion.rowIDs {
+                watchers.someRows[entry.id] = (entry, tableRegion.columns)
+                for rowID in rowIDs { watchers.idsByRowID[rowID, default: []].append(entry.id) }
+            } else {
+                watchers.wholeTable[entry.id] = (entry, tableRegion.columns)
+            }
+            tables[table] = watchers
+        }
+    }
+
+    mutating func remove(_ entry: ObserverEntry, region: DatabaseRegion) {
+        guard let tableRegions = region.tableRegions else {
+            fullDatabase[entry.id] = nil
+            return
+        }
+        for (table, tableRegion) in tableRegions {
+            guard var watchers = tables[table] else { continue }
+            if let rowIDs = tableRegion.rowIDs {
+                watchers.someRows[entry.id] = nil
+                for rowID in rowIDs {
+                    guard var ids = watchers.idsByRowID[rowID] else { continue }
+                    ids.removeAll { $0 == entry.id }
+                    watchers.idsByRowID[rowID] = ids.isEmpty ? nil : ids
+                }
+            } else {
+                watchers.wholeTable[entry.id] = nil
+            }
+            tables[table] = watchers.isEmpty ? nil : watchers
+        }
+    }
+}

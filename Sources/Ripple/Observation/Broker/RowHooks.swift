@@ -1,0 +1,90 @@
+import CSQLite
+
+/// SQLite's row callbacks: the pre-update hook where SQLite has it, the update hook
+/// elsewhere. Installed only while some observer needs row changes.
+///
+/// The pre-update hook reports every row change, including the rows deleted by `REPLACE`
+/// conflict resolution and the changes of `WITHOUT ROWID` tables, which the update hook
+/// does not report.
+extension DatabaseObservationBroker {
+    func installRowHook() {
+        guard !rowHookIsInstalled else { return }
+        rowHookIsInstalled = true
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if usesPreUpdateHook {
+            sqlite3_preupdate_hook(connection, { context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
+                guard let context, let connection, let databaseName, let tableName,
+                      let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
+                let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
+                broker.rowWillChange(
+                    connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
+                    initialRowID: initialRowID, finalRowID: finalRowID)
+            }, context)
+        } else {
+            sqlite3_update_hook(connection, { context, operation, databaseName, tableName, rowID in
+                guard let context, let databaseName, let tableName,
+                      let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
+                let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
+                broker.rowWillChange(
+                    connection: nil, kind: kind, databaseName: databaseName, tableName: tableName,
+                    initialRowID: rowID, finalRowID: rowID)
+            }, context)
+        }
+    }
+
+    func uninstallRowHook() {
+        guard rowHookIsInstalled else { return }
+        // Not from inside sqlite3_step: the hook stays until the statement ends.
+        guard database.authorizer.steppingStatement == nil else { return }
+        rowHookIsInstalled = false
+        if usesPreUpdateHook {
+            sqlite3_preupdate_hook(connection, nil, nil)
+        } else {
+            sqlite3_update_hook(connection, nil, nil)
+        }
+    }
+
+    /// A row is about to change (pre-update hook), or just changed (update hook, where
+    /// `connection` is nil).
+    private func rowWillChange(
+        connection: OpaquePointer?, kind: DatabaseEvent.Kind,
+        databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
+        initialRowID: Int64, finalRowID: Int64)
+    {
+        if recompilationIsPending, let execution {
+            // SQLite compiled the statement again: its new report first.
+            recompilationIsPending = false
+            database.resolveRecompilation(of: execution.statement)
+        }
+        guard let execution else { return }
+        let slotIndex = execution.slotIndex(databaseName: databaseName, tableName: tableName, regionIndex: registry.regionIndex)
+        execution.recordRowChange(slot: slotIndex, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
+        guard let connection, execution.slots[slotIndex].hasPreUpdateUsers else { return }
+        let origin = StatementActivation.Kinds(kind)
+        let slot = execution.slots[slotIndex]
+        let event = DatabasePreUpdateEvent(
+            connection: connection, kind: kind, databaseName: slot.databaseName, tableName: slot.name,
+            initialRowID: initialRowID, finalRowID: finalRowID)
+        if savepoints.isEmpty {
+            // Told live: the event's values are only readable now.
+            withoutDatabaseAccess {
+                for user in slot.users where user.kinds.contains(origin) {
+                    let entry = execution.activeUsers[user.index].entry
+                    guard entry.wantsPreUpdateEvents, !entry.isStopped, let observer = entry.observer else { continue }
+                    execution.toldLivePreUpdateEvents = true
+                    toldObservers = true
+                    observer.databaseWillChange(with: event)
+                }
+            }
+        } else {
+            // Waits with the statement's other changes, copied.
+            var copy: DatabasePreUpdateEvent?
+            for user in slot.users where user.kinds.contains(origin) {
+                let entry = execution.activeUsers[user.index].entry
+                guard entry.wantsPreUpdateEvents else { continue }
+                if copy == nil { copy = event.copy() }
+                execution.appendPreUpdateItem(.willChange(copy!, entry))
+            }
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import CSQLite
+
+/// What the broker collects while one statement runs: the row changes observers will be
+/// told of, held until the statement ends.
+///
+/// A statement's row changes are only told when it succeeds: SQLite undoes the changes of
+/// a statement that fails (the default `ABORT` conflict resolution), and observers must
+/// not hear of changes that did not happen.
+final class StatementExecution {
+    let statement: Statement
+    let report: StatementReport
+
+    /// An application observer active for the statement, and the kinds it accepted.
+    struct ActiveUser {
+        let entry: ObserverEntry
+        let acceptance: StatementActivation.Acceptance
+    }
+    let activeUsers: [ActiveUser]
+
+    /// One table the statement changes rows of.
+    struct TableSlot {
+        /// The lowercased table name.
+        let key: String
+        /// The names as SQLite spells them in its row callbacks.
+        var name: String
+        var databaseName: String
+        /// The pointers SQLite passed last for this table: compared by address first.
+        var lastTablePointer: UnsafePointer<CChar>?
+        var lastDatabasePointer: UnsafePointer<CChar>?
+        /// The active users that accept some kind of change of this table, with the kinds.
+        var users: [(index: Int, kinds: StatementActivation.Kinds)] = []
+        /// Whether some active user wants the pre-update events of this table.
+        var hasPreUpdateUsers = false
+        /// The region observers of this table.
+        var watchers: RegionIndex.TableWatchers?
+        /// The kinds of the row changes seen so far.
+        var changedKinds: StatementActivation.Kinds = []
+        /// Whether SQLite reported writes to this table when it compiled the statement.
+        let isReported: Bool
+    }
+    private(set) var slots: [TableSlot] = []
+
+    /// A row change for `databaseDidChange(with:)`, waiting for the statement to end.
+    struct PendingEvent {
+        let slot: Int
+        let kind: DatabaseEvent.Kind
+        let rowID: Int64
+        /// The kind of change SQLite made: an update that changes a row's rowid is told as
+        /// a deletion and an insertion, to observers that accepted the update.
+        let origin: StatementActivation.Kinds
+    }
+    private(set) var events: [PendingEvent] = []
+    /// Copied pre-update events, waiting for the statement to end (inside savepoints).
+    private(set) var preUpdateItems: [SavepointStack.Item] = []
+    /// Region observers whose watched rows changed.
+    private(set) var rowImpacts: [ObserverEntry] = []
+    /// Whether a pre-update event was told live, as SQLite reported it.
+    var toldLivePreUpdateEvents = false
+    /// The connection's change counter when the statement started: writes to tables that
+    /// have no row callbacks (virtual tables) are known from it.
+    let totalChangesAtStart: CInt
+
+    init(statement: Statement, report: StatementReport, activeUsers: [ActiveUser], regionIndex: RegionIndex, totalChanges: CInt) {
+        self.statement = statement
+        self.report = report
+        self.activeUsers = activeUsers
+        self.totalChangesAtStart = totalChanges
+        for write in report.writes {
+            var slot = TableSlot(key: write.key, name: write.name, databaseName: "main", isReported: true)
+            slot.watchers = regionIndex.tables[write.key]
+            slots.append(slot)
+        }
+        for (index, user) in activeUsers.enumerated() {
+            for (tableKey, kinds) in user.acceptance.kindsByTable {
+                guard let slotIndex = slots.firstIndex(where: { $0.key == tableKey }) else { continue }
+                slots[slotIndex].users.append((index, kinds))
+                if user.entry.wantsPreUpdateEvents { slots[slotIndex].hasPreUpdateUsers = true }
+            }
+        }
+    }
+
+    /// Whether the statement needs row callbacks at all: to tell application observers, or
+    /// to know which watched tables and rows changed.
+    var needsRowEvents: Bool {
+        !activeUsers.isEmpty || slots.contains { slot in
+            guard let watchers = slot.watchers else { return false }
+            return watchers.wholeTable.values.contains { !$0.entry.hasTransactionImpact }
+                || watchers.someRows.values.contains { !$0.entry.hasTransactionImpact }
+        }
+    }
+
+    /// The slot of a table SQLite reports a row change for; a slot is made for a table the
+    /// statement did not report (the internal tables of a virtual table module).
+    func slotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, regionIndex: RegionIndex) -> Int {
+        for index in slots.indices where slots[index].lastTablePointer == tableName && slots[index].lastDatabasePointer == databaseName {
+            return index
+        }
+        let name = String(cString: tableName)
+        let key = name.lowercased()
+        let database = String(cString: databaseName)
+        if let index = slots.firstIndex(where: { $0.key == key && ($0.lastDatabasePointer == nil || $0.databaseName == database) }) {
+            slots[index].lastTablePointer = tableName
+            slots[index].lastDatabasePointer = databaseName
+            slots[index].name = name
+            slots[index].databaseName = database
+            return index
+        }
+        var slot = TableSlot(key: key, name: name, databaseName: database, isReported: false)
+        slot.lastTablePointer = tableName
+        slot.lastDatabasePointer = databaseName
+        slot.watchers = regionIndex.tables[key]
+        slots.append(slot)
+        return slots.count - 1
+    }
+
+    /// Records a row change of the slot's table. `initialRowID` and `finalRowID` are those
+    /// of the pre-update hook (for inserts, only the final one is meaningful; for deletes,
+    /// only the initial one).
+    func recordRowChange(slot index: Int, kind: DatabaseEvent.Kind, initialRowID: Int64, finalRowID: Int64) {
+        let origin = StatementActivation.Kinds(kind)
+        // An update that changes a row's rowid removes a row and adds another one: for
+        // regions, a deletion and an insertion.
+        let movesRow = kind == .update && finalRowID != initialRowID
+        let kinds: StatementActivation.Kinds = movesRow ? [.delete, .insert] : origin
+        slots[index].changedKinds.insert(kinds)
+        // (Rows of WITHOUT ROWID tables come with rowid 0: they can not be looked up.)
+        if probe == nil, kind != .update, (kind == .insert ? finalRowID : initialRowID) != 0 {
+            probe = (index, kind, kind == .insert ? finalRowID : initialRowID)
+        }
+        if let watchers = slots[index].watchers, !watchers.idsByRowID.isEmpty {
+            if kind != .insert { recordRowImpacts(watchers, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
+            if kind != .delete && (kind == .insert || movesRow) {
+                recordRowImpacts(watchers, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
+            }
+        }
+        guard !slots[index].users.isEmpty else { return }
+        switch kind {
+        case .insert:
+            events.append(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
+        case .delete:
+            events.append(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
+        case .update where movesRow:
+            events.append(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
+            events.append(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
+        case .update:
+            events.append(PendingEvent(slot: index, kind: .update, rowID: finalRowID, origin: origin))
+        }
+    }
+
+    /// The first insertion or deletion of the statement, if any: after the statement
+    /// failed, whether that row is there tells whether SQLite kept the statement's changes.
+    private(set) var probe: (slot: Int, kind: DatabaseEvent.Kind, rowID: Int64)?
+
+    private func recordRowImpacts(_ watchers: RegionIndex.TableWatchers, rowID: Int64, kinds: StatementActivation.Kinds, slot: Int) {
+        guard let ids = watchers.idsByRowID[rowID] else { return }
+        let updatedColumns = report.writes(toTableKey: slots[slot].key)?.updatedColumns
+        for id in ids {
+            guard let watcher = watchers.someRows[id], !watcher.entry.hasTransactionImpact else { continue }
+            if StatementActivation.touches(kinds, updatedColumns: slots[slot].isReported ? updatedColumns : nil, watchedColumns: watcher.columns) {
+                rowImpacts.append(watcher.entry)
+            }
+        }
+    }
+
+    /// The active users that accept a row change of `origin` kind to the slot's table.
+    func users(ofSlot index: Int, accepting origin: StatementActivation.Kinds) -> [ObserverEntry] {
+        slots[index].users.compactMap { user in
+            user.kinds.contains(origin) ? activeUsers[user.index].entry : nil
+        }
+    }
+
+    /// SQLite rolled back what the statement did so far.
+    func discardChanges() {
+        events.removeAll()
+        preUpdateItems.removeAll()
+        rowImpacts.removeAll()
+        probe = nil
+        for index in slots.indices { slots[index].changedKinds = [] }
+    }
+
+    func appendPreUpdateItem(_ item: SavepointStack.Item) {
+        preUpdateItems.append(item)
+    }
+
+    /// The region observers the statement touched, once it succeeded: those of changed rows,
+    /// those of tables that got row changes of a watched kind, and those of tables whose
+    /// content changed without row callbacks (dropped or altered tables, virtual tables,
+    /// the schema).
+    func regionImpacts(regionIndex: RegionIndex, virtualTables: Set<String>?, totalChanges: CInt) -> [ObserverEntry] {
+        var impacted = rowImpacts
+        var touchesAnyTable = false
+        for slot in slots {
+            let updatedColumns = slot.isReported ? report.writes(toTableKey: slot.key)?.updatedColumns : nil
+            var kinds = slot.changedKinds
+            if kinds.isEmpty, slot.isReported, !StatementReport.isInternalTable(slot.name),
+               virtualTables?.contains(slot.key) ?? true, totalChanges != totalChangesAtStart,
+               let write = report.writes(toTableKey: slot.key)
+            {
+                // A virtual table has no row callbacks: what the statement may do to it is
+                // known from its report, and that it did something from the change counter.
+                // (Unknown virtual tables, in the rare case the schema was not readable:
+                // any written table without row callbacks.)
+                if write.inserts { kinds.insert(.insert) }
+                if write.deletes { kinds.insert(.delete) }
+                if write.updatedColumns != nil { kinds.insert(.update) }
+            }
+            guard !kinds.isEmpty else { continue }
+            touchesAnyTable = true
+            guard let watchers = slot.watchers else { continue }
+            for (entry, columns) in watchers.wholeTable.values where !entry.hasTransactionImpact {
+                if StatementActivation.touches(kinds, updatedColumns: updatedColumns, watchedColumns: columns) {
+                    impacted.append(entry)
+                }
+            }
+        }
+        // Tables whose content changed with the schema: every observer of them.
+        var schemaTouched: [String] = Array(report.tablesChangedBySchema)
+        if report.changesSchema {
+            schemaTouched += ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"]
+            touchesAnyTable = true
+        }
+        for key in schemaTouched {
+            guard let watchers = regionIndex.tables[key] else { continue }
+            touchesAnyTable = true
+            for (entry, _) in watchers.wholeTable.values where !entry.hasTransactionImpact { impacted.append(entry) }
+            for (entry, _) in watchers.someRows.values where !entry.hasTransactionImpact { impacted.append(entry) }
+        }
+        if touchesAnyTable {
+            for entry in regionIndex.fullDatabase.values where !entry.hasTransactionImpact { impacted.append(entry) }
+        }
+        return impacted
+    }
+}

@@ -1,0 +1,208 @@
+import CSQLite
+
+/// The transaction callbacks that remain to be called at the end of a transaction.
+///
+/// `databaseDidCommit(_:)` and `databaseDidRollback(_:)` may use the connection, and run
+/// statements: a callback that writes starts a new transaction before the other observers
+/// heard of the end of the previous one. So the callbacks of a transaction's end are queued,
+/// and whatever remains of the queue is delivered before the next statement starts: each
+/// observer hears of the end of a transaction before it hears of the next one.
+struct NotificationRound {
+    enum Action {
+        /// `databaseDidCommit(_:)`; for a region observer, `impacted` tells whether its
+        /// region was touched.
+        case didCommit(impacted: Bool)
+        case didRollback
+    }
+
+    private var items: [(entry: ObserverEntry, action: Action)] = []
+    private var position = 0
+
+    var isEmpty: Bool { position == items.count }
+
+    mutating func enqueue(_ entry: ObserverEntry, _ action: Action) {
+        if position == items.count {
+            items.removeAll(keepingCapacity: true)
+            position = 0
+        }
+        items.append((entry, action))
+    }
+
+    mutating func next() -> (entry: ObserverEntry, action: Action)? {
+        guard position < items.count else { return nil }
+        defer { position += 1 }
+        return items[position]
+    }
+}
+
+extension DatabaseObservationBroker {
+    // MARK: - SQLite's commit and rollback hooks
+
+    func installTransactionHooks() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_commit_hook(connection, { context in
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            return broker.commitHook() ? 0 : 1
+        }, context)
+        sqlite3_rollback_hook(connection, { context in
+            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
+            broker.rollbackHook()
+        }, context)
+    }
+
+    /// SQLite is about to commit: true lets it.
+    private func commitHook() -> Bool {
+        // The statement that commits (an autocommit statement, COMMIT, RELEASE) made its
+        // changes: they are told before the commit is announced, then everything that
+        // waited for savepoints to be released.
+        finishExecution(succeeded: true)
+        deliver(savepoints.removeAll())
+        do {
+            try askObserversToCommit()
+            completion = .committed
+            return true
+        } catch {
+            completion = .cancelledCommit(error)
+            return false
+        }
+    }
+
+    private func rollbackHook() {
+        _ = savepoints.removeAll()
+        if case .cancelledCommit = completion {
+            execution = nil
+            return
+        }
+        if isExplicitTransaction {
+            execution = nil
+            completion = .rolledBack
+        } else {
+            // The implicit transaction of a statement run outside of any transaction: the
+            // statement failed, or SQLite retries it after compiling it again (it found the
+            // schema changed), and it goes on. Its changes so far are gone; the statement's
+            // end tells which.
+            execution?.discardChanges()
+            implicitTransactionRolledBack = true
+        }
+    }
+
+    /// `databaseWillCommit()` of every observer, in registration order: the first error
+    /// vetoes the commit.
+    private func askObserversToCommit() throws {
+        guard !database.isReadOnly else { return }
+        try withoutDatabaseAccess {
+            for entry in registry.entries {
+                guard let observer = entry.observer, entry.regionObserver == nil else { continue }
+                try observer.databaseWillCommit()
+            }
+        }
+    }
+
+    // MARK: - End of transactions
+
+    /// After a statement that succeeded: announces the end of the transaction it ended.
+    func endTransactionIfNeeded(after statement: Statement) throws {
+        switch completion {
+        case .committed:
+            notifyCommit()
+        case .rolledBack:
+            if database.isReadOnly { resetTransaction() } else { notifyRollback() }
+        case .cancelledCommit(let error):
+            notifyRollback()
+            throw error
+        case .none:
+            // A transaction that wrote nothing ends without SQLite's hooks. As in GRDB,
+            // observers hear of it all the same when the code opened it (BEGIN ... COMMIT,
+            // SAVEPOINT ... RELEASE): code that waits for the next commit then always
+            // hears of it, and `notifyChanges(in:)` works in such a transaction. Read-only
+            // accesses are not announced.
+            let report = statement.report
+            let endsTransaction = report.transactionEffect == .commit
+                || (report.savepointEffect.map { if case .release = $0 { return true } else { return false } } ?? false)
+            guard endsTransaction, isExplicitTransaction, !database.isInsideTransaction else { return }
+            guard !database.isReadOnly else {
+                resetTransaction()
+                return
+            }
+            deliver(savepoints.removeAll())
+            do {
+                try askObserversToCommit()
+            } catch {
+                notifyRollback()
+                throw error
+            }
+            notifyCommit()
+        }
+    }
+
+    /// A hook fired outside of any statement Ripple ran (SQLite commits some statements
+    /// when they are reset or finalized): the transaction's end is announced now.
+    func settleCompletionWithoutStatement() {
+        switch completion {
+        case .committed: notifyCommit()
+        case .rolledBack, .cancelledCommit: notifyRollback()
+        case .none: break
+        }
+    }
+
+    /// Forgets the transaction's state; returns the observers to call back, in
+    /// registration order.
+    private func endTransaction(announced: Bool = true) -> [ObserverEntry] {
+        completion = .none
+        implicitTransactionRolledBack = false
+        isExplicitTransaction = false
+        toldObservers = false
+        execution = nil
+        _ = savepoints.removeAll()
+        let entries = registry.entries
+        for entry in entries { entry.isStopped = false }
+        registry.removeEntries { $0.observer == nil }
+        // .nextTransaction observers are called back this once more, then forgotten.
+        if announced { registry.removeEntries(releasing: false) { $0.extent == .nextTransaction } }
+        return entries.filter { !$0.isRemoved }
+    }
+
+    func resetTransaction() {
+        for entry in endTransaction(announced: false) { entry.hasTransactionImpact = false }
+    }
+
+    func notifyCommit() {
+        for entry in endTransaction() {
+            if entry.regionObserver != nil {
+                round.enqueue(entry, .didCommit(impacted: entry.hasTransactionImpact))
+                entry.hasTransactionImpact = false
+            } else {
+                round.enqueue(entry, .didCommit(impacted: false))
+            }
+        }
+        deliverRound()
+    }
+
+    func notifyRollback() {
+        for entry in endTransaction() {
+            entry.hasTransactionImpact = false
+            round.enqueue(entry, .didRollback)
+        }
+        deliverRound()
+    }
+
+    /// Calls what remains of the transaction callbacks.
+    func deliverRound() {
+        while let (entry, action) = round.next() {
+            guard !entry.isRemoved else { continue }
+            switch action {
+            case .didCommit(let impacted):
+                if let regionObserver = entry.regionObserver {
+                    if impacted { regionObserver.regionWasCommitted(database) }
+                } else if let observer = entry.observer {
+                    observer.databaseDidCommit(database)
+                }
+            case .didRollback:
+                if entry.regionObserver == nil, let observer = entry.observer {
+                    observer.databaseDidRollback(database)
+                }
+            }
+            if entry.extent == .nextTransaction { entry.release() }
+        }
+    }
+}

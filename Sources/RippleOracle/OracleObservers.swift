@@ -1,0 +1,183 @@
+import Foundation
+import Ripple
+
+/// What an observation watches, in the oracle's own terms: from it, and the ground truth,
+/// the oracle knows whether a transaction must notify the observation, may notify it, or
+/// must not.
+struct WatchSpec: CustomStringConvertible {
+    enum Target {
+        /// Some columns (nil: all; empty: the rows only, as `COUNT(*)`) of some rows (nil:
+        /// all) of a table.
+        case table(key: String, columns: Set<String>?, rowKeys: Set<String>?)
+        /// A view, and the tables it reads.
+        case view(query: String, tableKeys: Set<String>)
+        case fullDatabase
+        case schema
+    }
+
+    let target: Target
+    let label: String
+
+    var description: String { label }
+
+    enum Expectation: Equatable {
+        case mustNotify
+        case mayNotify
+        case mustNotNotify
+    }
+
+    /// What a committed unit of work means for the observation.
+    func expectation(writes: Writes, ranDDL: Bool, viewChanged: (String) -> Bool) -> Expectation {
+        switch target {
+        case let .table(key, columns, rowKeys):
+            guard let tableWrites = writes.tables[key] else { return .mustNotNotify }
+            func watched(_ rowKey: String) -> Bool { rowKeys?.contains(rowKey) ?? true }
+            let rowsChanged = tableWrites.inserted.contains(where: watched) || tableWrites.deleted.contains(where: watched)
+            let columnsChanged = tableWrites.updated.contains { rowKey, changed in
+                watched(rowKey) && (columns.map { !$0.isDisjoint(with: changed) } ?? true)
+            }
+            if rowsChanged || columnsChanged { return .mustNotify }
+            if tableWrites.shapeChanged { return columns == nil && rowKeys == nil ? .mustNotify : .mayNotify }
+            return .mustNotNotify
+        case let .view(query, tableKeys):
+            if viewChanged(query) { return .mustNotify }
+            return tableKeys.contains { writes.tables[$0] != nil } ? .mayNotify : .mustNotNotify
+        case .fullDatabase:
+            if writes.tables.values.contains(where: { !$0.rowKeys.isEmpty }) { return .mustNotify }
+            return writes.isEmpty && !ranDDL ? .mustNotNotify : .mayNotify
+        case .schema:
+            if writes.schemaChanged { return .mustNotify }
+            return ranDDL ? .mayNotify : .mustNotNotify
+        }
+    }
+}
+
+/// Thread-safe storage for what observers record.
+final class Locked<Value>: @unchecked Sendable {  // every access goes through `lock`
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try lock.withLock { try body(&value) }
+    }
+    var current: Value { lock.withLock { value } }
+}
+
+/// A transaction observer that records every callback, and checks on the spot what can
+/// only be checked then (no change event while a savepoint is open, no use of the
+/// connection).
+final class RecordingObserver: TransactionObserver, @unchecked Sendable {
+    // Called on the writer's queue only; the oracle reads the log from there too.
+    enum Callback: Equatable, CustomStringConvertible {
+        case willChange(kind: DatabasePreUpdateEvent.Kind, table: String, initialRowID: Int64?, finalRowID: Int64?, statement: Int)
+        case didChange(kind: DatabaseEvent.Kind, table: String, rowID: Int64)
+        case didChangeWithoutEvent
+        case willCommit
+        case didCommit
+        case didRollback
+
+        var description: String {
+            switch self {
+            case let .willChange(kind, table, initial, final, _): return "willChange(\(kind) \(table) \(initial.map(String.init) ?? "-")->\(final.map(String.init) ?? "-"))"
+            case let .didChange(kind, table, rowID): return "didChange(\(kind) \(table) \(rowID))"
+            case .didChangeWithoutEvent: return "didChange()"
+            case .willCommit: return "willCommit"
+            case .didCommit: return "didCommit"
+            case .didRollback: return "didRollback"
+            }
+        }
+
+        var isChange: Bool {
+            switch self {
+            case .willChange, .didChange, .didChangeWithoutEvent: return true
+            default: return false
+            }
+        }
+    }
+
+    let label: String
+    /// Which tables (as the schema spells them) the observer accepts; nil: all.
+    let acceptedTables: Set<String>?
+    /// Which kinds of events the observer accepts.
+    let acceptsKind: @Sendable (DatabaseEventKind) -> Bool
+    var log: [Callback] = []
+    var violations: [String] = []
+    /// Set by the oracle: the savepoint depth, the index of the statement that runs.
+    let oracleState: OracleState
+
+    init(label: String, acceptedTables: Set<String>?, oracleState: OracleState, acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool = { _ in true }) {
+        self.label = label
+        self.acceptedTables = acceptedTables
+        self.oracleState = oracleState
+        self.acceptsKind = acceptsKind
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        // Exact names: the kind must carry the table name as the schema spells it.
+        (acceptedTables?.contains(eventKind.tableName) ?? true) && acceptsKind(eventKind)
+    }
+
+    private func checkNoSavepoint(_ what: String) {
+        if oracleState.savepointDepth > 0 {
+            violations.append("\(label): \(what) while a savepoint is open")
+        }
+    }
+
+    func databaseWillChange(with event: DatabasePreUpdateEvent) {
+        checkNoSavepoint("databaseWillChange")
+        log.append(.willChange(kind: event.kind, table: event.tableName, initialRowID: event.initialRowID, finalRowID: event.finalRowID, statement: oracleState.statementIndex))
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        checkNoSavepoint("databaseDidChange(with:)")
+        log.append(.didChange(kind: event.kind, table: event.tableName, rowID: event.rowID))
+    }
+
+    func databaseDidChange() {
+        log.append(.didChangeWithoutEvent)
+    }
+
+    func databaseWillCommit() throws {
+        log.append(.willCommit)
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        log.append(.didCommit)
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        log.append(.didRollback)
+    }
+}
+
+/// What the oracle tells observers about what it is doing.
+final class OracleState: @unchecked Sendable {  // only used on the writer's queue
+    var savepointDepth = 0
+    var statementIndex = 0
+}
+
+/// A started region observation and what it records.
+final class RegionWatch: @unchecked Sendable {  // `count` is only touched on the writer's queue
+    let spec: WatchSpec
+    var count = 0
+    var lastCount = 0
+    var cancellable: AnyDatabaseCancellable?
+    init(spec: WatchSpec) { self.spec = spec }
+}
+
+/// A started value observation and what it records.
+final class ValueWatch: @unchecked Sendable {  // its state is behind `values`
+    let spec: WatchSpec
+    /// The fetch, run again for the ground truth.
+    let fetch: @Sendable (Database) throws -> [String]
+    let values = Locked<[[String]]>([])
+    let errors = Locked<[String]>([])
+    var cancellable: AnyDatabaseCancellable?
+    var lastCount = 0
+    /// Whether the table it reads was dropped: it is no longer checked.
+    var isRetired = false
+    init(spec: WatchSpec, fetch: @escaping @Sendable (Database) throws -> [String]) {
+        self.spec = spec
+        self.fetch = fetch
+    }
+}

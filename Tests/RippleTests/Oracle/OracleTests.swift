@@ -1,0 +1,33 @@
+import Foundation
+import XCTest
+import RippleOracle
+
+/// The ground-truth oracle of observation (see `RippleOracle`), with fixed seeds: random
+/// schemas and transactions, on a database queue and a database pool, where every
+/// observer is checked against the content of the tables after each statement.
+///
+/// `swift run -c release ripple-oracle --seconds N` runs it with fresh seeds for as long
+/// as asked, and prints the seed of each failure so that it replays.
+final class OracleTests: XCTestCase {
+    func testObserversAreToldExactlyWhatChangedOnADatabaseQueue() throws {
+        try runOracle(writer: .queue)
+    }
+
+    func testObserversAreToldExactlyWhatChangedOnADatabasePool() throws {
+        try runOracle(writer: .pool)
+    }
+
+    private func runOracle(writer: OracleWriterKind) throws {
+        let directory = try makeTemporaryDirectory(self)
+        var checks = 0
+        for seed: UInt64 in [1, 2, 3] {
+            let report = Oracle.run(seed: seed, writerKind: writer, transactions: 150, directory: directory)
+            XCTAssertEqual(report.failures, [], report.failures.joined(separator: "\n"))
+            // A run that checks nothing proves nothing.
+            XCTAssertGreaterThan(report.transactions, 100, "\(report)")
+            XCTAssertGreaterThan(report.checks, 3_000, "\(report)")
+            checks += report.checks
+        }
+        XCTAssertGreaterThan(checks, 15_000)
+    }
+}
