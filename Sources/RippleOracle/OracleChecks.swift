@@ -32,7 +32,7 @@ extension OracleRun {
         let viewChanged = { (query: String) in tracker.viewResults[query] != afterViews[query] }
 
         // (a), (e): region observations, notified on the writer right after the commit.
-        for watch in regionWatches {
+        for watch in regionWatches where !watch.isRetired {
             let expectation = committed
                 ? adjusted(watch.spec.expectation(writes: writes, ranDDL: tracker.ranDDL, viewChanged: viewChanged), spec: watch.spec, writes: writes, tracker: tracker)
                 : .mustNotNotify
@@ -265,7 +265,39 @@ extension OracleRun {
                 unitLog.append("BEGIN")
                 try db.execute(sql: "BEGIN")
             }
-            switch rng.int(0...9) {
+            switch rng.int(0...10) {
+            case 10 where !views.isEmpty:
+                // A view redefined on other tables: value observations of it, which record
+                // their region on each fetch, follow it.
+                let index = rng.int(0...(views.count - 1))
+                let old = views[index]
+                let table = rng.pick(tables.filter { !$0.isTemp })
+                let view = OracleView(
+                    name: old.name,
+                    createSQL: "CREATE VIEW \"\(old.name)\" AS SELECT a, b FROM \(table.quotedName) WHERE a % 2 = 0",
+                    tableKeys: [table.key])
+                unitLog.append("DROP VIEW \(old.name); \(view.createSQL)")
+                func redefine() throws {
+                    try db.execute(sql: "DROP VIEW \"\(old.name)\"")
+                    try db.execute(sql: view.createSQL)
+                }
+                if inTransaction {
+                    try redefine()
+                } else {
+                    try db.inTransaction { try redefine(); return .commit }
+                    explicit = true
+                }
+                views[index] = view
+                tracker.ranDDL = true
+                let query = "SELECT * FROM \"\(old.name)\""
+                for watch in regionWatches {
+                    if case .view(let watched, _) = watch.spec.target, watched == query { watch.isRetired = true }
+                }
+                for watch in valueWatches {
+                    if case .view(let watched, _) = watch.spec.target, watched == query {
+                        watch.spec = WatchSpec(target: .view(query: query, tableKeys: view.tableKeys), label: watch.spec.label, watchesSchema: true)
+                    }
+                }
             case 0 where !inTransaction:
                 // A temporary table, observed once created.
                 let table = OracleTable(name: makeName("temp"), shape: rng.pick(OracleTable.Shape.allCases), uniqueness: .plain, parent: nil, isTemp: true)

@@ -17,6 +17,9 @@ struct WatchSpec: CustomStringConvertible {
 
     let target: Target
     let label: String
+    /// Whether the observation also watches the schema (value observations that record
+    /// their region on each fetch): a schema change may notify it.
+    var watchesSchema = false
 
     var description: String { label }
 
@@ -28,6 +31,12 @@ struct WatchSpec: CustomStringConvertible {
 
     /// What a committed unit of work means for the observation.
     func expectation(writes: Writes, ranDDL: Bool, viewChanged: (String) -> Bool) -> Expectation {
+        let expectation = targetExpectation(writes: writes, ranDDL: ranDDL, viewChanged: viewChanged)
+        if expectation == .mustNotNotify && watchesSchema && (ranDDL || writes.schemaChanged) { return .mayNotify }
+        return expectation
+    }
+
+    private func targetExpectation(writes: Writes, ranDDL: Bool, viewChanged: (String) -> Bool) -> Expectation {
         switch target {
         case let .table(key, columns, rowKeys):
             guard let tableWrites = writes.tables[key] else { return .mustNotNotify }
@@ -158,7 +167,10 @@ final class OracleState: @unchecked Sendable {  // only used on the writer's que
 
 /// A started region observation and what it records.
 final class RegionWatch: @unchecked Sendable {  // `count` is only touched on the writer's queue
-    let spec: WatchSpec
+    var spec: WatchSpec
+    /// A region observation keeps the region it computed when it started: after its view
+    /// is redefined, it is no longer checked.
+    var isRetired = false
     var count = 0
     var lastCount = 0
     var cancellable: AnyDatabaseCancellable?
@@ -167,7 +179,7 @@ final class RegionWatch: @unchecked Sendable {  // `count` is only touched on th
 
 /// A started value observation and what it records.
 final class ValueWatch: @unchecked Sendable {  // its state is behind `values`
-    let spec: WatchSpec
+    var spec: WatchSpec
     /// The fetch, run again for the ground truth.
     let fetch: @Sendable (Database) throws -> [String]
     let values = Locked<[[String]]>([])

@@ -113,6 +113,8 @@ extension OracleRun {
     }
 
     func startValueWatch(_ spec: WatchSpec, sql: String, constantRegion: Bool) throws {
+        var spec = spec
+        spec.watchesSchema = !constantRegion
         // Rows as Ripple reads them; the truth reads the same SQL with the raw C API.
         let fetch: @Sendable (Database) throws -> [String] = { db in
             try Row.fetchAll(db, sql: sql).map(canonical)

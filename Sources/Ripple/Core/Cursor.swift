@@ -111,7 +111,7 @@ extension Statement {
         if requiresColumns && columnCount == 0 {
             throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
         }
-        database.recordReadRegion(of: self)
+        database.prepareReadRecording(of: self)
         try database.statementWillStart(self)
     }
 
@@ -120,8 +120,18 @@ extension Statement {
     @usableFromInline
     func cursorStep() throws -> Bool {
         do {
-            if try step() { return true }
+            let hasRow = try step()
+            // After the first step: SQLite may have compiled the statement again, and what
+            // it reads is the new report's.
+            switch pendingReadRegion {
+            case .report?: database.recordRead(report.readRegion)
+            case .precise(let region)?: database.recordRead(region)
+            case nil: break
+            }
+            pendingReadRegion = nil
+            if hasRow { return true }
         } catch {
+            pendingReadRegion = nil
             reset()
             throw database.statementDidFail(self, error: error)
         }

@@ -150,14 +150,15 @@ public final class Database {
         if recordedRegion != nil { recordedRegion!.formUnion(region) }
     }
 
-    /// Records what a cursor's statement reads, when recording: the precise region a
-    /// request gave for this very statement, or the statement's report.
-    func recordReadRegion(of statement: Statement) {
+    /// Prepares the recording of what a cursor's statement reads, when recording: the
+    /// precise region a request gave for this very statement, or the statement's report,
+    /// read after the first step (SQLite may compile the statement again then).
+    func prepareReadRecording(of statement: Statement) {
         guard recordedRegion != nil else { return }
         if let prepared = preparedStatementRegion, prepared.statement === statement {
-            recordRead(prepared.region)
+            statement.pendingReadRegion = .precise(prepared.region)
         } else {
-            recordRead(statement.report.readRegion)
+            statement.pendingReadRegion = .report
         }
         preparedStatementRegion = nil
     }
@@ -379,7 +380,6 @@ public final class Database {
         statement.refreshColumns()
         // The schema changed, maybe through another connection.
         schemaCache = SchemaCache()
-        if statement.isExecuting { recordRead(report.readRegion) }
         statementHook?.statementWasRecompiled(statement)
     }
 

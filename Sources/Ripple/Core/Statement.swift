@@ -69,6 +69,17 @@ public final class Statement {
     /// ended (see `Database.statementWillStart`).
     @exclusivity(unchecked) var isExecuting = false
 
+    /// Set when a cursor starts while the connection records what is read: the region is
+    /// recorded after the first step (see `Database.prepareReadRecording(of:)`).
+    var pendingReadRegion: PendingReadRegion?
+
+    enum PendingReadRegion {
+        /// What the statement's report says it reads.
+        case report
+        /// A more precise region (with rowids) that a request gave.
+        case precise(DatabaseRegion)
+    }
+
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
         self.report = report
         self.database = database

@@ -137,7 +137,9 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
         func run() throws -> (Any, DatabaseRegion?) {
             if recording {
                 let (raw, region) = try db.recordingReadRegion { try pipeline.fetch(db) }
-                return (raw, region)
+                // What a fetch reads depends on the schema too (a view redefined, a table
+                // altered): a schema change fetches again, and records the region anew.
+                return (raw, recordsRegionOnEachFetch ? region.union(DatabaseRegion(table: "sqlite_master")) : region)
             }
             return (try pipeline.fetch(db), nil)
         }
