@@ -20,9 +20,8 @@ let package = Package(
             path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        // What Swift cannot express: a thread-local variable, and a function with Swift's
-        // calling convention that returns any KeyedDecodingContainer (see
-        // Sources/Ripple/Record/KeyedDecodingContainerReturn.swift).
+        // What Swift cannot express: thread-local variables (the broker notifying observers,
+        // and the chain of database accesses a thread runs, which catches deadlocks).
         .target(name: "CRippleSupport"),
         .target(name: "Ripple", dependencies: ["CSQLite", "CRippleSupport"]),
         .target(name: "RippleCombine", dependencies: [

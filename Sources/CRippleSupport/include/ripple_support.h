@@ -1,6 +1,9 @@
 #ifndef RIPPLE_SUPPORT_H
 #define RIPPLE_SUPPORT_H
 
+#include <assert.h>
+#include <stddef.h>
+
 // The observation broker notifying observers on this thread, if any: what
 // `stopObservingDatabaseChangesUntilNextTransaction()` and the default
 // `databaseWillChange(with:)` need to find. A C thread-local costs a few instructions,
@@ -15,6 +18,37 @@ static inline void *ripple_current_broker(void) {
 
 static inline void ripple_set_current_broker(void *broker) {
     ripple_current_broker_storage = broker;
+}
+
+// The database accesses a thread is running, innermost first: one frame per access,
+// pushed when the access starts running on the thread and popped when it ends. Frames live
+// on the Swift stack of the access (see `AccessChain` in Swift), so they are popped in the
+// reverse order of their pushes, and a frame is never read after it is popped: that is the
+// invariant, checked by `ripple_access_pop`.
+typedef struct ripple_access_frame {
+    // The identity of the connection the access runs on (never dereferenced).
+    const void *connection;
+    const struct ripple_access_frame *parent;
+} ripple_access_frame;
+
+extern _Thread_local const ripple_access_frame *ripple_access_top;
+
+static inline void ripple_access_push(ripple_access_frame *frame) {
+    frame->parent = ripple_access_top;
+    ripple_access_top = frame;
+}
+
+static inline int ripple_access_pop(const ripple_access_frame *frame) {
+    if (ripple_access_top != frame) return 0;
+    ripple_access_top = frame->parent;
+    return 1;
+}
+
+static inline int ripple_access_holds(const void *connection) {
+    for (const ripple_access_frame *frame = ripple_access_top; frame != NULL; frame = frame->parent) {
+        if (frame->connection == connection) return 1;
+    }
+    return 0;
 }
 
 #endif

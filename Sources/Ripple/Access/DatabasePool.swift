@@ -147,9 +147,12 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: - Writing
 
+    /// Writes on the writer connection. It may be called from inside a read (a value
+    /// observation's fetch may write): readers never wait for the writer. An access that
+    /// would wait for itself (a write from inside a write, maybe through reads nested in
+    /// it) is a fatal error.
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        checkNotInsideAccess()
-        return try writer.sync(updates)
+        try writer.sync(updates)
     }
 
     public func barrierWriteWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {

@@ -45,21 +45,33 @@ final class SerializedDatabase: @unchecked Sendable {
         // connection is closed here, not when the `Database` object goes: statements
         // kept by the application keep that object alive, and its statement caches refer
         // back to their statements until it closes.
-        try? db.close()
+        AccessChain.withAccess(to: db) { try? db.close() }
     }
 
-    /// Whether the current thread is running on this connection's queue.
-    var isCurrentQueue: Bool { AccessContext.current === context }
+    /// Whether the current thread runs an access to this connection (maybe with accesses
+    /// to other connections nested in it).
+    var isCurrentQueue: Bool { isHeldByCurrentThread }
+
+    /// Whether the current thread runs an access to this connection, maybe with other
+    /// accesses nested in it: a new access would wait for itself.
+    var isHeldByCurrentThread: Bool { AccessChain.holds(db) }
+
+    /// Stops the process when an access from the current thread would wait for itself.
+    func checkNoDeadlock() {
+        if isHeldByCurrentThread { fatalError(reentranceMessage) }
+    }
 
     /// Runs `block` on the queue, and waits for it.
     func sync<T>(_ block: (Database) throws -> T) throws -> T {
-        try syncOnQueue { try run(block) }
+        checkNoDeadlock()
+        return try syncOnQueue { try run(block) }
     }
 
     /// Runs `block` on the queue and waits, without the end-of-access checks (for accesses
     /// that may happen inside another one's transaction).
     func syncWithoutChecks<T>(_ block: (Database) throws -> T) rethrows -> T {
-        try queue.sync { try block(db) }
+        checkNoDeadlock()
+        return try queue.sync { try AccessChain.withAccess(to: db) { try block(db) } }
     }
 
     /// `queue.sync`, through Dispatch's non-generic entry point. The generic one keeps its
@@ -90,11 +102,16 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Runs `block` right now: the caller is on the queue already.
     func onCurrentQueue<T>(_ block: (Database) throws -> T) rethrows -> T {
-        dispatchPrecondition(condition: .onQueue(queue))
+        precondition(isHeldByCurrentThread, "onCurrentQueue called outside of an access to \(db.description)")
         return try block(db)
     }
 
     private func run<T>(_ block: (Database) throws -> T) rethrows -> T {
+        try AccessChain.withAccess(to: db) { try runChecked(block) }
+    }
+
+    private func runChecked<T>(_ block: (Database) throws -> T) rethrows -> T {
+        db.finalizeReleasedStatements()
         let result: T
         do {
             result = try block(db)
@@ -117,5 +134,6 @@ final class SerializedDatabase: @unchecked Sendable {
 /// The message of re-entrance fatal errors.
 let reentranceMessage = """
     Database methods are not reentrant: this access was started from inside another access \
-    to the same database. Use the `db` argument of the running access instead.
+    to the same database connection, and would wait for itself forever. Use the `db` argument \
+    of the running access instead.
     """

@@ -119,6 +119,8 @@ extension Statement {
     /// the statement and tells the connection; the cursor must not step again.
     @usableFromInline
     func cursorStep() throws -> Bool {
+        // A cursor kept after its access must not step: the connection may be in use.
+        try database.checkOpen()
         do {
             let hasRow = try step()
             // After the first step: SQLite may have compiled the statement again, and what
@@ -144,6 +146,8 @@ extension Statement {
     /// statement started when it is reset (an `INSERT ... RETURNING` commits then, outside
     /// of a transaction), and the connection is told the statement ended.
     func abandonCursor() {
+        // Released outside of its access: the statement is reset when it runs again.
+        guard AccessChain.holds(database) else { return }
         reset()
         // Nobody to throw to: an observer's veto of an empty transaction cannot happen
         // here, since the statement's own transaction, if any, was not empty.

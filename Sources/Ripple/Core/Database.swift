@@ -68,28 +68,47 @@ public final class Database {
         authorizer.install(on: connection)
         authorizer.collectionDidBegin = { [unowned self] in self.statementHook?.recompilationDidBegin() }
         do {
-            try setUpBusyMode()
-            // Fails with SQLITE_NOTADB for a file that is not a database.
-            try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
-            if configuration.foreignKeysEnabled {
-                try execute(sql: "PRAGMA foreign_keys = ON")
-            }
-            for preparation in configuration.preparations {
-                try preparation(self)
-            }
+            try AccessChain.withAccess(to: self) { try setUp(configuration: configuration) }
         } catch {
             try? close()
             throw error
         }
     }
 
+    private func setUp(configuration: Configuration) throws {
+        try setUpBusyMode()
+        // Fails with SQLITE_NOTADB for a file that is not a database.
+        try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
+        if configuration.foreignKeysEnabled {
+            try execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        for preparation in configuration.preparations {
+            try preparation(self)
+        }
+    }
+
     deinit {
-        if !isClosed { try? close() }
+        if !isClosed { AccessChain.withAccess(to: self) { try? close() } }
+    }
+
+    /// Statements released outside of an access, to finalize at the next one.
+    private let statementsToFinalize = LockedStatementList()
+
+    /// Finalizes `statement` at the next access (see `Statement.deinit`). Any thread.
+    func finalizeLater(_ statement: OpaquePointer) {
+        statementsToFinalize.append(statement)
+    }
+
+    /// Finalizes the statements released outside of an access. Called when an access
+    /// starts, and when the connection closes.
+    func finalizeReleasedStatements() {
+        for statement in statementsToFinalize.takeAll() { sqlite3_finalize(statement) }
     }
 
     /// Closes the connection. Later uses throw `SQLITE_MISUSE`. Closing twice does nothing.
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
+        finalizeReleasedStatements()
         statementCache.removeAll()
         lastCachedStatement = nil
         statementHook?.connectionWillClose()
@@ -108,10 +127,13 @@ public final class Database {
         busyHandlerContext = nil
     }
 
-    /// Throws `SQLITE_MISUSE` once the connection is closed.
+    /// Throws `SQLITE_MISUSE` once the connection is closed, or when it is used outside of
+    /// an access (a statement or cursor kept after the closure that made it returned):
+    /// the connection is not protected against concurrent use there.
     @inline(__always)
     func checkOpen() throws {
         if isClosed { throw DatabaseError.misuse("Connection is closed: \(description)") }
+        if !AccessChain.holds(self) { throw usedOutsideOfAccess() }
         if forbidsAccess {
             fatalError("""
                 The database connection was used from databaseDidChange(with:), databaseDidChange(), \
@@ -119,6 +141,15 @@ public final class Database {
                 Do the work in databaseDidCommit(_:), which may use the connection.
                 """)
         }
+    }
+
+    @inline(never)
+    private func usedOutsideOfAccess() -> DatabaseError {
+        DatabaseError.misuse("""
+            The connection \(description) was used outside of a database access: a statement, \
+            cursor or row was kept after the closure that made it returned. Use them only \
+            inside the closure of dbQueue.read/write or dbPool.read/write that gave you its db.
+            """)
     }
 
     /// Set while observers run callbacks that must not use the connection.

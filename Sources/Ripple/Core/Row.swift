@@ -1,4 +1,5 @@
 import CSQLite
+import CRippleSupport
 
 /// A database row: column names and their values.
 ///
@@ -19,6 +20,13 @@ import CSQLite
 /// The row a cursor hands out is a view on the statement's current row, valid until the
 /// next step: use ``copy()`` to keep it. Rows from `fetchAll`, `fetchOne` and `fetchSet`
 /// are already copies.
+///
+/// A copied row is immutable, and can cross threads. A cursor's row can be read only inside
+/// the database access that runs the cursor: reading it elsewhere (after the access
+/// returned, or from another thread) is a fatal error that says to copy it.
+// @unchecked Sendable: a copied row is immutable (its decoders are not cached), and every
+// read of a statement row checks that the current thread runs an access to its connection,
+// which one thread at a time does (`checkAccess()`).
 public final class Row: @unchecked Sendable {
     @usableFromInline
     enum Storage {
@@ -43,14 +51,15 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let columnIndexCache: ColumnIndexCache?
 
-    /// The decoder of `Decodable` records built from this row, reused from row to row of a
-    /// cursor (see ``FetchableRecord`` decoding). Confined to the connection's queue.
-    @exclusivity(unchecked) var recordDecoder: DatabaseRowDecoder?
+    /// The identity of the connection of a statement row (nil for copied values), compared
+    /// with the accesses the current thread runs (see ``AccessChain``); never dereferenced.
+    @usableFromInline
+    let connectionIdentity: UnsafeRawPointer?
 
-    deinit {
-        // Containers of `Decodable` records kept beyond the row fail their check.
-        recordDecoder?.state.release()
-    }
+    /// The decoder of `Decodable` records built from this statement row, reused from row
+    /// to row of a cursor (see ``FetchableRecord`` decoding). Only read and written after
+    /// `checkAccess()`; copied rows do not keep one.
+    @exclusivity(unchecked) var recordDecoder: DatabaseRowDecoder?
 
     @usableFromInline
     init(statement: Statement) {
@@ -58,6 +67,7 @@ public final class Row: @unchecked Sendable {
         sqliteStatement = statement.sqliteStatement
         count = statement.columnCount
         columnIndexCache = statement.columnIndexCache
+        connectionIdentity = AccessChain.identity(of: statement.database)
     }
 
     init(columns: [String], values: [DatabaseValue]) {
@@ -65,6 +75,23 @@ public final class Row: @unchecked Sendable {
         sqliteStatement = nil
         count = values.count
         columnIndexCache = nil
+        connectionIdentity = nil
+    }
+
+    /// Stops the process when a statement row is read outside of an access to its
+    /// connection: the statement may be stepping on another thread, or be gone.
+    @inlinable @inline(__always)
+    func checkAccess() {
+        if let connectionIdentity, ripple_access_holds(connectionIdentity) == 0 { rowUsedOutsideOfAccess() }
+    }
+
+    @usableFromInline @inline(never)
+    func rowUsedOutsideOfAccess() -> Never {
+        fatalError("""
+            A row of a cursor was read outside of the database access that runs the cursor. \
+            Read it inside the closure of dbQueue.read/write (or dbPool's), or keep a copy: \
+            row.copy(), or Row.fetchAll, which returns copies.
+            """)
     }
 
     /// An empty row.
@@ -92,14 +119,18 @@ public final class Row: @unchecked Sendable {
     public func copy() -> Row {
         switch storage {
         case .values: return self
-        case .statement(let statement): return Row(copying: statement)
+        case .statement(let statement):
+            checkAccess()
+            return Row(copying: statement)
         }
     }
 
     /// The column names, in order.
     public var columnNames: [String] {
         switch storage {
-        case .statement(let statement): return statement.columnNames
+        case .statement(let statement):
+            checkAccess()
+            return statement.columnNames
         case .values(let columns, _): return columns
         }
     }
@@ -108,6 +139,7 @@ public final class Row: @unchecked Sendable {
     public var databaseValues: [DatabaseValue] {
         switch storage {
         case .statement(let statement):
+            checkAccess()
             return Row.currentValues(of: statement)
         case .values(_, let values):
             return values
@@ -117,7 +149,10 @@ public final class Row: @unchecked Sendable {
     /// The index of the leftmost column named `name`, case-insensitively.
     @inlinable @inline(__always)
     public func index(forColumn name: String) -> Int? {
-        if let columnIndexCache { return columnIndexCache.prediction.index(of: name) { uncachedIndex(forColumn: name) } }
+        if let columnIndexCache {
+            checkAccess()
+            return columnIndexCache.prediction.index(of: name) { uncachedIndex(forColumn: name) }
+        }
         return uncachedIndex(forColumn: name)
     }
 
@@ -125,6 +160,7 @@ public final class Row: @unchecked Sendable {
     func uncachedIndex(forColumn name: String) -> Int? {
         switch storage {
         case .statement(let statement):
+            checkAccess()
             return statement.index(ofColumn: name)
         case .values(let columns, _):
             if let index = columns.firstIndex(of: name) { return index }
@@ -149,6 +185,7 @@ public final class Row: @unchecked Sendable {
         // A statement row asks for the type only, without copying text or blob values.
         if let sqliteStatement {
             checkIndex(index)
+            checkAccess()
             return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
         }
         return databaseValue(atIndex: index).isNull
@@ -159,6 +196,7 @@ public final class Row: @unchecked Sendable {
         precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
         switch storage {
         case .statement(let statement):
+            checkAccess()
             return DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(index))
         case .values(_, let values):
             return values[index]
@@ -228,6 +266,7 @@ public final class Row: @unchecked Sendable {
         checkIndex(index)
         switch storage {
         case .statement(let statement):
+            checkAccess()
             return try Value.decode(statement: statement, index: CInt(index))
         case .values(let columns, let values):
             return try Value.decode(from: values[index], column: columns[index], index: index)
@@ -241,6 +280,7 @@ public final class Row: @unchecked Sendable {
     {
         checkIndex(index)
         if let sqliteStatement {
+            checkAccess()
             let index = CInt(index)
             if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
             throw statementDecodingError(Value.self, index: index)
@@ -255,6 +295,7 @@ public final class Row: @unchecked Sendable {
     {
         checkIndex(index)
         if let sqliteStatement {
+            checkAccess()
             let index = CInt(index)
             if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
             if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
@@ -268,6 +309,7 @@ public final class Row: @unchecked Sendable {
     func decodeCopied<Value: DatabaseValueConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value {
         switch storage {
         case .statement(let statement):
+            checkAccess()
             return try Value.decode(statement: statement, index: CInt(index))
         case .values(let columns, let values):
             return try Value.decode(from: values[index], column: columns[index], index: index)

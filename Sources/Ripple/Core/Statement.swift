@@ -111,7 +111,14 @@ public final class Statement {
     }
 
     deinit {
-        sqlite3_finalize(sqliteStatement)
+        // A statement released outside of an access to its connection (kept by the
+        // application, then dropped on another thread) must not touch the connection,
+        // which may be in use on its queue: the connection finalizes it at its next access.
+        if AccessChain.holds(database) || database.isClosed {
+            sqlite3_finalize(sqliteStatement)
+        } else {
+            database.finalizeLater(sqliteStatement)
+        }
     }
 
     /// The names of the columns, in order.

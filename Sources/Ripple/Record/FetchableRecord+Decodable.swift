@@ -31,6 +31,9 @@ extension Row {
     /// next, so decoding a record allocates nothing.
     @usableFromInline
     var reusableRecordDecoder: any Decoder {
+        // A copied row may be decoded from several threads at once: it keeps no decoder.
+        guard connectionIdentity != nil else { return DatabaseRowDecoder(row: self) }
+        checkAccess()
         if let decoder = recordDecoder { return decoder }
         let decoder = DatabaseRowDecoder(row: self)
         recordDecoder = decoder
@@ -43,8 +46,7 @@ extension Row {
 // value witnesses, and asks for generic metadata whenever a container is created or
 // returned. So:
 // - the row keeps one decoder (above), and the decoder keeps the keyed container it handed
-//   out last: records of one type get the same container on every row, returned without
-//   a metadata lookup (`KeyedDecodingContainerReturn`);
+//   out last: records of one type get the same container on every row;
 // - the container is a struct of plain values (a reference that is not counted and a
 //   generation number), so copying it counts no references;
 // - column indexes are predicted from one record to the next, by the value of the coding
@@ -69,44 +71,35 @@ final class DatabaseRowDecoder: Decoder {
     @exclusivity(unchecked) private var lastContainer: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var destroyLastContainer: ((UnsafeMutableRawPointer) -> Void)?
     @exclusivity(unchecked) private var lastKeyType: ObjectIdentifier?
-    /// The box of `lastContainer`, when containers can be returned from their box (see
-    /// `KeyedDecodingContainerReturn`); kept alive by `lastContainer`.
-    @exclusivity(unchecked) private var lastBox: Unmanaged<AnyObject>?
 
-    /// Whether kept containers are returned from their box (see
-    /// `KeyedDecodingContainerReturn`); tests turn it off to cover the ordinary path.
-    private let returnsContainersFromBox: Bool
-
-    /// A decoder for `row`, which must keep it in `recordDecoder`.
-    init(row: Row, returnsContainersFromBox: Bool = KeyedDecodingContainerReturn.isAvailable) {
+    /// A decoder for `row`: a statement row keeps it in `recordDecoder`, and it lives as long
+    /// as the row; a copied row makes one for each record.
+    init(row: Row) {
         state = RecordDecodingState.acquire(for: row)
         generation = state.generation
-        self.returnsContainersFromBox = returnsContainersFromBox
     }
 
     deinit {
         if let lastContainer { destroyLastContainer?(lastContainer) }
+        // Containers kept beyond the decoder (and its row) fail their check.
+        state.release()
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         state.check(generation)
         state.prediction.rewind()
         state.keyPrediction.rewind()
-        // The common case (the same keys as the previous record) has no local value of
-        // type `KeyedDecodingContainer<Key>`, which would cost a metadata lookup.
-        if lastKeyType == ObjectIdentifier(Key.self), let lastBox {
-            return KeyedDecodingContainerReturn.container(fromBox: lastBox)
+        // The memory of `lastContainer` was initialized as a `KeyedDecodingContainer<Key>`
+        // when `lastKeyType` was set to `Key`.
+        if lastKeyType == ObjectIdentifier(Key.self), let lastContainer {
+            return lastContainer.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
         }
         return makeContainer(keyedBy: Key.self)
     }
 
-    /// The kept container when its keys are `Key`, or a new one, kept for the next records.
+    /// A new container, kept for the next records.
     @inline(never)
     private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        if lastKeyType == ObjectIdentifier(Key.self), let lastContainer {
-            return lastContainer.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
-        }
-        lastBox = nil
         if let lastContainer { destroyLastContainer?(lastContainer) }
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state, generation: generation))
         let slot = UnsafeMutablePointer<KeyedDecodingContainer<Key>>.allocate(capacity: 1)
@@ -118,7 +111,6 @@ final class DatabaseRowDecoder: Decoder {
             slot.deallocate()
         }
         lastKeyType = ObjectIdentifier(Key.self)
-        if returnsContainersFromBox { lastBox = KeyedDecodingContainerReturn.box(of: container) }
         return container
     }
 

@@ -101,7 +101,31 @@ final class DatabaseQueueTests: XCTestCase {
     }
 
     func testPoolReentranceIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.AccessFatalErrorScenarios/testReentrantPoolWrite", "Database methods are not reentrant")
+        try assertFatalError(inScenario: "RippleTests.AccessFatalErrorScenarios/testReentrantPoolWrite", "Database methods are not reentrant", "would wait for itself")
+    }
+
+    func testAWriteThroughAnotherDatabaseBackToTheFirstIsFatal() throws {
+        try assertFatalError(inScenario: "RippleTests.AccessFatalErrorScenarios/testWriteThroughAnotherDatabase", "Database methods are not reentrant")
+    }
+
+    func testAPoolWritesFromInsideARead() throws {
+        // Readers never wait for the writer: this access cannot deadlock.
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE t(a)") }
+        let count = try dbPool.read { db in
+            try dbPool.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+            // The read's snapshot does not see the write.
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+        }
+        XCTAssertEqual(count, 0)
+        XCTAssertEqual(try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }, 1)
+    }
+
+    func testAccessesToOtherDatabasesNest() throws {
+        let first = try DatabaseQueue()
+        let second = try DatabaseQueue()
+        let value = try first.write { _ in try second.read { try Int.fetchOne($0, sql: "SELECT 42") } }
+        XCTAssertEqual(value, 42)
     }
 }
 
@@ -117,8 +141,21 @@ final class AccessFatalErrorScenarios: XCTestCase {
     func testReentrantPoolWrite() throws {
         guard isFatalScenario else { return }
         let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
-        try dbPool.read { _ in
-            try dbPool.write { _ in }
+        try dbPool.write { _ in
+            try dbPool.read { _ in
+                try dbPool.write { _ in }
+            }
+        }
+    }
+
+    func testWriteThroughAnotherDatabase() throws {
+        guard isFatalScenario else { return }
+        let first = try DatabaseQueue()
+        let second = try DatabaseQueue()
+        try first.write { _ in
+            try second.write { _ in
+                try first.write { _ in }
+            }
         }
     }
 }

@@ -273,6 +273,31 @@ final class ValueObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testPoolObservationWhoseFetchWritesToThePool() throws {
+        // The fetch runs on a reader, so the writer is free: the write cannot deadlock.
+        // It logs each fetch in a table the observation does not read.
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE fetchLog (count INTEGER)")
+        }
+        let observation = ValueObservation.tracking { db -> Int in
+            let count = try playerCount(db)
+            try dbPool.write { try $0.execute(sql: "INSERT INTO fetchLog VALUES (?)", arguments: [count]) }
+            return count
+        }
+        // A write made during the first fetch, before the observation knows its region,
+        // may cause one more fetch, as in GRDB: duplicates are removed.
+        let (collector, cancellable) = start(observation.removeDuplicates(), in: dbPool)
+        collector.wait { $0 == [0] }
+        try dbPool.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        collector.wait { $0 == [0, 1] }
+        XCTAssertTrue(collector.errors.isEmpty, "\(collector.errors)")
+        let log = try dbPool.read { try Int.fetchAll($0, sql: "SELECT count FROM fetchLog") }
+        XCTAssertEqual(log.last, 1)
+        XCTAssertEqual(Set(log), [0, 1])
+        withExtendedLifetime(cancellable) {}
+    }
+
     func testPoolWritesMadeOnDeliveryAreObservedInOrder() throws {
         // The application writes again as soon as it sees each value: every commit then
         // comes right after a delivery, while the fetch that produced it may still be

@@ -172,18 +172,6 @@ final class RecordTests: XCTestCase {
     func testDecodableRecordsOfSeveralTypesFromOneCursor() throws {
         // One row serves each record of a cursor; its decoder keeps one keyed container,
         // and must hand out the right one when the coding keys change.
-        try assertRecordsOfSeveralTypesFromOneCursor(returnsContainersFromBox: nil)
-    }
-
-    func testDecodingWithoutContainersReturnedFromTheirBox() throws {
-        // The ordinary path, taken where the layout check of KeyedDecodingContainerReturn
-        // fails: the row's decoder is set up to copy containers.
-        try assertRecordsOfSeveralTypesFromOneCursor(returnsContainersFromBox: false)
-    }
-
-    /// Decodes records of several types from each row of a cursor, with the row's default
-    /// decoder (nil), or one that returns containers from their box or not.
-    private func assertRecordsOfSeveralTypesFromOneCursor(returnsContainersFromBox: Bool?) throws {
         struct Small: Decodable, FetchableRecord { var a: Int }
         struct Large: Decodable, FetchableRecord { var b: String; var a: Int; var c: Double? }
         let dbQueue = try DatabaseQueue()
@@ -191,9 +179,6 @@ final class RecordTests: XCTestCase {
             let rows = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 'x' AS b, NULL AS c UNION ALL SELECT 2, 'y', 2.5 UNION ALL SELECT 3, 'z', NULL")
             var decoded: [String] = []
             while let row = try rows.next() {
-                if let returnsContainersFromBox, row.recordDecoder == nil {
-                    row.recordDecoder = DatabaseRowDecoder(row: row, returnsContainersFromBox: returnsContainersFromBox)
-                }
                 let small = try Small(row: row)
                 let large = try Large(row: row)
                 let again = try Small(row: row)
@@ -252,12 +237,6 @@ final class RecordTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         let records = try dbQueue.read { try Mixed.fetchAll($0, sql: "SELECT 1 AS c0, 2 AS c1, 3 AS c2 UNION ALL SELECT 4, 5, 6") }
         XCTAssertEqual(records.map(\.values), [[3, 1, 2, 3, 2, 1, 2], [6, 4, 5, 6, 5, 4, 5]])
-    }
-
-    func testKeyedContainersAreReturnedFromTheirBoxOnThisPlatform() {
-        // Decoding relies on it for speed (see KeyedDecodingContainerReturn). Where the layout
-        // check fails, decoding takes the ordinary path (next test): correct, slower.
-        XCTAssertTrue(KeyedDecodingContainerReturn.isAvailable)
     }
 
     func testDecodableRecordFromCopiedRow() throws {
