@@ -71,6 +71,8 @@ final class OracleRun {
     var triggers: [String] = []
     /// The table each trigger writes, by lowercased trigger name.
     var triggerTargets: [String: String] = [:]
+    /// The triggers whose action updates their target (lowercased names).
+    var updatingTriggers: Set<String> = []
     var views: [OracleView] = []
     var indexes: [String] = []
     var nameCounter = 0
@@ -132,11 +134,18 @@ final class OracleRun {
     func fail(_ message: String) {
         guard report.failures.count < 20 else { return }
         let log = unitLog.suffix(30).map { "    " + $0 }.joined(separator: "\n")
+        // The schema of the main database, read by the other connection, for the first failure.
+        var schema = ""
+        if report.failures.isEmpty, let otherConnection,
+           let objects = try? Snapshot.query(otherConnection, "SELECT sql FROM sqlite_master WHERE sql NOT NULL").rows
+        {
+            schema = "\n  the schema:\n" + objects.compactMap { $0.first ?? nil }.map { "    " + $0 }.joined(separator: "\n")
+        }
         report.failures.append("""
             seed \(seed) \(writerKind), transaction \(unitIndex): \(message)
               replay: ripple-oracle --seed \(seed) --writer \(writerKind) --transactions \(unitIndex + 1)
               the transaction:
-            \(log)
+            \(log)\(schema)
             """)
     }
 

@@ -47,6 +47,8 @@ struct UnitTracker {
     /// Whether a statement may have replaced rows (REPLACE conflict resolution): SQLite
     /// then deletes a row and inserts one, where the content shows an update.
     var mayReplace = false
+    /// The triggers when the unit began.
+    var triggersAtStart: [String] = []
     /// The results of the views' queries when the unit began.
     var viewResults: [String: [String]] = [:]
     /// Statements that failed (their pre-update events may have been told).
@@ -177,6 +179,7 @@ extension OracleRun {
         deleteObserver.log.removeAll()
         var tracker = UnitTracker(before: snapshot, current: snapshot)
         tracker.viewResults = try viewResults(db)
+        tracker.triggersAtStart = triggers
         return tracker
     }
 

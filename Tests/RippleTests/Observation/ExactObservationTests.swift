@@ -359,4 +359,33 @@ final class ExactObservationTests: XCTestCase {
         XCTAssertEqual(region.values.count, 1)
         cancellable.cancel()
     }
+
+    func testForeignKeyActionsNotifyTheColumnsTheyChange() throws {
+        // ON DELETE SET NULL and ON UPDATE CASCADE change the child's foreign key columns
+        // only: an observation of other columns of the child is not notified.
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                CREATE TABLE child (id INTEGER PRIMARY KEY, a INTEGER, p INTEGER REFERENCES parent(id) ON DELETE SET NULL ON UPDATE CASCADE);
+                INSERT INTO parent VALUES (1), (2);
+                INSERT INTO child VALUES (1, 10, 1), (2, 20, 2);
+                """)
+        }
+        let aChanges = ValueCollector<Int>()
+        let pChanges = ValueCollector<Int>()
+        let observer = RecordingObserver(observing: ["child"])
+        dbQueue.add(transactionObserver: observer)
+        let aObservation = try DatabaseRegionObservation(tracking: SQLRequest<Row>(sql: "SELECT a FROM child"))
+            .start(in: dbQueue, onError: { XCTFail("\($0)") }, onChange: { _ in aChanges.append(1) })
+        let pObservation = try DatabaseRegionObservation(tracking: SQLRequest<Row>(sql: "SELECT p FROM child"))
+            .start(in: dbQueue, onError: { XCTFail("\($0)") }, onChange: { _ in pChanges.append(1) })
+        try dbQueue.write { db in try db.execute(sql: "DELETE FROM parent WHERE id = 1") }
+        try dbQueue.write { db in try db.execute(sql: "UPDATE parent SET id = 3 WHERE id = 2") }
+        XCTAssertEqual(aChanges.values.count, 0)
+        XCTAssertEqual(pChanges.values.count, 2)
+        XCTAssertEqual(observer.take().filter { $0.hasPrefix("didChange") }, ["didChange update child 1", "didChange update child 2"])
+        aObservation.cancel()
+        pObservation.cancel()
+    }
 }
