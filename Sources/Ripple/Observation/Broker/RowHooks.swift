@@ -51,10 +51,10 @@ extension DatabaseObservationBroker {
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
         initialRowID: Int64, finalRowID: Int64)
     {
-        if recompilationIsPending, let execution {
+        if recompilationIsPending, let statement = execution?.statement ?? inertStatement {
             // SQLite compiled the statement again: its new report first.
             recompilationIsPending = false
-            database.resolveRecompilation(of: execution.statement)
+            database.resolveRecompilation(of: statement)
         }
         guard let execution else { return }
         let slotIndex = execution.slotIndex(databaseName: databaseName, tableName: tableName, regionIndex: registry.regionIndex)
@@ -62,6 +62,9 @@ extension DatabaseObservationBroker {
         guard let connection, execution.slots[slotIndex].hasPreUpdateUsers else { return }
         let origin = StatementActivation.Kinds(kind)
         let slot = execution.slots[slotIndex]
+        // Observers that do not implement databaseWillChange(with:) stop wanting its events
+        // at the first one: the slot's flag is then stale, and no event is made for them.
+        guard slot.users.contains(where: { execution.activeUsers[$0.index].entry.wantsPreUpdateEvents }) else { return }
         let event = DatabasePreUpdateEvent(
             connection: connection, kind: kind, databaseName: slot.databaseName, tableName: slot.name,
             initialRowID: initialRowID, finalRowID: finalRowID)

@@ -83,6 +83,29 @@ struct StatementActivation: Equatable {
         }
     }
 
+    /// The most questions ``acceptanceMask(_:)`` answers.
+    static let maximumMaskedQuestions = 64
+
+    /// Asks `observes` each question once, and returns what it accepts, bit `i` for
+    /// question `i`. Only for at most ``maximumMaskedQuestions`` questions.
+    func acceptanceMask(_ observes: (DatabaseEventKind) -> Bool) -> UInt64 {
+        precondition(questions.count <= Self.maximumMaskedQuestions)
+        var mask: UInt64 = 0
+        for index in questions.indices where observes(questions[index].eventKind) {
+            mask |= 1 << UInt64(index)
+        }
+        return mask
+    }
+
+    /// The acceptance that a mask of ``acceptanceMask(_:)`` stands for.
+    func acceptance(mask: UInt64) -> Acceptance {
+        var acceptance = Acceptance()
+        for index in questions.indices where mask & (1 << UInt64(index)) != 0 {
+            acceptance.accept(questions[index].kind, tableKey: questions[index].tableKey)
+        }
+        return acceptance
+    }
+
     /// Asks `observes` each question once, and returns what it accepts.
     func acceptance(_ observes: (DatabaseEventKind) -> Bool) -> Acceptance {
         var acceptance = Acceptance()

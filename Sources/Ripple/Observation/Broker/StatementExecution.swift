@@ -6,16 +6,30 @@ import CSQLite
 /// A statement's row changes are only told when it succeeds: SQLite undoes the changes of
 /// a statement that fails (the default `ABORT` conflict resolution), and observers must
 /// not hear of changes that did not happen.
+///
+/// The statement's cache keeps its last execution, which serves again when the next one
+/// has the same active observers with the same answers, and the same region index
+/// (``restart(totalChanges:)``).
 final class StatementExecution {
-    let statement: Statement
+    /// The statement keeps its last execution (in its observation cache): unowned, so that
+    /// they do not keep each other alive.
+    unowned let statement: Statement
     let report: StatementReport
 
     /// An application observer active for the statement, and the kinds it accepted.
     struct ActiveUser {
         let entry: ObserverEntry
+        /// The observer's answers, one bit per question (0 when there were too many
+        /// questions for a mask: the execution is then not reused).
+        let mask: UInt64
         let acceptance: StatementActivation.Acceptance
     }
     let activeUsers: [ActiveUser]
+    // Exclusivity: the mutable fields below are unchecked, for the reason and the
+    // measurement written at the broker's fields (DatabaseObservationBroker.swift).
+    /// The registry's generation when the execution was made: its slots hold the region
+    /// observers of that generation.
+    let registryGeneration: Int
 
     /// One table the statement changes rows of.
     struct TableSlot {
@@ -37,8 +51,11 @@ final class StatementExecution {
         var changedKinds: StatementActivation.Kinds = []
         /// Whether SQLite reported writes to this table when it compiled the statement.
         let isReported: Bool
+        /// Whether the table is a virtual table, once known (the execution is reused only
+        /// with the schema facts it was made with).
+        var isVirtualTable: Bool?
     }
-    private(set) var slots: [TableSlot] = []
+    @exclusivity(unchecked) private(set) var slots: [TableSlot] = []
 
     /// A row change for `databaseDidChange(with:)`, waiting for the statement to end.
     struct PendingEvent {
@@ -49,27 +66,31 @@ final class StatementExecution {
         /// a deletion and an insertion, to observers that accepted the update.
         let origin: StatementActivation.Kinds
     }
-    private(set) var events: [PendingEvent] = []
+    @exclusivity(unchecked) private(set) var events: [PendingEvent] = []
     /// Copied pre-update events, waiting for the statement to end (inside savepoints).
-    private(set) var preUpdateItems: [SavepointStack.Item] = []
+    @exclusivity(unchecked) private(set) var preUpdateItems: [SavepointStack.Item] = []
     /// Region observers whose watched rows changed.
-    private(set) var rowImpacts: [ObserverEntry] = []
+    @exclusivity(unchecked) private(set) var rowImpacts: [ObserverEntry] = []
     /// Whether a pre-update event was told live, as SQLite reported it.
-    var toldLivePreUpdateEvents = false
+    @exclusivity(unchecked) var toldLivePreUpdateEvents = false
     /// The connection's change counter when the statement started: writes to tables that
     /// have no row callbacks (virtual tables) are known from it.
-    let totalChangesAtStart: CInt
+    @exclusivity(unchecked) private(set) var totalChangesAtStart: CInt
+    /// The slots of the tables of the report; the others were made for row changes.
+    private let reportedSlotCount: Int
 
-    init(statement: Statement, report: StatementReport, activeUsers: [ActiveUser], regionIndex: RegionIndex, totalChanges: CInt) {
+    init(statement: Statement, report: StatementReport, activeUsers: [ActiveUser], regionIndex: RegionIndex, registryGeneration: Int, totalChanges: CInt) {
         self.statement = statement
         self.report = report
         self.activeUsers = activeUsers
+        self.registryGeneration = registryGeneration
         self.totalChangesAtStart = totalChanges
         for write in report.writes {
             var slot = TableSlot(key: write.key, name: write.name, databaseName: "main", isReported: true)
             slot.watchers = regionIndex.tables[write.key]
             slots.append(slot)
         }
+        reportedSlotCount = slots.count
         for (index, user) in activeUsers.enumerated() {
             for (tableKey, kinds) in user.acceptance.kindsByTable {
                 guard let slotIndex = slots.firstIndex(where: { $0.key == tableKey }) else { continue }
@@ -77,6 +98,36 @@ final class StatementExecution {
                 if user.entry.wantsPreUpdateEvents { slots[slotIndex].hasPreUpdateUsers = true }
             }
         }
+    }
+
+    /// Whether the execution has these active observers, with these answers.
+    func hasAnswers(_ answers: [(entry: ObserverEntry, mask: UInt64)]) -> Bool {
+        guard answers.count == activeUsers.count else { return false }
+        for index in answers.indices where answers[index].entry !== activeUsers[index].entry || answers[index].mask != activeUsers[index].mask {
+            return false
+        }
+        return true
+    }
+
+    /// Prepares the execution to serve again, for a new run of its statement.
+    func restart(totalChanges: CInt) {
+        // (An empty array keeps no storage: removeAll(keepingCapacity:) would allocate one.)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if !preUpdateItems.isEmpty { preUpdateItems.removeAll(keepingCapacity: true) }
+        if !rowImpacts.isEmpty { rowImpacts.removeAll(keepingCapacity: true) }
+        probe = nil
+        toldLivePreUpdateEvents = false
+        totalChangesAtStart = totalChanges
+        if slots.count > reportedSlotCount { slots.removeSubrange(reportedSlotCount...) }
+        for index in slots.indices { slots[index].changedKinds = [] }
+    }
+
+    /// Whether the statement's changes can matter to no observer, whatever it changes: no
+    /// active application observer, no region observer that has yet to learn that the
+    /// transaction touched its region, and no schema change.
+    func isInert(fullDatabaseWatchers: [Int: ObserverEntry]) -> Bool {
+        activeUsers.isEmpty && !report.changesSchema && report.tablesChangedBySchema.isEmpty
+            && !needsRowEvents && fullDatabaseWatchers.values.allSatisfy(\.hasTransactionImpact)
     }
 
     /// Whether the statement needs row callbacks at all: to tell application observers, or
@@ -149,7 +200,7 @@ final class StatementExecution {
 
     /// The first insertion or deletion of the statement, if any: after the statement
     /// failed, whether that row is there tells whether SQLite kept the statement's changes.
-    private(set) var probe: (slot: Int, kind: DatabaseEvent.Kind, rowID: Int64)?
+    @exclusivity(unchecked) private(set) var probe: (slot: Int, kind: DatabaseEvent.Kind, rowID: Int64)?
 
     private func recordRowImpacts(_ watchers: RegionIndex.TableWatchers, rowID: Int64, kinds: StatementActivation.Kinds, slot: Int) {
         guard let ids = watchers.idsByRowID[rowID] else { return }
@@ -186,15 +237,22 @@ final class StatementExecution {
     /// those of tables that got row changes of a watched kind, and those of tables whose
     /// content changed without row callbacks (dropped or altered tables, virtual tables,
     /// the schema).
-    func regionImpacts(regionIndex: RegionIndex, virtualTables: Set<String>?, totalChanges: CInt) -> [ObserverEntry] {
+    ///
+    /// - parameter virtualTables: the virtual tables (nil: unknown), asked only for a
+    ///   table of the report that got no row callback while the change counter moved.
+    func regionImpacts(regionIndex: RegionIndex, virtualTables: () -> Set<String>?, totalChanges: CInt) -> [ObserverEntry] {
         var impacted = rowImpacts
         var touchesAnyTable = false
-        for slot in slots {
-            let updatedColumns = slot.isReported ? report.writes(toTableKey: slot.key)?.updatedColumns : nil
-            var kinds = slot.changedKinds
-            if kinds.isEmpty, slot.isReported, !StatementReport.isInternalTable(slot.name),
-               virtualTables?.contains(slot.key) ?? true, totalChanges != totalChangesAtStart,
-               let write = report.writes(toTableKey: slot.key)
+        // (Slots are read in place: a copy of one would retain its strings and dictionaries.)
+        for index in slots.indices {
+            var kinds = slots[index].changedKinds
+            if kinds.isEmpty, slots[index].isReported, totalChanges != totalChangesAtStart, !StatementReport.isInternalTable(slots[index].name) {
+                if slots[index].isVirtualTable == nil, let virtualTables = virtualTables() {
+                    slots[index].isVirtualTable = virtualTables.contains(slots[index].key)
+                }
+            }
+            if kinds.isEmpty, slots[index].isReported, totalChanges != totalChangesAtStart, slots[index].isVirtualTable ?? true,
+               !StatementReport.isInternalTable(slots[index].name), let write = report.writes(toTableKey: slots[index].key)
             {
                 // A virtual table has no row callbacks: what the statement may do to it is
                 // known from its report, and that it did something from the change counter.
@@ -206,7 +264,8 @@ final class StatementExecution {
             }
             guard !kinds.isEmpty else { continue }
             touchesAnyTable = true
-            guard let watchers = slot.watchers else { continue }
+            guard let watchers = slots[index].watchers else { continue }
+            let updatedColumns = slots[index].isReported ? report.writes(toTableKey: slots[index].key)?.updatedColumns : nil
             for (entry, columns) in watchers.wholeTable.values where !entry.hasTransactionImpact {
                 if StatementActivation.touches(kinds, updatedColumns: updatedColumns, watchedColumns: columns) {
                     impacted.append(entry)
@@ -214,16 +273,16 @@ final class StatementExecution {
             }
         }
         // Tables whose content changed with the schema: every observer of them.
-        var schemaTouched: [String] = Array(report.tablesChangedBySchema)
-        if report.changesSchema {
-            schemaTouched += ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"]
-            touchesAnyTable = true
-        }
-        for key in schemaTouched {
-            guard let watchers = regionIndex.tables[key] else { continue }
+        func touchWatchers(of key: String) {
+            guard let watchers = regionIndex.tables[key] else { return }
             touchesAnyTable = true
             for (entry, _) in watchers.wholeTable.values where !entry.hasTransactionImpact { impacted.append(entry) }
             for (entry, _) in watchers.someRows.values where !entry.hasTransactionImpact { impacted.append(entry) }
+        }
+        for key in report.tablesChangedBySchema { touchWatchers(of: key) }
+        if report.changesSchema {
+            touchesAnyTable = true
+            for key in ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"] { touchWatchers(of: key) }
         }
         if touchesAnyTable {
             for entry in regionIndex.fullDatabase.values where !entry.hasTransactionImpact { impacted.append(entry) }

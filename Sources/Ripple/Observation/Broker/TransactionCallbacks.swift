@@ -156,9 +156,9 @@ extension DatabaseObservationBroker {
         _ = savepoints.removeAll()
         let entries = registry.entries
         for entry in entries { entry.isStopped = false }
-        registry.removeEntries { $0.observer == nil }
+        for entry in registry.removeEntries(where: { $0.observer == nil }) { entry.release() }
         // .nextTransaction observers are called back this once more, then forgotten.
-        if announced { registry.removeEntries(releasing: false) { $0.extent == .nextTransaction } }
+        if announced { registry.removeEntries { $0.extent == .nextTransaction } }
         return entries.filter { !$0.isRemoved }
     }
 
