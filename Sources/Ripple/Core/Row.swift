@@ -149,10 +149,16 @@ public final class Row: @unchecked Sendable {
     /// The index of the leftmost column named `name`, case-insensitively.
     @inlinable @inline(__always)
     public func index(forColumn name: String) -> Int? {
-        if let columnIndexCache {
-            checkAccess()
-            return columnIndexCache.prediction.index(of: name) { uncachedIndex(forColumn: name) }
-        }
+        // Checked before any local is bound: a call between a binding and its use makes
+        // Swift retain the binding.
+        checkAccess()
+        return indexInAccess(forColumn: name)
+    }
+
+    /// `index(forColumn:)`, once `checkAccess()` passed.
+    @inlinable @inline(__always)
+    func indexInAccess(forColumn name: String) -> Int? {
+        if let columnIndexCache { return columnIndexCache.prediction.index(of: name) { uncachedIndex(forColumn: name) } }
         return uncachedIndex(forColumn: name)
     }
 
@@ -278,9 +284,15 @@ public final class Row: @unchecked Sendable {
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
+        checkAccess()
+        return try decodeInAccess(Value.self, atIndex: index)
+    }
+
+    /// `decode(_:atIndex:)`, once `checkAccess()` passed.
+    @inlinable @inline(__always)
+    func decodeInAccess<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value {
         checkIndex(index)
         if let sqliteStatement {
-            checkAccess()
             let index = CInt(index)
             if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
             throw statementDecodingError(Value.self, index: index)
@@ -293,9 +305,15 @@ public final class Row: @unchecked Sendable {
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value?
     {
+        checkAccess()
+        return try decodeIfPresentInAccess(Value.self, atIndex: index)
+    }
+
+    /// `decodeIfPresent(_:atIndex:)`, once `checkAccess()` passed.
+    @inlinable @inline(__always)
+    func decodeIfPresentInAccess<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value? {
         checkIndex(index)
         if let sqliteStatement {
-            checkAccess()
             let index = CInt(index)
             if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
             if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
@@ -345,8 +363,9 @@ public final class Row: @unchecked Sendable {
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
-        guard let index = index(forColumn: name) else { throw missingColumn(name) }
-        return try decode(Value.self, atIndex: index)
+        checkAccess()
+        guard let index = indexInAccess(forColumn: name) else { throw missingColumn(name) }
+        return try decodeInAccess(Value.self, atIndex: index)
     }
 
     /// The value of column `name`, nil when NULL or when there is no such column.
@@ -354,8 +373,9 @@ public final class Row: @unchecked Sendable {
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value?
     {
-        guard let index = index(forColumn: name) else { return nil }
-        return try decodeIfPresent(Value.self, atIndex: index)
+        checkAccess()
+        guard let index = indexInAccess(forColumn: name) else { return nil }
+        return try decodeIfPresentInAccess(Value.self, atIndex: index)
     }
 
     @inlinable
