@@ -174,19 +174,37 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             return
         }
         let cache = cachedActivation(for: statement)
-        let activation = cache.activation
         let totalChanges = sqlite3_total_changes(connection)
         // Each observer is asked once per execution. When the answers, the observers and
         // the region index are those of the last execution of the statement, its execution
-        // serves again: a statement run in a loop allocates nothing here.
-        answers.removeAll(keepingCapacity: true)
-        let answersFit = activation.questions.count <= StatementActivation.maximumMaskedQuestions
-        if !activation.questions.isEmpty {
+        // serves again: a statement run in a loop allocates nothing here. The answers are
+        // compared with the last execution's as they come; a list is made only when they
+        // differ.
+        let answersFit = cache.questionCount <= StatementActivation.maximumMaskedQuestions
+        var reusable = answersFit ? cache.execution : nil
+        if let candidate = reusable, candidate.registryGeneration != registry.generation { reusable = nil }
+        var matchedCount = 0
+        var answersDiffer = false
+        if cache.questionCount > 0 {
+            let activation = cache.activation
             for entry in registry.userEntries where !entry.isStopped {
                 guard let observer = entry.observer else { continue }
                 if answersFit {
                     let mask = activation.acceptanceMask { kind in observer.observes(eventsOfKind: kind) }
-                    if mask != 0 { answers.append((entry, mask)) }
+                    guard mask != 0 else { continue }
+                    if !answersDiffer, let candidate = reusable, matchedCount < candidate.activeUsers.count,
+                       candidate.activeUsers[matchedCount].entry === entry, candidate.activeUsers[matchedCount].mask == mask
+                    {
+                        matchedCount += 1
+                        continue
+                    }
+                    if !answersDiffer {
+                        // The first difference: the answers so far are the last execution's.
+                        answersDiffer = true
+                        answers.removeAll(keepingCapacity: true)
+                        for user in reusable?.activeUsers.prefix(matchedCount) ?? [] { answers.append((user.entry, user.mask)) }
+                    }
+                    answers.append((entry, mask))
                 } else {
                     let acceptance = activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
                     if !acceptance.isEmpty { answers.append((entry, 0)); unmaskedAcceptances.append(acceptance) }
@@ -194,31 +212,30 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
         }
         let execution: StatementExecution
-        if answersFit, let reusable = cache.execution, reusable.registryGeneration == registry.generation,
-           reusable.hasAnswers(answers)
-        {
-            reusable.restart(totalChanges: totalChanges)
-            execution = reusable
+        if answersFit, !answersDiffer, let candidate = reusable, matchedCount == candidate.activeUsers.count {
+            execution = candidate
+            if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled) {
+                becomeInert(statement)
+                return
+            }
+            execution.restart(totalChanges: totalChanges)
         } else {
+            if answersFit && !answersDiffer { answers.removeAll() }
             let activeUsers = answers.enumerated().map { index, answer in
                 StatementExecution.ActiveUser(
                     entry: answer.entry, mask: answer.mask,
-                    acceptance: answersFit ? activation.acceptance(mask: answer.mask) : unmaskedAcceptances[index])
+                    acceptance: answersFit ? cache.activation.acceptance(mask: answer.mask) : unmaskedAcceptances[index])
             }
+            answers.removeAll(keepingCapacity: true)
             unmaskedAcceptances.removeAll()
             execution = StatementExecution(
                 statement: statement, report: report, activeUsers: activeUsers,
                 regionIndex: registry.regionIndex, registryGeneration: registry.generation, totalChanges: totalChanges)
             if answersFit && cache.isCacheable { cache.execution = execution }
-        }
-        if execution.isInert(fullDatabaseWatchers: registry.regionIndex.fullDatabase) {
-            // Nothing to collect: a loop of statements that no observer cares about (any
-            // longer, in this transaction) costs only the questions above. If SQLite
-            // compiles the statement again, what it writes is looked at again.
-            self.execution = nil
-            inertStatement = statement
-            uninstallRowHook()
-            return
+            if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled) {
+                becomeInert(statement)
+                return
+            }
         }
         inertStatement = nil
         self.execution = execution
@@ -227,6 +244,20 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         } else {
             uninstallRowHook()
         }
+    }
+
+    /// Whether every observer of the full database knows the transaction touched it.
+    private var fullDatabaseWatchersAreSettled: Bool {
+        registry.regionIndex.fullDatabase.isEmpty || registry.regionIndex.fullDatabase.values.allSatisfy(\.hasTransactionImpact)
+    }
+
+    /// Nothing to collect for the running statement: a loop of statements that no observer
+    /// cares about (any longer, in this transaction) costs only the questions asked. If
+    /// SQLite compiles the statement again, what it writes is looked at again.
+    private func becomeInert(_ statement: Statement) {
+        execution = nil
+        inertStatement = statement
+        uninstallRowHook()
     }
 
     /// The kinds of changes the statement may make, kept with the statement until its
@@ -257,6 +288,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let activation: StatementActivation
         /// Whether it is kept with the statement.
         let isCacheable: Bool
+        /// The number of questions of `activation`, read without copying it.
+        let questionCount: Int
         /// The statement's last execution, to serve again (see `startExecution(of:)`).
         @exclusivity(unchecked) var execution: StatementExecution?
         init(report: StatementReport, schemaFacts: Int?, activation: StatementActivation, isCacheable: Bool) {
@@ -264,6 +297,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             self.schemaFacts = schemaFacts
             self.activation = activation
             self.isCacheable = isCacheable
+            self.questionCount = activation.questions.count
         }
     }
 
@@ -280,7 +314,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // A rollback of the statement's implicit transaction was a retry: it succeeded.
         implicitTransactionRolledBack = false
         inertStatement = nil
-        if let execution, execution.statement === statement { finishExecution(succeeded: true) }
+        if let execution, execution.runs(statement) { finishExecution(succeeded: true) }
         refreshSchemaFactsIfNeeded(after: statement)
         applySavepointEffect(of: statement.report)
         try endTransactionIfNeeded(after: statement)
@@ -288,7 +322,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     override func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
         inertStatement = nil
-        if let execution, execution.statement === statement {
+        if let execution, execution.runs(statement) {
             // SQLite undid the statement's changes, unless its conflict resolution was FAIL,
             // which keeps the changes made before the error.
             let keepsChanges = statement.database.isInsideTransaction && statementKeptItsChanges(execution, error: error)
@@ -325,7 +359,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             return
         }
         schemaFactsMayBeStale = true
-        guard execution?.statement === statement || inertStatement === statement else { return }
+        guard execution?.runs(statement) == true || inertStatement === statement else { return }
         // SQLite compiles a statement again before it writes anything: start over with
         // its new report. The schema cannot be read now (inside sqlite3_step): the facts
         // read before the statement serve, and REPLACE is assumed possible.

@@ -60,11 +60,11 @@ extension DatabaseObservationBroker {
         let slotIndex = execution.slotIndex(databaseName: databaseName, tableName: tableName, regionIndex: registry.regionIndex)
         execution.recordRowChange(slot: slotIndex, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
         guard let connection, execution.slots[slotIndex].hasPreUpdateUsers else { return }
-        let origin = StatementActivation.Kinds(kind)
-        let slot = execution.slots[slotIndex]
         // Observers that do not implement databaseWillChange(with:) stop wanting its events
         // at the first one: the slot's flag is then stale, and no event is made for them.
-        guard slot.users.contains(where: { execution.activeUsers[$0.index].entry.wantsPreUpdateEvents }) else { return }
+        guard execution.slots[slotIndex].users.contains(where: { execution.activeUsers[$0.index].entry.wantsPreUpdateEvents }) else { return }
+        let origin = StatementActivation.Kinds(kind)
+        let slot = execution.slots[slotIndex]
         let event = DatabasePreUpdateEvent(
             connection: connection, kind: kind, databaseName: slot.databaseName, tableName: slot.name,
             initialRowID: initialRowID, finalRowID: finalRowID)

@@ -14,7 +14,13 @@ final class StatementExecution {
     /// The statement keeps its last execution (in its observation cache): unowned, so that
     /// they do not keep each other alive.
     unowned let statement: Statement
+    /// The identity of `statement`, compared without the reference counting of an unowned
+    /// reference (a hundred instructions for each statement).
+    private let statementID: ObjectIdentifier
     let report: StatementReport
+
+    /// Whether this is the execution of `statement`.
+    func runs(_ statement: Statement) -> Bool { statementID == ObjectIdentifier(statement) }
 
     /// An application observer active for the statement, and the kinds it accepted.
     struct ActiveUser {
@@ -46,7 +52,17 @@ final class StatementExecution {
         /// Whether some active user wants the pre-update events of this table.
         var hasPreUpdateUsers = false
         /// The region observers of this table.
-        var watchers: RegionIndex.TableWatchers?
+        var watchers: RegionIndex.TableWatchers? {
+            didSet {
+                hasRowWatchers = watchers?.idsByRowID.isEmpty == false
+                watcherEntries = (watchers?.wholeTable.values.map(\.entry) ?? []) + (watchers?.someRows.values.map(\.entry) ?? [])
+            }
+        }
+        /// The entries of `watchers`, in an array: walking a dictionary costs several
+        /// hundred instructions, for each statement.
+        private(set) var watcherEntries: [ObserverEntry] = []
+        /// Whether some region observers watch rows of this table by rowid.
+        private(set) var hasRowWatchers = false
         /// The kinds of the row changes seen so far.
         var changedKinds: StatementActivation.Kinds = []
         /// Whether SQLite reported writes to this table when it compiled the statement.
@@ -66,7 +82,20 @@ final class StatementExecution {
         /// a deletion and an insertion, to observers that accepted the update.
         let origin: StatementActivation.Kinds
     }
-    @exclusivity(unchecked) private(set) var events: [PendingEvent] = []
+    /// The statement's pending events: the first `eventCount` elements of `eventStorage`,
+    /// whose capacity serves from one execution to the next.
+    var events: ArraySlice<PendingEvent> { eventStorage[0..<eventCount] }
+    @exclusivity(unchecked) private var eventStorage: [PendingEvent] = []
+    @exclusivity(unchecked) private var eventCount = 0
+
+    private func appendEvent(_ event: PendingEvent) {
+        if eventCount < eventStorage.count {
+            eventStorage[eventCount] = event
+        } else {
+            eventStorage.append(event)
+        }
+        eventCount += 1
+    }
     /// Copied pre-update events, waiting for the statement to end (inside savepoints).
     @exclusivity(unchecked) private(set) var preUpdateItems: [SavepointStack.Item] = []
     /// Region observers whose watched rows changed.
@@ -81,6 +110,7 @@ final class StatementExecution {
 
     init(statement: Statement, report: StatementReport, activeUsers: [ActiveUser], regionIndex: RegionIndex, registryGeneration: Int, totalChanges: CInt) {
         self.statement = statement
+        self.statementID = ObjectIdentifier(statement)
         self.report = report
         self.activeUsers = activeUsers
         self.registryGeneration = registryGeneration
@@ -91,6 +121,8 @@ final class StatementExecution {
             slots.append(slot)
         }
         reportedSlotCount = slots.count
+        hasNoWatchers = slots.allSatisfy { $0.watchers == nil }
+        hasSchemaEffects = report.changesSchema || !report.tablesChangedBySchema.isEmpty
         for (index, user) in activeUsers.enumerated() {
             for (tableKey, kinds) in user.acceptance.kindsByTable {
                 guard let slotIndex = slots.firstIndex(where: { $0.key == tableKey }) else { continue }
@@ -101,51 +133,57 @@ final class StatementExecution {
     }
 
     /// Whether the execution has these active observers, with these answers.
-    func hasAnswers(_ answers: [(entry: ObserverEntry, mask: UInt64)]) -> Bool {
-        guard answers.count == activeUsers.count else { return false }
-        for index in answers.indices where answers[index].entry !== activeUsers[index].entry || answers[index].mask != activeUsers[index].mask {
-            return false
-        }
-        return true
-    }
-
     /// Prepares the execution to serve again, for a new run of its statement.
     func restart(totalChanges: CInt) {
         // (An empty array keeps no storage: removeAll(keepingCapacity:) would allocate one.)
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        eventCount = 0
         if !preUpdateItems.isEmpty { preUpdateItems.removeAll(keepingCapacity: true) }
         if !rowImpacts.isEmpty { rowImpacts.removeAll(keepingCapacity: true) }
         probe = nil
         toldLivePreUpdateEvents = false
         totalChangesAtStart = totalChanges
-        if slots.count > reportedSlotCount { slots.removeSubrange(reportedSlotCount...) }
+        if slots.count > reportedSlotCount {
+            slots.removeSubrange(reportedSlotCount...)
+            hasNoWatchers = slots.allSatisfy { $0.watchers == nil }
+        }
         for index in slots.indices { slots[index].changedKinds = [] }
     }
 
     /// Whether the statement's changes can matter to no observer, whatever it changes: no
     /// active application observer, no region observer that has yet to learn that the
     /// transaction touched its region, and no schema change.
-    func isInert(fullDatabaseWatchers: [Int: ObserverEntry]) -> Bool {
-        activeUsers.isEmpty && !report.changesSchema && report.tablesChangedBySchema.isEmpty
-            && !needsRowEvents && fullDatabaseWatchers.values.allSatisfy(\.hasTransactionImpact)
+    func isInert(fullDatabaseIsSettled: @autoclosure () -> Bool) -> Bool {
+        guard activeUsers.isEmpty && !hasSchemaEffects else { return false }
+        guard fullDatabaseIsSettled() else { return false }
+        return hasNoWatchers || !needsRowEvents
     }
+
+    /// Whether the statement changes the schema, or tables through it.
+    private let hasSchemaEffects: Bool
+    /// Whether no region observer watches the tables of the slots.
+    @exclusivity(unchecked) private(set) var hasNoWatchers: Bool
 
     /// Whether the statement needs row callbacks at all: to tell application observers, or
     /// to know which watched tables and rows changed.
     var needsRowEvents: Bool {
-        !activeUsers.isEmpty || slots.contains { slot in
-            guard let watchers = slot.watchers else { return false }
-            return watchers.wholeTable.values.contains { !$0.entry.hasTransactionImpact }
-                || watchers.someRows.values.contains { !$0.entry.hasTransactionImpact }
+        if !activeUsers.isEmpty { return true }
+        for index in slots.indices {
+            for entry in slots[index].watcherEntries where !entry.hasTransactionImpact { return true }
         }
+        return false
     }
 
     /// The slot of a table SQLite reports a row change for; a slot is made for a table the
     /// statement did not report (the internal tables of a virtual table module).
-    func slotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, regionIndex: RegionIndex) -> Int {
+    func slotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, regionIndex: borrowing RegionIndex) -> Int {
         for index in slots.indices where slots[index].lastTablePointer == tableName && slots[index].lastDatabasePointer == databaseName {
             return index
         }
+        return newSlotIndex(databaseName: databaseName, tableName: tableName, regionIndex: regionIndex)
+    }
+
+    @inline(never)
+    private func newSlotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, regionIndex: borrowing RegionIndex) -> Int {
         let name = String(cString: tableName)
         let key = name.lowercased()
         let database = String(cString: databaseName)
@@ -160,6 +198,7 @@ final class StatementExecution {
         slot.lastTablePointer = tableName
         slot.lastDatabasePointer = databaseName
         slot.watchers = regionIndex.tables[key]
+        if slot.watchers != nil { hasNoWatchers = false }
         slots.append(slot)
         return slots.count - 1
     }
@@ -178,23 +217,23 @@ final class StatementExecution {
         if probe == nil, kind != .update, (kind == .insert ? finalRowID : initialRowID) != 0 {
             probe = (index, kind, kind == .insert ? finalRowID : initialRowID)
         }
-        if let watchers = slots[index].watchers, !watchers.idsByRowID.isEmpty {
-            if kind != .insert { recordRowImpacts(watchers, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
+        if slots[index].hasRowWatchers {
+            if kind != .insert { recordRowImpacts(slots[index].watchers!, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
             if kind != .delete && (kind == .insert || movesRow) {
-                recordRowImpacts(watchers, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
+                recordRowImpacts(slots[index].watchers!, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
             }
         }
         guard !slots[index].users.isEmpty else { return }
         switch kind {
         case .insert:
-            events.append(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
+            appendEvent(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
         case .delete:
-            events.append(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
+            appendEvent(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
         case .update where movesRow:
-            events.append(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
-            events.append(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
+            appendEvent(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
+            appendEvent(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
         case .update:
-            events.append(PendingEvent(slot: index, kind: .update, rowID: finalRowID, origin: origin))
+            appendEvent(PendingEvent(slot: index, kind: .update, rowID: finalRowID, origin: origin))
         }
     }
 
@@ -222,7 +261,7 @@ final class StatementExecution {
 
     /// SQLite rolled back what the statement did so far.
     func discardChanges() {
-        events.removeAll()
+        eventCount = 0
         preUpdateItems.removeAll()
         rowImpacts.removeAll()
         probe = nil
@@ -240,7 +279,10 @@ final class StatementExecution {
     ///
     /// - parameter virtualTables: the virtual tables (nil: unknown), asked only for a
     ///   table of the report that got no row callback while the change counter moved.
-    func regionImpacts(regionIndex: RegionIndex, virtualTables: () -> Set<String>?, totalChanges: CInt) -> [ObserverEntry] {
+    func regionImpacts(regionIndex: borrowing RegionIndex, virtualTables: () -> Set<String>?, totalChanges: CInt) -> [ObserverEntry] {
+        // No region observer of the written tables, of the schema, or of the whole
+        // database: nobody to find.
+        if hasNoWatchers && !hasSchemaEffects && regionIndex.fullDatabase.isEmpty && rowImpacts.isEmpty { return [] }
         var impacted = rowImpacts
         var touchesAnyTable = false
         // (Slots are read in place: a copy of one would retain its strings and dictionaries.)
