@@ -61,6 +61,11 @@ public final class Row: @unchecked Sendable {
     /// `checkAccess()`; copied rows do not keep one.
     @exclusivity(unchecked) var recordDecoder: DatabaseRowDecoder?
 
+    deinit {
+        // Containers of `Decodable` records kept beyond the row fail their check.
+        if let recordDecoder { recordDecoder.state.release(generation: recordDecoder.generation) }
+    }
+
     @usableFromInline
     init(statement: Statement) {
         storage = .statement(statement)

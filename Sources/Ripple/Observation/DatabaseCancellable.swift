@@ -1,3 +1,5 @@
+import Foundation
+
 /// A started observation, stopped by ``cancel()``.
 public protocol DatabaseCancellable: Sendable {
     /// Stops the observation: no callback happens after `cancel()` returns, unless one is
@@ -6,13 +8,17 @@ public protocol DatabaseCancellable: Sendable {
 }
 
 /// A cancellable that cancels when it is deallocated.
+///
+/// Once cancelled, it lets its cancel action go, with what the action holds (the
+/// observation and its handlers): a handler that keeps the cancellable, directly or not,
+/// makes no reference cycle once the observation is cancelled.
 public final class AnyDatabaseCancellable: DatabaseCancellable {
-    private let cancelAction: Cancellation
-    private let action: @Sendable () -> Void
+    // Only read and cleared under `lock`: that makes it safe to share across threads.
+    private let lock = NSLock()
+    private nonisolated(unsafe) var action: (@Sendable () -> Void)?
 
     /// A cancellable that runs `cancel` once, when cancelled or deallocated.
     public init(cancel: @escaping @Sendable () -> Void) {
-        self.cancelAction = Cancellation()
         self.action = cancel
     }
 
@@ -26,6 +32,10 @@ public final class AnyDatabaseCancellable: DatabaseCancellable {
     }
 
     public func cancel() {
-        if cancelAction.cancel() { action() }
+        let action: (@Sendable () -> Void)? = lock.withLock {
+            defer { self.action = nil }
+            return self.action
+        }
+        action?()
     }
 }

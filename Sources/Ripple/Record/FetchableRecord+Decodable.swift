@@ -32,10 +32,10 @@ extension Row {
     @usableFromInline
     var reusableRecordDecoder: any Decoder {
         // A copied row may be decoded from several threads at once: it keeps no decoder.
-        guard connectionIdentity != nil else { return DatabaseRowDecoder(row: self) }
+        guard connectionIdentity != nil else { return DatabaseRowDecoder(row: self, ownsRow: true) }
         checkAccess()
         if let decoder = recordDecoder { return decoder }
-        let decoder = DatabaseRowDecoder(row: self)
+        let decoder = DatabaseRowDecoder(row: self, ownsRow: false)
         recordDecoder = decoder
         return decoder
     }
@@ -72,17 +72,22 @@ final class DatabaseRowDecoder: Decoder {
     @exclusivity(unchecked) private var destroyLastContainer: ((UnsafeMutableRawPointer) -> Void)?
     @exclusivity(unchecked) private var lastKeyType: ObjectIdentifier?
 
-    /// A decoder for `row`: a statement row keeps it in `recordDecoder`, and it lives as long
-    /// as the row; a copied row makes one for each record.
-    init(row: Row) {
+    /// The row of a decoder made for a copied row, kept alive by the decoder (a statement
+    /// row keeps its decoder: it releases the decoder's state when it ends).
+    private let ownedRow: Row?
+
+    /// A decoder for `row`: a statement row keeps it in `recordDecoder`; a copied row makes
+    /// one for each record (`ownsRow`), which keeps the row alive.
+    init(row: Row, ownsRow: Bool) {
         state = RecordDecodingState.acquire(for: row)
         generation = state.generation
+        ownedRow = ownsRow ? row : nil
     }
 
     deinit {
         if let lastContainer { destroyLastContainer?(lastContainer) }
-        // Containers kept beyond the decoder (and its row) fail their check.
-        state.release()
+        // Containers kept beyond the decoder fail their check.
+        state.release(generation: generation)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -129,8 +134,11 @@ final class RecordDecodingState: @unchecked Sendable {
     /// Incremented each time the state is given back, so that containers of a previous
     /// row are recognized.
     @exclusivity(unchecked) private(set) var generation: UInt64 = 0
-    // Valid while `generation` is the one of the caller (the row clears it when it ends).
-    @exclusivity(unchecked) private var _row: Unmanaged<Row>?
+    /// The row, while the state is acquired. Unretained (a counted reference costs two
+    /// atomic operations for each decoded value) and valid: the row lives as long as the
+    /// state is acquired, since the state is given back when the row ends (a statement
+    /// row) or when its decoder, which retains the row, ends (a copied row).
+    @exclusivity(unchecked) private var row: Unmanaged<Row>?
     /// Column indexes in the order properties are decoded, resolved on the first record
     /// and predicted for the next ones.
     @exclusivity(unchecked) var prediction = ColumnIndexPrediction()
@@ -144,17 +152,21 @@ final class RecordDecodingState: @unchecked Sendable {
 
     static func acquire(for row: Row) -> RecordDecodingState {
         let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
-        state._row = Unmanaged.passUnretained(row)
+        state.row = Unmanaged.passUnretained(row)
         return state
     }
 
-    /// Called when the row ends: containers kept beyond this point fail their check.
-    func release() {
-        generation &+= 1
-        _row = nil
-        prediction = ColumnIndexPrediction()
-        keyPrediction = CodingKeyPrediction()
-        Self.lock.withLock { Self.free.append(self) }
+    /// Gives the state back, once for a generation (the row and its decoder may both ask):
+    /// containers kept beyond this point fail their check.
+    func release(generation expected: UInt64) {
+        Self.lock.withLock {
+            guard generation == expected else { return }
+            generation &+= 1
+            row = nil
+            prediction = ColumnIndexPrediction()
+            keyPrediction = CodingKeyPrediction()
+            Self.free.append(self)
+        }
     }
 
     @inline(__always)
@@ -164,10 +176,12 @@ final class RecordDecodingState: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the row, without reference counting; only after `check`.
+    /// Runs `body` with the row; only after `check`. (`_withUnsafeGuaranteedRef`: see the
+    /// container's `state`.)
     @inline(__always)
     func withRow<R>(_ body: (Row) throws -> R) rethrows -> R {
-        try _row!._withUnsafeGuaranteedRef(body)
+        assert(row != nil, "a decoding state was used while not acquired")
+        return try row.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
     }
 
     @inline(__always)
@@ -231,8 +245,12 @@ final class RecordDecodingState: @unchecked Sendable {
 /// The keyed container of a row: plain values, copied by the standard library without
 /// reference counting (see the comment above).
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    // Unmanaged, and used through `_withUnsafeGuaranteedRef`: an `unowned(unsafe)`
-    // reference would be retained and released around each use.
+    // Unmanaged, and used through `_withUnsafeGuaranteedRef` (an underscored standard
+    // library method, kept for now): the standard library copies the container through its
+    // value witnesses for each decoded value, so a counted reference costs two atomic
+    // operations each time, and an `unowned(unsafe)` one is retained at each use. Measured
+    // with callgrind (W2c --quick, 40,000 records): 197M instructions with this, 221M with
+    // a counted reference, 234M with `unowned(unsafe)`. States are never deallocated.
     private let state: Unmanaged<RecordDecodingState>
     private let generation: UInt64
     var codingPath: [any CodingKey] { [] }
