@@ -22,7 +22,12 @@ import CRippleSupport
 /// All of it runs on the connection's queue.
 final class DatabaseObservationBroker: StatementExecutionHook {
     /// The connection owns its broker, which never outlives it.
-    unowned let database: Database
+    ///
+    /// `unowned(unsafe)`: a safe `unowned` reference is checked and counted at each use, a
+    /// hundred instructions for each statement (callgrind, W1b --quick: 3.8M of
+    /// swift_unownedRetainStrong for 40,000 statements). The database owns the broker and
+    /// clears its statement hook (the broker) when it closes, before it can go.
+    unowned(unsafe) let database: Database
     /// The raw connection, for the hooks: valid until `connectionWillClose()`.
     let connection: OpaquePointer
 

@@ -34,6 +34,8 @@ struct StatementActivation: Equatable {
     /// What user observers are asked, in a stable order: for each table (in the order
     /// SQLite reported them), inserts, deletes, then updates.
     let questions: [Question]
+    /// The event kinds of `questions`, in the same order.
+    let eventKinds: [DatabaseEventKind]
 
     /// The questions for a statement's writes.
     ///
@@ -56,6 +58,7 @@ struct StatementActivation: Equatable {
             }
         }
         self.questions = questions
+        self.eventKinds = questions.map(\.eventKind)
     }
 
     /// The kinds an observer accepts, for each table: what it answered yes to.
@@ -91,8 +94,11 @@ struct StatementActivation: Equatable {
     func acceptanceMask(_ observes: (DatabaseEventKind) -> Bool) -> UInt64 {
         precondition(questions.count <= Self.maximumMaskedQuestions)
         var mask: UInt64 = 0
-        for index in questions.indices where observes(questions[index].eventKind) {
-            mask |= 1 << UInt64(index)
+        // Kinds read in place: a copy of a question would retain its strings.
+        eventKinds.withUnsafeBufferPointer { kinds in
+            for index in kinds.indices where observes(kinds[index]) {
+                mask |= 1 << UInt64(index)
+            }
         }
         return mask
     }
