@@ -31,7 +31,7 @@ extension DatabasePublishers {
 }
 
 /// The subscription of ``DatabasePublishers/Observation``.
-private final class ObservationSubscription<S: Subscriber, Output>: Subscription, @unchecked Sendable
+private final class ObservationSubscription<S: Subscriber, Output>: Subscription, @unchecked Sendable  // mutable state behind `lock`
 where S.Input == Output, S.Failure == any Error
 {
     // Protected by lock.
@@ -120,7 +120,7 @@ where S.Input == Output, S.Failure == any Error
 }
 
 /// Forwards an observation's callbacks to its subscription.
-private final class Relay<Output>: @unchecked Sendable {
+private final class Relay<Output>: @unchecked Sendable {  // handlers set once before the observation starts, then only read
     // Set once, before the observation starts.
     var onValue: ((Output) -> Void)?
     var onError: ((any Error) -> Void)?

@@ -75,7 +75,7 @@ final class Locked<Value>: @unchecked Sendable {  // every access goes through `
 /// A transaction observer that records every callback, and checks on the spot what can
 /// only be checked then (no change event while a savepoint is open, no use of the
 /// connection).
-final class RecordingObserver: TransactionObserver, @unchecked Sendable {
+final class RecordingObserver: TransactionObserver, @unchecked Sendable {  // used on the writer's queue only
     // Called on the writer's queue only; the oracle reads the log from there too.
     enum Callback: Equatable, CustomStringConvertible {
         case willChange(kind: DatabasePreUpdateEvent.Kind, table: String, initialRowID: Int64?, finalRowID: Int64?, statement: Int)

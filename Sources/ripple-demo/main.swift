@@ -102,7 +102,7 @@ actor Screen {
 }
 
 let commits = Counter()
-final class Counter: @unchecked Sendable {
+final class Counter: @unchecked Sendable {  // `value` behind `lock`
     private let lock = NSLock()
     private var value = 0
     func increment() { lock.withLock { value += 1 } }

@@ -56,7 +56,7 @@ extension DatabaseReader {
 
 /// Holds a closure for one call, and lets it go right after, so that a closure made
 /// escapable by `withoutActuallyEscaping` is released before the awaiting task resumes.
-final class ClosureBox<T>: @unchecked Sendable {
+final class ClosureBox<T>: @unchecked Sendable {  // one thread at a time: filled at creation, emptied by its one call
     // Accessed by one thread at a time: set at creation, taken by the one call.
     private var closure: (@Sendable (Database) throws -> T)?
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// A bounded set of reusable elements (the readers of a ``DatabasePool``), handed out one
 /// client at a time, with a barrier that waits for every element to be free.
-final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {
+final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {  // `items` and `isClosed` behind `lock`, the rest immutable
     private struct Item {
         let element: T
         var isAvailable: Bool

@@ -25,7 +25,7 @@ final class AccessContext: Sendable {
 /// Every access runs on the queue; at its end, a transaction left open is a fatal error
 /// (unless the configuration allows it), and a transaction left open by a thrown error is
 /// rolled back.
-final class SerializedDatabase: @unchecked Sendable {
+final class SerializedDatabase: @unchecked Sendable {  // the connection is only used on `queue`
     // Only touched on `queue`: that is what makes the unchecked Sendable conformance true.
     private let db: Database
     let queue: DispatchQueue

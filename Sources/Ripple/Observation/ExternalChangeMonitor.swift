@@ -6,7 +6,7 @@ import Foundation
 /// observers about them (see ``Database/checkExternalChanges()``).
 ///
 /// Owned by the ``DatabaseQueue`` or ``DatabasePool``; stops when it is deallocated.
-final class ExternalChangeMonitor: @unchecked Sendable {
+final class ExternalChangeMonitor: @unchecked Sendable {  // `isCheckPending` behind `lock`; a dispatch timer is thread-safe
     private let timer: DispatchSourceTimer
     // Protected by `lock`: whether a check waits on the writer's queue already, so that a
     // busy writer does not pile up checks.

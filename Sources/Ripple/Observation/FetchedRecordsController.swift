@@ -41,7 +41,7 @@ public enum FetchedRecordChange: Sendable, Equatable {
 ///
 /// Use the controller from its queue (the main queue by default): callbacks run there, and
 /// `fetchedRecords` is updated there.
-public final class FetchedRecordsController<Record: FetchableRecord & Sendable>: @unchecked Sendable {
+public final class FetchedRecordsController<Record: FetchableRecord & Sendable>: @unchecked Sendable {  // mutable state touched on `queue` only
     /// The queue of the callbacks.
     public let queue: DispatchQueue
 

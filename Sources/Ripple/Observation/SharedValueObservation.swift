@@ -20,7 +20,7 @@ extension ValueObservation {
 }
 
 /// A value observation shared by several subscribers; see `ValueObservation.shared(in:)`.
-public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable {
+public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable {  // mutable state touched on `queue` only
     private let observation: ValueObservation<Value>
     private weak var writer: (any DatabaseWriter)?
     /// Where values and errors are delivered to subscribers, in order.
@@ -31,7 +31,7 @@ public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable 
     private var lastValue: Value?
     private var cancellable: AnyDatabaseCancellable?
 
-    private final class Subscriber: @unchecked Sendable {
+    private final class Subscriber: Sendable {
         let onError: @Sendable (any Error) -> Void
         let onChange: @Sendable (Value) -> Void
         let cancellation = Cancellation()

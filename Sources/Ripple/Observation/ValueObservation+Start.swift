@@ -25,7 +25,7 @@ extension ValueObservation {
 }
 
 /// Runs one started value observation.
-final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {
+final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // fetch state behind `lock`; `regionObserver` set before the start, then read on the writer's queue
     private weak var writer: (any DatabaseWriter)?
     private let isPool: Bool
     private let pipeline: ValuePipeline<Value>

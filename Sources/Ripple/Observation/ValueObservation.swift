@@ -115,7 +115,7 @@ enum ValueObservationRegion: Sendable {
 
 /// The fetch and the stateful steps after it, made anew for each start. Used on one queue
 /// at a time.
-final class ValuePipeline<Value>: @unchecked Sendable {
+final class ValuePipeline<Value>: @unchecked Sendable {  // used on one queue at a time (the fetch, then the delivery)
     /// Fetches a raw result.
     let fetch: (Database) throws -> Any
     /// Turns a raw result into a value, or nil to skip it.

@@ -130,7 +130,7 @@ final class DatabaseRowDecoder: Decoder {
 
 /// What the decoder and the keyed containers of a row read: the row, and the predicted
 /// column indexes. Never deallocated: see the comment above.
-final class RecordDecodingState: @unchecked Sendable {
+final class RecordDecodingState: @unchecked Sendable {  // used by one decoder at a time; the pool of states is behind `lock`
     /// Incremented each time the state is given back, so that containers of a previous
     /// row are recognized.
     @exclusivity(unchecked) private(set) var generation: UInt64 = 0
