@@ -14,6 +14,10 @@ import Foundation
 ///
 /// `Database` is not `Sendable`: it must not leave the closure it was given to.
 public final class Database {
+    // Exclusivity: the fields marked @exclusivity(unchecked) in Core and Record are confined to
+    // the connection's queue (or to one decoder) and never accessed re-entrantly. Measured
+    // (callgrind, --quick, whole workload) with the runtime's checks back on all of them:
+    // W1a +2.3%, W2a +3.1%, W2b +30.5%, W2c +22.5%, W5c +2.7% instructions.
     /// The raw SQLite connection handle; nil once closed.
     @exclusivity(unchecked) public private(set) var sqliteConnection: OpaquePointer?
 
