@@ -33,6 +33,9 @@ let package = Package(
         // and `ripple-oracle --seconds N` runs fresh seeds for as long as asked.
         .target(name: "RippleOracle", dependencies: ["Ripple", "CSQLite"]),
         .executableTarget(name: "ripple-oracle", dependencies: ["RippleOracle"]),
+        // The libFuzzer target (Scripts/fuzz); built plainly, it replays input files.
+        .target(name: "CFuzzSupport"),
+        .executableTarget(name: "ripple-fuzz", dependencies: ["RippleOracle", "CFuzzSupport"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "CSQLite", "RippleOracle"]),
         .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine", "Ripple"]),
     ],
