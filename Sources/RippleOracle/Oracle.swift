@@ -73,6 +73,8 @@ final class OracleRun {
     var triggerTargets: [String: String] = [:]
     /// The triggers whose action updates their target (lowercased names).
     var updatingTriggers: Set<String> = []
+    /// The triggers whose action inserts into their target (lowercased names).
+    var insertingTriggers: Set<String> = []
     var views: [OracleView] = []
     var indexes: [String] = []
     var nameCounter = 0

@@ -213,6 +213,7 @@ extension OracleRun {
         let sql = "CREATE TRIGGER \"\(name)\" AFTER \(event) ON \(source.quotedName)\(when) BEGIN \(action); END"
         triggerTargets[name.lowercased()] = target.key
         if action.hasPrefix("UPDATE") { updatingTriggers.insert(name.lowercased()) }
+        if action.hasPrefix("INSERT") { insertingTriggers.insert(name.lowercased()) }
         return OracleTrigger(name: name, createSQL: sql, table: source.name)
     }
 
