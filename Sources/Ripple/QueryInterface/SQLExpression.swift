@@ -18,10 +18,39 @@ extension DatabaseValueConvertible {
 /// Collects SQL arguments while SQL is generated.
 struct SQLGenerationContext {
     var arguments: [DatabaseValue] = []
+    /// Whether values are written in the SQL as literals, instead of bound: schema
+    /// statements (`CHECK`, `DEFAULT`, generated columns, partial indexes) take no
+    /// arguments.
+    var inlinesValues = false
 
     mutating func bind(_ value: DatabaseValue) -> String {
+        if inlinesValues { return value.sqlLiteral }
         arguments.append(value)
         return "?"
+    }
+}
+
+extension DatabaseValue {
+    /// The value as an SQL literal: `NULL`, `42`, `1.5`, `'it''s'`, `X'00FF'`.
+    var sqlLiteral: String {
+        switch storage {
+        case .null: return "NULL"
+        case .int64(let int): return String(int)
+        case .double(let double):
+            if double.isNaN { return "NULL" }
+            if double.isInfinite { return double > 0 ? "9e999" : "-9e999" }
+            return "\(double)"
+        case .string(let string): return "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}
+
+extension SQLExpressible {
+    /// The expression's SQL with its values written as literals.
+    var inlineSQL: String {
+        var context = SQLGenerationContext(inlinesValues: true)
+        return sqlExpression.sql(&context)
     }
 }
 

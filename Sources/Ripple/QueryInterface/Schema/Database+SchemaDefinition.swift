@@ -1,0 +1,159 @@
+extension Database {
+    /// Creates a table.
+    ///
+    /// ```swift
+    /// try db.create(table: "place") { t in
+    ///     t.autoIncrementedPrimaryKey("id")
+    ///     t.column("title", .text)
+    ///     t.column("favorite", .boolean).notNull().defaults(to: false)
+    /// }
+    /// ```
+    public func create(table name: String, options: TableOptions = [], body: (TableDefinition) throws -> Void) throws {
+        let definition = TableDefinition(name: name, options: options)
+        try body(definition)
+        try execute(sql: try definition.sql(self))
+        for columns in definition.indexedColumns {
+            try create(
+                index: "index_\(name)_on_\(columns.joined(separator: "_"))", on: name, columns: columns,
+                options: options.contains(.ifNotExists) ? .ifNotExists : [])
+        }
+    }
+
+    /// Renames a table: `ALTER TABLE ... RENAME TO ...`.
+    public func rename(table name: String, to newName: String) throws {
+        try execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
+    }
+
+    /// Modifies a table: add, rename and drop columns.
+    ///
+    /// ```swift
+    /// try db.alter(table: "player") { t in
+    ///     t.add(column: "hasBonus", .boolean)
+    ///     t.rename(column: "url", to: "homeURL")
+    ///     t.drop(column: "score")
+    /// }
+    /// ```
+    public func alter(table name: String, body: (TableAlteration) throws -> Void) throws {
+        let alteration = TableAlteration(name: name)
+        try body(alteration)
+        for sql in alteration.allStatements { try execute(sql: sql) }
+    }
+
+    /// Drops a table.
+    public func drop(table name: String) throws {
+        try execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
+    }
+
+    /// Creates an index.
+    ///
+    /// ```swift
+    /// try db.create(index: "byEmail", on: "player", columns: ["email"], options: .unique)
+    /// try db.create(index: "bestScores", on: "player", columns: ["score"], condition: Column("score") > 1000)
+    /// ```
+    public func create(index name: String, on table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
+        var sql = "CREATE "
+        if options.contains(.unique) { sql += "UNIQUE " }
+        sql += "INDEX "
+        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+        sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+        if let condition { sql += " WHERE \(condition.inlineSQL)" }
+        try execute(sql: sql)
+    }
+
+    /// Drops an index.
+    public func drop(index name: String) throws {
+        try execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+    }
+
+    /// Creates a view of a request.
+    ///
+    /// ```swift
+    /// try db.create(view: "hero", as: Player.filter(Column("score") > 1000))
+    /// ```
+    public func create(view name: String, options: ViewOptions = [], columns: [String]? = nil, as request: some FetchRequest) throws {
+        let prepared = try request.makePreparedRequest(self, forSingleResult: false)
+        var sql = "CREATE "
+        if options.contains(.temporary) { sql += "TEMPORARY " }
+        sql += "VIEW "
+        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+        sql += name.quotedDatabaseIdentifier
+        if let columns { sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")" }
+        // A view takes no arguments: the request's values are written in its SQL.
+        sql += try " AS " + Self.inlining(prepared.statement.sql, arguments: prepared.arguments)
+        try execute(sql: sql)
+    }
+
+    /// Drops a view.
+    public func drop(view name: String) throws {
+        try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
+    }
+
+    /// `sql` with its `?` parameters replaced by the literals of `arguments`, outside of
+    /// string literals and quoted identifiers.
+    private static func inlining(_ sql: String, arguments: StatementArguments) throws -> String {
+        let values = arguments.values
+        guard !values.isEmpty else { return sql }
+        var result = ""
+        var index = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" || character == "`" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                guard index < values.count else {
+                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a view's request has more parameters than arguments", sql: sql, arguments: arguments)
+                }
+                result += values[index].sqlLiteral
+                index += 1
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// Modifications of a table; see `Database.alter(table:body:)`.
+public final class TableAlteration {
+    let name: String
+    private(set) var statements: [String] = []
+
+    init(name: String) { self.name = name }
+
+    /// `ALTER TABLE ... ADD COLUMN ...`.
+    @discardableResult
+    public func add(column: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
+        let definition = ColumnDefinition(name: column, type: type)
+        pending.append(definition)
+        return definition
+    }
+    private var pending: [ColumnDefinition] = []
+
+    /// `ALTER TABLE ... RENAME COLUMN ... TO ...`.
+    public func rename(column: String, to newName: String) {
+        flush()
+        statements.append("ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME COLUMN \(column.quotedDatabaseIdentifier) TO \(newName.quotedDatabaseIdentifier)")
+    }
+
+    /// `ALTER TABLE ... DROP COLUMN ...`.
+    public func drop(column: String) {
+        flush()
+        statements.append("ALTER TABLE \(name.quotedDatabaseIdentifier) DROP COLUMN \(column.quotedDatabaseIdentifier)")
+    }
+
+    /// The statements, in the order the alterations were written (a column added then
+    /// renamed is added first).
+    private func flush() {
+        for column in pending { statements.append("ALTER TABLE \(name.quotedDatabaseIdentifier) ADD COLUMN \(column.sql)") }
+        pending.removeAll()
+    }
+
+    var allStatements: [String] {
+        flush()
+        return statements
+    }
+}

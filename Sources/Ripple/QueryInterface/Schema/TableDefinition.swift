@@ -1,0 +1,347 @@
+/// Defines the columns and constraints of a table; see `Database.create(table:options:body:)`.
+///
+/// ```swift
+/// try db.create(table: "player") { t in
+///     t.autoIncrementedPrimaryKey("id")
+///     t.column("name", .text).notNull().defaults(to: "Anonymous")
+///     t.column("score", .integer).notNull().indexed()
+///     t.belongsTo("team", onDelete: .cascade)
+/// }
+/// ```
+public final class TableDefinition {
+    let name: String
+    let options: TableOptions
+    private(set) var columns: [ColumnDefinition] = []
+    private var constraints: [String] = []
+    /// Indexes made after the table (`indexed()`, `belongsTo`).
+    var indexedColumns: [[String]] = []
+    /// Foreign keys whose referenced columns are resolved when the table is made.
+    private var pendingForeignKeys: [PendingForeignKey] = []
+
+    struct PendingForeignKey {
+        let columns: [String]
+        let table: String
+        let destinationColumns: [String]?
+        let onDelete: Database.ForeignKeyAction?
+        let onUpdate: Database.ForeignKeyAction?
+        let deferred: Bool
+    }
+
+    init(name: String, options: TableOptions) {
+        self.name = name
+        self.options = options
+    }
+
+    /// `id INTEGER PRIMARY KEY AUTOINCREMENT`.
+    @discardableResult
+    public func autoIncrementedPrimaryKey(_ name: String, onConflict: Database.ConflictResolution? = nil) -> ColumnDefinition {
+        column(name, .integer).primaryKey(onConflict: onConflict, autoincrement: true)
+    }
+
+    /// A primary key column: `uuid TEXT PRIMARY KEY NOT NULL`.
+    @discardableResult
+    public func primaryKey(_ name: String, _ type: Database.ColumnType, onConflict: Database.ConflictResolution? = nil) -> ColumnDefinition {
+        let column = column(name, type).primaryKey(onConflict: onConflict, autoincrement: false)
+        // An INTEGER PRIMARY KEY is the rowid, never NULL; other primary keys admit NULL
+        // in SQLite unless told otherwise.
+        if type != .integer { column.notNull() }
+        return column
+    }
+
+    /// A primary key of several columns: `PRIMARY KEY (a, b)`.
+    public func primaryKey(_ columns: [String], onConflict: Database.ConflictResolution? = nil) {
+        constraints.append("PRIMARY KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(onConflict))
+    }
+
+    /// A primary key of the columns defined in `body`, not null.
+    public func primaryKey(onConflict: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
+        let start = columns.count
+        try body()
+        let defined = columns[start...]
+        for column in defined { column.notNull() }
+        primaryKey(defined.map(\.name), onConflict: onConflict)
+    }
+
+    /// A column, with an optional type: `name TEXT`.
+    @discardableResult
+    public func column(_ name: String, _ type: Database.ColumnType? = nil) -> ColumnDefinition {
+        let column = ColumnDefinition(name: name, type: type)
+        columns.append(column)
+        return column
+    }
+
+    /// A column defined in SQL: `t.column(sql: "name TEXT")`.
+    public func column(sql: String) {
+        columns.append(ColumnDefinition(sql: sql))
+    }
+
+    /// `UNIQUE (a, b)`.
+    public func uniqueKey(_ columns: [String], onConflict: Database.ConflictResolution? = nil) {
+        constraints.append("UNIQUE (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(onConflict))
+    }
+
+    /// `FOREIGN KEY (a, b) REFERENCES parent(c, d)`; the referenced columns default to the
+    /// primary key of `table`.
+    public func foreignKey(
+        _ columns: [String], references table: String, columns destinationColumns: [String]? = nil,
+        onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
+        deferred: Bool = false)
+    {
+        pendingForeignKeys.append(PendingForeignKey(
+            columns: columns, table: table, destinationColumns: destinationColumns,
+            onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
+    }
+
+    /// A column that refers to the primary key of another table, named after it
+    /// (`t.belongsTo("team")`: `teamId INTEGER REFERENCES team(id)`), and indexed.
+    @discardableResult
+    public func belongsTo(
+        _ name: String, inTable table: String? = nil,
+        onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
+        deferred: Bool = false, indexed: Bool = true) -> ForeignKeyDefinition
+    {
+        let definition = ForeignKeyDefinition(
+            name: name, table: table ?? name, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred, indexed: indexed)
+        belongsToDefinitions.append(definition)
+        return definition
+    }
+    private var belongsToDefinitions: [ForeignKeyDefinition] = []
+
+    /// `CHECK (...)`: `t.check(Column("a") + Column("b") < 10)`.
+    public func check(_ condition: some SQLExpressible) {
+        constraints.append("CHECK (\(condition.inlineSQL))")
+    }
+
+    /// `CHECK (...)` in SQL.
+    public func check(sql: String) {
+        constraints.append("CHECK (\(sql))")
+    }
+
+    /// A table constraint in SQL.
+    public func constraint(sql: String) {
+        constraints.append(sql)
+    }
+
+    static func conflictClause(_ resolution: Database.ConflictResolution?) -> String {
+        resolution.map { " ON CONFLICT \($0.rawValue)" } ?? ""
+    }
+
+    /// The `CREATE TABLE` statement, once the referenced primary keys are known.
+    func sql(_ db: Database) throws -> String {
+        var parts: [String] = []
+        for definition in belongsToDefinitions {
+            let destination = try referencedPrimaryKey(db, table: definition.table)
+            if destination.count == 1 {
+                let column = ColumnDefinition(name: definition.name + "Id", type: try referencedType(db, table: definition.table, column: destination[0]))
+                column.references(definition.table, column: destination[0], onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
+                if definition.isNotNull { column.notNull() }
+                columns.append(column)
+                if definition.indexed { indexedColumns.append([column.name]) }
+            } else {
+                // A composite primary key: one column per key column, and a table constraint.
+                var names: [String] = []
+                for key in destination {
+                    let column = ColumnDefinition(name: definition.name + key.prefix(1).uppercased() + key.dropFirst(), type: try referencedType(db, table: definition.table, column: key))
+                    if definition.isNotNull { column.notNull() }
+                    columns.append(column)
+                    names.append(column.name)
+                }
+                foreignKey(names, references: definition.table, columns: destination, onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
+                if definition.indexed { indexedColumns.append(names) }
+            }
+        }
+        belongsToDefinitions.removeAll()
+        parts += columns.map(\.sql)
+        parts += constraints
+        for key in pendingForeignKeys {
+            let destination = try key.destinationColumns ?? referencedPrimaryKey(db, table: key.table)
+            parts.append("FOREIGN KEY (\(key.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
+                + ColumnDefinition.referencesClause(table: key.table, columns: destination, onDelete: key.onDelete, onUpdate: key.onUpdate, deferred: key.deferred))
+        }
+        for column in columns where column.isIndexed { indexedColumns.append([column.name]) }
+        var sql = "CREATE "
+        if options.contains(.temporary) { sql += "TEMPORARY " }
+        sql += "TABLE "
+        if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
+        sql += name.quotedDatabaseIdentifier + " (" + parts.joined(separator: ", ") + ")"
+        var tableOptions: [String] = []
+        if options.contains(.withoutRowID) { tableOptions.append("WITHOUT ROWID") }
+        if options.contains(.strict) { tableOptions.append("STRICT") }
+        if !tableOptions.isEmpty { sql += " " + tableOptions.joined(separator: ", ") }
+        return sql
+    }
+
+    /// The primary key of a referenced table: this table itself when it refers to itself.
+    private func referencedPrimaryKey(_ db: Database, table: String) throws -> [String] {
+        if table.lowercased() == name.lowercased() {
+            if let column = columns.first(where: \.isPrimaryKey) { return [column.name] }
+            return ["rowid"]
+        }
+        return try db.primaryKey(table).columns
+    }
+
+    private func referencedType(_ db: Database, table: String, column: String) throws -> Database.ColumnType? {
+        if table.lowercased() == name.lowercased() {
+            return columns.first { $0.name.lowercased() == column.lowercased() }?.type ?? .integer
+        }
+        let type = try String.fetchOne(db, sql: "SELECT type FROM pragma_table_info(?) WHERE name = ? COLLATE NOCASE", arguments: [table, column])
+        return type.flatMap { $0.isEmpty ? nil : Database.ColumnType(rawValue: $0) } ?? .integer
+    }
+}
+
+/// The column of a `belongsTo` foreign key.
+public final class ForeignKeyDefinition {
+    let name: String
+    let table: String
+    let onDelete: Database.ForeignKeyAction?
+    let onUpdate: Database.ForeignKeyAction?
+    let deferred: Bool
+    let indexed: Bool
+    private(set) var isNotNull = false
+
+    init(name: String, table: String, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool, indexed: Bool) {
+        self.name = name
+        self.table = table
+        self.onDelete = onDelete
+        self.onUpdate = onUpdate
+        self.deferred = deferred
+        self.indexed = indexed
+    }
+
+    /// The foreign key column(s) are `NOT NULL`.
+    @discardableResult
+    public func notNull() -> Self {
+        isNotNull = true
+        return self
+    }
+}
+
+/// A column of a table definition; its modifiers chain:
+/// `t.column("name", .text).notNull().unique().defaults(to: "Anonymous")`.
+public final class ColumnDefinition {
+    let name: String
+    let type: Database.ColumnType?
+    private let rawSQL: String?
+    private var clauses: [String] = []
+    private(set) var isPrimaryKey = false
+    private(set) var isIndexed = false
+
+    init(name: String, type: Database.ColumnType?) {
+        self.name = name
+        self.type = type
+        self.rawSQL = nil
+    }
+
+    init(sql: String) {
+        self.name = ""
+        self.type = nil
+        self.rawSQL = sql
+    }
+
+    var sql: String {
+        if let rawSQL { return rawSQL }
+        return ([name.quotedDatabaseIdentifier] + (type.map { [$0.rawValue] } ?? []) + clauses).joined(separator: " ")
+    }
+
+    @discardableResult
+    func primaryKey(onConflict: Database.ConflictResolution?, autoincrement: Bool) -> Self {
+        isPrimaryKey = true
+        clauses.append("PRIMARY KEY" + TableDefinition.conflictClause(onConflict) + (autoincrement ? " AUTOINCREMENT" : ""))
+        return self
+    }
+
+    /// `NOT NULL`.
+    @discardableResult
+    public func notNull(onConflict: Database.ConflictResolution? = nil) -> Self {
+        clauses.append("NOT NULL" + TableDefinition.conflictClause(onConflict))
+        return self
+    }
+
+    /// `UNIQUE`.
+    @discardableResult
+    public func unique(onConflict: Database.ConflictResolution? = nil) -> Self {
+        clauses.append("UNIQUE" + TableDefinition.conflictClause(onConflict))
+        return self
+    }
+
+    /// `DEFAULT value`.
+    @discardableResult
+    public func defaults(to value: some SQLExpressible) -> Self {
+        clauses.append("DEFAULT \(value.inlineSQL)")
+        return self
+    }
+
+    /// `DEFAULT (sql)`: `t.column("creationDate", .datetime).defaults(sql: "CURRENT_TIMESTAMP")`.
+    @discardableResult
+    public func defaults(sql: String) -> Self {
+        clauses.append("DEFAULT (\(sql))")
+        return self
+    }
+
+    /// `CHECK (...)`, from the column: `t.column("score", .integer).check { $0 > 0 }`.
+    @discardableResult
+    public func check(_ condition: (Column) -> some SQLExpressible) -> Self {
+        clauses.append("CHECK (\(condition(Column(name)).inlineSQL))")
+        return self
+    }
+
+    /// `CHECK (...)` in SQL.
+    @discardableResult
+    public func check(sql: String) -> Self {
+        clauses.append("CHECK (\(sql))")
+        return self
+    }
+
+    /// `COLLATE ...`.
+    @discardableResult
+    public func collate(_ collation: Database.CollationName) -> Self {
+        clauses.append("COLLATE \(collation.rawValue)")
+        return self
+    }
+
+    /// `REFERENCES table(column)`; the column defaults to the table's primary key.
+    @discardableResult
+    public func references(
+        _ table: String, column: String? = nil,
+        onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
+        deferred: Bool = false) -> Self
+    {
+        clauses.append(Self.referencesClause(table: table, columns: column.map { [$0] }, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
+        return self
+    }
+
+    static func referencesClause(table: String, columns: [String]?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool) -> String {
+        var clause = "REFERENCES \(table.quotedDatabaseIdentifier)"
+        if let columns, columns != ["rowid"] { clause += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
+        if let onDelete { clause += " ON DELETE \(onDelete.rawValue)" }
+        if let onUpdate { clause += " ON UPDATE \(onUpdate.rawValue)" }
+        if deferred { clause += " DEFERRABLE INITIALLY DEFERRED" }
+        return clause
+    }
+
+    /// Creates an index on the column, named `index_<table>_on_<column>`.
+    @discardableResult
+    public func indexed() -> Self {
+        isIndexed = true
+        return self
+    }
+
+    /// A generated column: `GENERATED ALWAYS AS (sql) VIRTUAL` (or `STORED`).
+    @discardableResult
+    public func generatedAs(sql: String, _ qualification: GeneratedColumnQualification = .virtual) -> Self {
+        clauses.append("GENERATED ALWAYS AS (\(sql)) \(qualification.rawValue)")
+        return self
+    }
+
+    /// A generated column from an expression: `.generatedAs(Column("score") + Column("bonus"))`.
+    @discardableResult
+    public func generatedAs(_ expression: some SQLExpressible, _ qualification: GeneratedColumnQualification = .virtual) -> Self {
+        generatedAs(sql: expression.inlineSQL, qualification)
+    }
+
+    /// How a generated column is kept.
+    public enum GeneratedColumnQualification: String, Sendable {
+        case virtual = "VIRTUAL"
+        case stored = "STORED"
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+@testable import Ripple
+
+final class SchemaDefinitionTests: XCTestCase {
+    private func sql(of name: String, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [name])
+    }
+
+    func testCreateTableWithColumnsAndModifiers() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "place") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("title", .text)
+                t.column("favorite", .boolean).notNull().defaults(to: false)
+                t.column("name", .text).notNull().defaults(to: "Anonymous").collate(.nocase)
+                t.column("score", .integer).check { $0 >= 0 }.indexed()
+                t.column("email", .text).unique(onConflict: .replace)
+                t.column("created", .datetime).defaults(sql: "CURRENT_TIMESTAMP")
+                t.column("doubled", .integer).generatedAs(Column("score") * 2)
+            }
+            XCTAssertEqual(try sql(of: "place", db), """
+                CREATE TABLE "place" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT, \
+                "favorite" BOOLEAN NOT NULL DEFAULT 0, "name" TEXT NOT NULL DEFAULT 'Anonymous' COLLATE NOCASE, \
+                "score" INTEGER CHECK ("score" >= 0), "email" TEXT UNIQUE ON CONFLICT REPLACE, \
+                "created" DATETIME DEFAULT (CURRENT_TIMESTAMP), "doubled" INTEGER GENERATED ALWAYS AS ("score" * 2) VIRTUAL)
+                """)
+            XCTAssertEqual(try db.indexes(on: "place").first { $0.origin == "c" }?.columns, ["score"])
+            try db.execute(sql: "INSERT INTO place (score) VALUES (3)")
+            let row = try Row.fetchOne(db, sql: "SELECT favorite, name, doubled FROM place")!
+            XCTAssertEqual(try row["favorite"] as Bool, false)
+            XCTAssertEqual(try row["name"] as String, "Anonymous")
+            XCTAssertEqual(try row["doubled"] as Int, 6)
+            assertDatabaseError(.SQLITE_CONSTRAINT_CHECK) { try db.execute(sql: "INSERT INTO place (score) VALUES (-1)") }
+        }
+    }
+
+    func testPrimaryKeysUniqueKeysAndTableOptions() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "country", options: .withoutRowID) { t in
+                t.primaryKey("code", .text)
+                t.column("name", .text)
+            }
+            XCTAssertEqual(try sql(of: "country", db), #"CREATE TABLE "country" ("code" TEXT PRIMARY KEY NOT NULL, "name" TEXT) WITHOUT ROWID"#)
+            try db.create(table: "membership", options: [.ifNotExists, .strict]) { t in
+                t.primaryKey {
+                    t.column("teamName", .text)
+                    t.column("position", .integer)
+                }
+                t.column("a", .integer)
+                t.column("b", .integer)
+                t.uniqueKey(["a", "b"], onConflict: .ignore)
+                t.check(sql: "a < b")
+            }
+            XCTAssertEqual(try sql(of: "membership", db), """
+                CREATE TABLE "membership" ("teamName" TEXT NOT NULL, "position" INTEGER NOT NULL, "a" INTEGER, "b" INTEGER, \
+                PRIMARY KEY ("teamName", "position"), UNIQUE ("a", "b") ON CONFLICT IGNORE, CHECK (a < b)) STRICT
+                """)
+            XCTAssertEqual(try db.primaryKey("membership").columns, ["teamName", "position"])
+            // IF NOT EXISTS: no error the second time.
+            try db.create(table: "membership", options: .ifNotExists) { t in t.column("x") }
+        }
+    }
+
+    func testBelongsToAndForeignKeys() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "team") { t in t.autoIncrementedPrimaryKey("id") }
+            try db.create(table: "country") { t in t.primaryKey("code", .text) }
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("team", onDelete: .cascade)
+                t.belongsTo("country").notNull()
+                t.column("coachId", .integer).references("player", onDelete: .setNull)
+            }
+            XCTAssertEqual(try sql(of: "player", db), """
+                CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "coachId" INTEGER REFERENCES "player" ON DELETE SET NULL, \
+                "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "countryId" TEXT REFERENCES "country"("code") NOT NULL)
+                """)
+            XCTAssertEqual(Set(try db.indexes(on: "player").flatMap(\.columns)), ["teamId", "countryId"])
+            let keys = try db.foreignKeys(on: "player")
+            XCTAssertEqual(Set(keys.map(\.destinationTable)), ["team", "country", "player"])
+            XCTAssertEqual(keys.first { $0.destinationTable == "player" }?.destinationColumns, ["id"])
+            XCTAssertEqual(keys.first { $0.destinationTable == "country" }?.mapping.map(\.origin), ["countryId"])
+        }
+    }
+
+    func testAlterRenameDropAndIndexes() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "referer") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("url", .text)
+                t.column("score", .integer)
+            }
+            try db.rename(table: "referer", to: "referrer")
+            try db.alter(table: "referrer") { t in
+                t.add(column: "hasBonus", .boolean).notNull().defaults(to: true)
+                t.rename(column: "url", to: "homeURL")
+                t.drop(column: "score")
+            }
+            XCTAssertEqual(try db.columns(in: "referrer"), ["id", "homeURL", "hasBonus"])
+            try db.create(index: "byURL", on: "referrer", columns: ["homeURL"], options: [.unique, .ifNotExists])
+            try db.create(index: "bonus", on: "referrer", columns: ["id"], condition: Column("hasBonus") == true)
+            XCTAssertEqual(try sql(of: "bonus", db), #"CREATE INDEX "bonus" ON "referrer"("id") WHERE "hasBonus" = 1"#)
+            XCTAssertEqual(try db.indexes(on: "referrer").first { $0.name == "byURL" }?.isUnique, true)
+            try db.drop(index: "bonus")
+            try db.drop(table: "referrer")
+            XCTAssertFalse(try db.tableExists("referrer"))
+            assertDatabaseError(.SQLITE_ERROR) { try db.indexes(on: "referrer") }
+        }
+    }
+
+    func testViewsAndTriggersIntrospection() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text)
+                t.column("score", .integer)
+            }
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Arthur', 1500), ('Barbara', 800), ('it''s me', 2000)")
+            try db.create(view: "hero", as: Table<Row>("player").filter(Column("score") > 1000 && Column("name") != "Barbara"))
+            XCTAssertTrue(try db.viewExists("hero"))
+            XCTAssertFalse(try db.viewExists("player"))
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM hero ORDER BY name"), ["Arthur", "it's me"])
+            try db.execute(sql: "CREATE TEMPORARY TRIGGER t AFTER INSERT ON player BEGIN SELECT 1; END")
+            XCTAssertTrue(try db.triggerExists("T"))
+            XCTAssertFalse(try db.triggerExists("u"))
+            try db.drop(view: "hero")
+            XCTAssertFalse(try db.viewExists("hero"))
+        }
+    }
+
+    func testLiteralsInSchemaStatements() {
+        XCTAssertEqual(DatabaseValue.null.sqlLiteral, "NULL")
+        XCTAssertEqual(1.databaseValue.sqlLiteral, "1")
+        XCTAssertEqual(1.5.databaseValue.sqlLiteral, "1.5")
+        XCTAssertEqual("it's".databaseValue.sqlLiteral, "'it''s'")
+        XCTAssertEqual(Data([0, 255]).databaseValue.sqlLiteral, "X'00FF'")
+    }
+}
