@@ -12,6 +12,11 @@ public struct Column: SQLSpecificExpressible, CustomStringConvertible {
         self.name = name
     }
 
+    /// The column of a coding key: `Column(CodingKeys.name)`.
+    public init(_ codingKey: some CodingKey) {
+        self.name = codingKey.stringValue
+    }
+
     /// The hidden `rowid` column.
     public static let rowID = Column("rowid")
 
@@ -24,14 +29,39 @@ public struct Column: SQLSpecificExpressible, CustomStringConvertible {
 public struct SQLOrdering: Sendable, CustomStringConvertible {
     let expression: SQLExpression
     let isDescending: Bool
+    /// Raw SQL that says its own direction, and its arguments (`order(sql:)`).
+    var literal: (sql: String, arguments: [DatabaseValue])?
+    var isLiteral: Bool { literal != nil }
 
-    var reversed: SQLOrdering { SQLOrdering(expression: expression, isDescending: !isDescending) }
-
-    func sql(_ context: inout SQLGenerationContext) -> String {
-        expression.sql(&context) + (isDescending ? " DESC" : " ASC")
+    init(expression: SQLExpression, isDescending: Bool) {
+        self.expression = expression
+        self.isDescending = isDescending
     }
 
-    public var description: String { expression.description + (isDescending ? " DESC" : " ASC") }
+    /// An ordering written in SQL: `"score DESC, name"`.
+    init(literal sql: String, arguments: [DatabaseValue]) {
+        expression = SQLExpression(.literal(sql, arguments))
+        isDescending = false
+        literal = (sql, arguments)
+    }
+
+    var reversed: SQLOrdering {
+        guard !isLiteral else {
+            fatalError("A request ordered with order(sql:) can not be reversed: order it with columns or expressions, as order(Column(\"score\").desc).")
+        }
+        return SQLOrdering(expression: expression, isDescending: !isDescending)
+    }
+
+    func sql(_ context: inout SQLGenerationContext) -> String {
+        if let literal {
+            // Not parenthesized: the SQL may hold several terms and their directions.
+            for argument in literal.arguments { _ = context.bind(argument) }
+            return literal.sql
+        }
+        return expression.sql(&context) + (isDescending ? " DESC" : " ASC")
+    }
+
+    public var description: String { expression.description + (isLiteral ? "" : isDescending ? " DESC" : " ASC") }
 }
 
 /// A type that can order a request: columns, expressions (ascending), and orderings.

@@ -88,6 +88,24 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return request
     }
 
+    /// Keeps rows that satisfy an SQL condition: `filter(sql: "score > ?", arguments: [1000])`.
+    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        filter(SQLExpression(.literal(sql, arguments.values)))
+    }
+
+    /// Sorts by an SQL ordering instead: `order(sql: "score DESC, name")`.
+    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        var request = self
+        request.orderings = [SQLOrdering(literal: sql, arguments: arguments.values)]
+        request.isReversed = false
+        return request
+    }
+
+    /// Whether the request fetches no row.
+    public func isEmpty(_ db: Database) throws -> Bool {
+        try limit(1).fetchCount(db) == 0
+    }
+
     /// Sorts by these orderings instead.
     public func order(_ orderings: any SQLOrderingTerm...) -> Self {
         var request = self

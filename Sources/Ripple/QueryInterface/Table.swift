@@ -44,6 +44,16 @@ public struct Table<RowDecoder>: DatabaseRegionConvertible, Sendable {
         request.orderings = orderings.map(\.sqlOrdering)
         return request
     }
+    /// See ``QueryInterfaceRequest/filter(sql:arguments:)``.
+    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().filter(sql: sql, arguments: arguments)
+    }
+    /// See ``QueryInterfaceRequest/order(sql:arguments:)``.
+    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<RowDecoder> {
+        all().order(sql: sql, arguments: arguments)
+    }
+    /// See ``QueryInterfaceRequest/isEmpty(_:)``.
+    public func isEmpty(_ db: Database) throws -> Bool { try all().isEmpty(db) }
     /// See ``QueryInterfaceRequest/limit(_:offset:)``.
     public func limit(_ limit: Int, offset: Int? = nil) -> QueryInterfaceRequest<RowDecoder> { all().limit(limit, offset: offset) }
 

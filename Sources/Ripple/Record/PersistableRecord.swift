@@ -182,6 +182,13 @@ extension MutablePersistableRecord {
         try performSave(db)
     }
 
+    /// Saves the record, and returns it as `didInsert` changed it.
+    public func saved(_ db: Database) throws -> Self {
+        var record = self
+        try record.save(db)
+        return record
+    }
+
     mutating func performSave(_ db: Database) throws {
         if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull) {
             do {

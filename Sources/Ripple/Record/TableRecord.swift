@@ -71,6 +71,25 @@ extension TableRecord {
         try all().updateAll(db, assignments)
     }
 
+    /// Keeps rows that satisfy an SQL condition.
+    public static func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().filter(sql: sql, arguments: arguments)
+    }
+
+    /// Sorts by an SQL ordering.
+    public static func order(sql: String, arguments: StatementArguments = StatementArguments()) -> QueryInterfaceRequest<Self> {
+        all().order(sql: sql, arguments: arguments)
+    }
+
+    /// Whether the table is empty.
+    public static func isEmpty(_ db: Database) throws -> Bool { try all().isEmpty(db) }
+
+    /// Deletes the records with these primary keys; returns how many were deleted.
+    @discardableResult
+    public static func deleteAll<S: Sequence>(_ db: Database, keys: S) throws -> Int where S.Element: DatabaseValueConvertible {
+        try filter(keys: keys).deleteAll(db)
+    }
+
     /// Deletes the record with this primary key; returns whether there was one.
     @discardableResult
     public static func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {

@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+@testable import Ripple
+
+/// The record and request API as GRDB 7 apps write it.
+final class AppRecordAPITests: XCTestCase {
+    struct Player: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+        var id: Int64?
+        var name: String
+        var score: Int
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+        enum Columns {
+            static let name = Column(CodingKeys.name)
+            static let score = Column(CodingKeys.score)
+        }
+    }
+
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("score", .integer).notNull()
+            }
+        }
+        return dbQueue
+    }
+
+    func testColumnsFromCodingKeys() {
+        XCTAssertEqual(Player.Columns.name.name, "name")
+        XCTAssertEqual(Player.Columns.score.name, "score")
+    }
+
+    func testInsertedSavedAndKeys() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            XCTAssertTrue(try Player.isEmpty(db))
+            let arthur = try Player(id: nil, name: "Arthur", score: 100).inserted(db)
+            XCTAssertEqual(arthur.id, 1)
+            var barbara = try Player(id: nil, name: "Barbara", score: 50).saved(db)
+            XCTAssertEqual(barbara.id, 2)
+            barbara.score = 75
+            let saved = try barbara.saved(db)
+            XCTAssertEqual(saved, barbara)
+            XCTAssertEqual(try Player.fetchCount(db), 2)
+            XCTAssertFalse(try Player.isEmpty(db))
+            XCTAssertTrue(try Player.filter(Player.Columns.score > 1000).isEmpty(db))
+            XCTAssertTrue(try Player.exists(db, key: 1))
+            XCTAssertEqual(try Player.deleteAll(db, keys: [1, 3]), 1)
+            XCTAssertFalse(try Player.exists(db, key: 1))
+            XCTAssertTrue(try Player.deleteOne(db, key: 2))
+            XCTAssertTrue(try Player.isEmpty(db))
+        }
+    }
+
+    func testSQLFiltersAndOrders() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            for (name, score) in [("Arthur", 100), ("Barbara", 300), ("Craig", 200)] {
+                _ = try Player(id: nil, name: name, score: score).inserted(db)
+            }
+            let names = try Player.filter(sql: "score >= ?", arguments: [200]).order(sql: "score DESC").fetchAll(db).map(\.name)
+            XCTAssertEqual(names, ["Barbara", "Craig"])
+            XCTAssertEqual(try Player.order(sql: "name").fetchAll(db).map(\.name), ["Arthur", "Barbara", "Craig"])
+            XCTAssertEqual(try Player.order(Player.Columns.score.desc).fetchOne(db)?.name, "Barbara")
+        }
+    }
+
+    func testReversingAnSQLOrderingIsFatal() throws {
+        try assertFatalError(inScenario: "RippleTests.AppRecordAPIFatalErrorScenarios/testReverseSQLOrdering", "can not be reversed")
+    }
+}
+
+final class AppRecordAPIFatalErrorScenarios: XCTestCase {
+    func testReverseSQLOrdering() throws {
+        guard isFatalScenario else { return }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            _ = try Table<Row>("t").order(sql: "a").reversed().fetchAll(db)
+        }
+    }
+}
