@@ -160,15 +160,10 @@ extension DatabaseRegionObservation {
     /// right upon subscription, synchronously, in a writer access.
     public func publisher(in writer: some DatabaseWriter, startImmediately: Bool) -> DatabasePublishers.Observation<Database> {
         DatabasePublishers.Observation(keepsValuesWithoutDemand: false) { onError, onChange in
-            do {
-                if startImmediately {
-                    writer.unsafeReentrantWrite { db in onChange(db) }
-                }
-                return try self.start(in: writer, onError: onError, onChange: onChange)
-            } catch {
-                onError(error)
-                return AnyDatabaseCancellable {}
+            if startImmediately {
+                writer.unsafeReentrantWrite { db in onChange(db) }
             }
+            return self.start(in: writer, onError: onError, onChange: onChange)
         }
     }
 }

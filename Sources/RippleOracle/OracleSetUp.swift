@@ -108,7 +108,10 @@ extension OracleRun {
     func startRegionWatch(_ spec: WatchSpec, tracking regions: [any DatabaseRegionConvertible]) throws {
         let watch = RegionWatch(spec: spec)
         let observation = DatabaseRegionObservation(tracking: regions)
-        watch.cancellable = try observation.start(in: writer, onError: { _ in }, onChange: { _ in watch.count += 1 })
+        // The region is computed during `start`, which reports an error synchronously.
+        let startError = Locked<(any Error)?>(nil)
+        watch.cancellable = observation.start(in: writer, onError: { error in startError.withLock { $0 = error } }, onChange: { _ in watch.count += 1 })
+        if let error = startError.current { throw OracleError("region observation \(spec.label) did not start: \(error)") }
         regionWatches.append(watch)
     }
 

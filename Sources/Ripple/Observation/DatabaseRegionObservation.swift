@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let observation = DatabaseRegionObservation(tracking: Player.all())
-/// let cancellable = try observation.start(in: dbQueue) { error in
+/// let cancellable = observation.start(in: dbQueue) { error in
 ///     // Handle error
 /// } onChange: { (db: Database) in
 ///     print("Players were changed")
@@ -44,22 +44,27 @@ public struct DatabaseRegionObservation: Sendable {
     /// Starts the observation.
     ///
     /// The region is computed right away, on the writer's queue: when it can not be (a
-    /// request on a missing table), `start` throws.
+    /// request on a missing table), `onError` is called with the error, and the
+    /// observation does not start.
     ///
-    /// - parameter onError: called with errors that happen after the start. A region
-    ///   observation has none today; the parameter keeps the shape of GRDB's API.
+    /// - parameter onError: called with the error of the region's computation.
     /// - parameter onChange: called on the writer's queue after each impactful transaction.
     /// - returns: a cancellable that stops the observation, also when deallocated.
     public func start(
         in writer: some DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Database) -> Void) throws -> AnyDatabaseCancellable
+        onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
     {
         let observer = RegionObserver(region: DatabaseRegion(), onChange: onChange)
         let regions = self.regions
-        try writer.unsafeReentrantWrite { db in
-            observer.region = try regions.reduce(into: DatabaseRegion()) { try $0.formUnion($1.databaseRegion(db)) }
-            db.add(transactionObserver: observer, extent: .databaseLifetime)
+        do {
+            try writer.unsafeReentrantWrite { db in
+                observer.region = try regions.reduce(into: DatabaseRegion()) { try $0.formUnion($1.databaseRegion(db)) }
+                db.add(transactionObserver: observer, extent: .databaseLifetime)
+            }
+        } catch {
+            onError(error)
+            return AnyDatabaseCancellable {}
         }
         return AnyDatabaseCancellable { [weak writer] in
             observer.cancel()

@@ -13,7 +13,7 @@ final class ChangeCounter: @unchecked Sendable {
 final class DatabaseRegionObservationTests: XCTestCase {
     private func observe(_ dbQueue: some DatabaseWriter, _ observation: DatabaseRegionObservation) throws -> (ChangeCounter, AnyDatabaseCancellable) {
         let counter = ChangeCounter()
-        let cancellable = try observation.start(in: dbQueue) { error in
+        let cancellable = observation.start(in: dbQueue) { error in
             XCTFail("\(error)")
         } onChange: { (db: Database) in
             counter.increment()
@@ -26,7 +26,7 @@ final class DatabaseRegionObservationTests: XCTestCase {
         // Tracks the full player table
         let observation = DatabaseRegionObservation(tracking: Player.all())
         let printed = ChangeCounter()
-        let cancellable = try observation.start(in: dbQueue) { error in
+        let cancellable = observation.start(in: dbQueue) { error in
             // Handle error
         } onChange: { (db: Database) in
             XCTAssertFalse(db.isInsideTransaction)
@@ -186,7 +186,7 @@ final class DatabaseRegionObservationTests: XCTestCase {
         let dbQueue = try makePlayerDatabase()
         let observation = DatabaseRegionObservation(tracking: Table("player"))
         let counts = SQLRecorder()
-        let cancellable = try observation.start(in: dbQueue, onError: { _ in }) { db in
+        let cancellable = observation.start(in: dbQueue, onError: { _ in }) { db in
             // The state right after the commit, nobody else wrote meanwhile.
             counts.record(String(try! Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!))
         }
@@ -224,10 +224,16 @@ final class DatabaseRegionObservationTests: XCTestCase {
         XCTAssertEqual(counter.count, 1)
     }
 
-    func testStartThrowsForAMissingTable() throws {
+    func testARegionThatCanNotBeComputedIsAnError() throws {
+        // As in GRDB: `start` does not throw; the error goes to onError.
         let dbQueue = try DatabaseQueue()
-        assertDatabaseError(.SQLITE_ERROR) {
-            try DatabaseRegionObservation(tracking: SQLRequest("SELECT * FROM missing")).start(in: dbQueue, onError: { _ in }, onChange: { _ in })
-        }
+        let errors = SQLRecorder()
+        let cancellable = DatabaseRegionObservation(tracking: SQLRequest("SELECT * FROM missing"))
+            .start(in: dbQueue, onError: { errors.record("\($0)") }, onChange: { _ in errors.record("change") })
+        XCTAssertEqual(errors.statements.count, 1)
+        XCTAssertTrue(errors.statements.first?.contains("no such table: missing") ?? false, "\(errors.statements)")
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE missing (a); INSERT INTO missing VALUES (1)") }
+        XCTAssertEqual(errors.statements.count, 1, "not started")
+        cancellable.cancel()
     }
 }

@@ -83,7 +83,7 @@ final class ExactObservationTests: XCTestCase {
         let dbPool = try DatabasePool(path: path)
         try makeTeamDatabase(dbPool)
         let region = ValueCollector<Int>()
-        let cancellable = try DatabaseRegionObservation(tracking: Table<Row>("award"))
+        let cancellable = DatabaseRegionObservation(tracking: Table<Row>("award"))
             .start(in: dbPool, onError: { XCTFail("\($0)") }, onChange: { _ in region.append(1) })
         let insert = try dbPool.writeWithoutTransaction { db in try db.makeStatement(sql: "INSERT INTO team (name) VALUES ('x')") }
         // Another connection creates the trigger behind Ripple's back.
@@ -199,7 +199,7 @@ final class ExactObservationTests: XCTestCase {
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
         let region = ValueCollector<Int>()
-        let cancellable = try DatabaseRegionObservation(tracking: Player.filter(key: 1))
+        let cancellable = DatabaseRegionObservation(tracking: Player.filter(key: 1))
             .start(in: dbQueue, onError: { XCTFail("\($0)") }, onChange: { _ in region.append(1) })
         try dbQueue.write { db in try db.execute(sql: "UPDATE player SET id = 5 WHERE id = 1") }
         XCTAssertEqual(observer.take(), ["didChange delete player 1", "didChange insert player 5", "willCommit", "didCommit"])
@@ -350,7 +350,7 @@ final class ExactObservationTests: XCTestCase {
                 """)
         }
         let region = ValueCollector<Int>()
-        let cancellable = try DatabaseRegionObservation(tracking: Table<Row>("log"))
+        let cancellable = DatabaseRegionObservation(tracking: Table<Row>("log"))
             .start(in: dbQueue, onError: { XCTFail("\($0)") }, onChange: { _ in region.append(1) })
         // The trigger does not fire: the log is not touched.
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO team (name) VALUES ('quiet')") }
@@ -376,9 +376,9 @@ final class ExactObservationTests: XCTestCase {
         let pChanges = ValueCollector<Int>()
         let observer = RecordingObserver(observing: ["child"])
         dbQueue.add(transactionObserver: observer)
-        let aObservation = try DatabaseRegionObservation(tracking: SQLRequest<Row>(sql: "SELECT a FROM child"))
+        let aObservation = DatabaseRegionObservation(tracking: SQLRequest<Row>(sql: "SELECT a FROM child"))
             .start(in: dbQueue, onError: { XCTFail("\($0)") }, onChange: { _ in aChanges.append(1) })
-        let pObservation = try DatabaseRegionObservation(tracking: SQLRequest<Row>(sql: "SELECT p FROM child"))
+        let pObservation = DatabaseRegionObservation(tracking: SQLRequest<Row>(sql: "SELECT p FROM child"))
             .start(in: dbQueue, onError: { XCTFail("\($0)") }, onChange: { _ in pChanges.append(1) })
         try dbQueue.write { db in try db.execute(sql: "DELETE FROM parent WHERE id = 1") }
         try dbQueue.write { db in try db.execute(sql: "UPDATE parent SET id = 3 WHERE id = 2") }

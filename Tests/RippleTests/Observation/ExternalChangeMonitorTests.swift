@@ -30,7 +30,7 @@ final class ExternalChangeMonitorTests: XCTestCase {
         try observed.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
 
         let regionChanges = ChangeCounter()
-        let regionCancellable = try DatabaseRegionObservation(tracking: Table("player"))
+        let regionCancellable = DatabaseRegionObservation(tracking: Table("player"))
             .start(in: observed, onError: { XCTFail("\($0)") }, onChange: { _ in regionChanges.increment() })
         let values = expectation(description: "values")
         values.expectedFulfillmentCount = 2
@@ -61,7 +61,7 @@ final class ExternalChangeMonitorTests: XCTestCase {
         let other = try DatabasePool(path: path, configuration: configuration(interval: nil))
         try observed.write { try $0.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY)") }
         let changes = ChangeCounter()
-        let cancellable = try DatabaseRegionObservation(tracking: Table("item"))
+        let cancellable = DatabaseRegionObservation(tracking: Table("item"))
             .start(in: observed, onError: { XCTFail("\($0)") }, onChange: { _ in changes.increment() })
         try waitForChecks(observed, count: 2)
         try other.write { try $0.execute(sql: "INSERT INTO item DEFAULT VALUES") }

@@ -119,11 +119,11 @@ final class CallbackReentrancyTests: XCTestCase {
         let holder = CancellableHolder()
         let other = LockedCounter()
         let observation = DatabaseRegionObservation(tracking: Table("t"))
-        holder.cancellable = try observation.start(in: dbQueue, onError: { _ in }) { _ in
+        holder.cancellable = observation.start(in: dbQueue, onError: { _ in }) { _ in
             count.increment()
             holder.cancellable?.cancel()
         }
-        let otherCancellable = try observation.start(in: dbQueue, onError: { _ in }) { _ in other.increment() }
+        let otherCancellable = observation.start(in: dbQueue, onError: { _ in }) { _ in other.increment() }
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO t (id) VALUES (1)") }
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO t (id) VALUES (2)") }
         XCTAssertEqual(count.value, 1)
@@ -155,7 +155,7 @@ final class CancellableLifetimeTests: XCTestCase {
         do {
             let owner = Owner()
             weakOwner = owner
-            owner.cancellable = try DatabaseRegionObservation(tracking: Table<Row>("t"))
+            owner.cancellable = DatabaseRegionObservation(tracking: Table<Row>("t"))
                 .start(in: dbQueue, onError: { _ in }, onChange: { _ in _ = owner })
             owner.cancellable?.cancel()
         }
