@@ -69,6 +69,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case prefix(String, Node)
         case infix(String, Node, Node)
         case function(String, [Node])
+        case collated(Node, String)
         case countAll
         case countDistinct(Node)
         case inList(Node, [Node], negated: Bool)
@@ -113,6 +114,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case let .inList(operand, list, negated):
             let items = list.map { sql($0, &context) }.joined(separator: ", ")
             return parenthesized(operand, &context) + (negated ? " NOT IN (" : " IN (") + items + ")"
+        case let .collated(operand, collation):
+            return parenthesized(operand, &context) + " COLLATE " + collation
         }
     }
 
@@ -339,4 +342,12 @@ public func average(_ expression: some SQLSpecificExpressible) -> SQLExpression 
 /// `LENGTH(expression)`.
 public func length(_ expression: some SQLSpecificExpressible) -> SQLExpression {
     SQLExpression(.function("LENGTH", [expression.sqlExpression.node]))
+}
+
+extension SQLSpecificExpressible {
+    /// The expression compared with a collation: `Column("name").collating(.nocase) == "arthur"`,
+    /// or `order(Column("name").collating(.nocase))`.
+    public func collating(_ collation: Database.CollationName) -> SQLExpression {
+        SQLExpression(.collated(sqlExpression.node, collation.rawValue))
+    }
 }

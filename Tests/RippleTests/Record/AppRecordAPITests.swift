@@ -68,6 +68,18 @@ final class AppRecordAPITests: XCTestCase {
         }
     }
 
+    func testCollating() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            for name in ["arthur", "Barbara", "Craig"] { _ = try Player(id: nil, name: name, score: 0).inserted(db) }
+            XCTAssertEqual(try Player.filter(Player.Columns.name.collating(.nocase) == "ARTHUR").fetchCount(db), 1)
+            XCTAssertEqual(try Player.filter(Player.Columns.name == "ARTHUR").fetchCount(db), 0)
+            XCTAssertEqual(try Player.order(Player.Columns.name.collating(.nocase)).fetchAll(db).map(\.name), ["arthur", "Barbara", "Craig"])
+            XCTAssertEqual(try Player.order(Player.Columns.name).fetchAll(db).map(\.name), ["Barbara", "Craig", "arthur"])
+            XCTAssertEqual(try Player.filter(Player.Columns.name.collating(.rtrim) == "Craig  ").fetchCount(db), 1)
+        }
+    }
+
     func testReversingAnSQLOrderingIsFatal() throws {
         try assertFatalError(inScenario: "RippleTests.AppRecordAPIFatalErrorScenarios/testReverseSQLOrdering", "can not be reversed")
     }
