@@ -182,6 +182,27 @@ extension MutablePersistableRecord {
         try performSave(db)
     }
 
+    /// Modifies the record with `modify`, then updates the columns whose values changed,
+    /// only them; returns whether some changed (no statement runs otherwise).
+    ///
+    /// ```swift
+    /// try player.updateChanges(db) { $0.score = 1000 }
+    /// ```
+    @discardableResult
+    public mutating func updateChanges(_ db: Database, modify: (inout Self) throws -> Void) throws -> Bool {
+        let before = try persistenceContainer()
+        try modify(&self)
+        let after = try persistenceContainer()
+        var changed: [String] = []
+        for (index, column) in after.columns.enumerated() {
+            let previous = before.columns.firstIndex { $0.lowercased() == column.lowercased() }.map { before.values[$0] }
+            if previous != after.values[index] { changed.append(column) }
+        }
+        guard !changed.isEmpty else { return false }
+        try update(db, columns: changed)
+        return true
+    }
+
     /// Saves the record, and returns it as `didInsert` changed it.
     public func saved(_ db: Database) throws -> Self {
         var record = self

@@ -80,6 +80,23 @@ final class AppRecordAPITests: XCTestCase {
         }
     }
 
+    func testUpdateChangesWritesOnlyWhatChanged() throws {
+        let dbQueue = try makeDatabase()
+        let recorder = SQLRecorder()
+        try dbQueue.write { db in
+            var player = try Player(id: nil, name: "Arthur", score: 100).inserted(db)
+            db.record(into: recorder)
+            XCTAssertFalse(try player.updateChanges(db) { $0.score = 100 })
+            XCTAssertTrue(try player.updateChanges(db) { $0.score = 150 })
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT score FROM player"), 150)
+            XCTAssertEqual(player.score, 150)
+        }
+        let updates = recorder.statements.filter { $0.hasPrefix("UPDATE") }
+        XCTAssertEqual(updates.count, 1, "\(recorder.statements)")
+        XCTAssertTrue(updates.first?.contains("score") ?? false)
+        XCTAssertFalse(updates.first?.contains("name") ?? true, "\(updates)")
+    }
+
     func testReversingAnSQLOrderingIsFatal() throws {
         try assertFatalError(inScenario: "RippleTests.AppRecordAPIFatalErrorScenarios/testReverseSQLOrdering", "can not be reversed")
     }
