@@ -97,6 +97,17 @@ final class AppRecordAPITests: XCTestCase {
         XCTAssertFalse(updates.first?.contains("name") ?? true, "\(updates)")
     }
 
+    func testFetchingMethodsPassedAsFunctions() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in _ = try Player(id: nil, name: "Arthur", score: 100).inserted(db) }
+        let one: Player? = try dbQueue.read(Player.fetchOne)
+        let all: [Player] = try dbQueue.read(Player.fetchAll)
+        let count: Int = try dbQueue.read(Player.fetchCount)
+        XCTAssertEqual(one?.name, "Arthur")
+        XCTAssertEqual(all.count, 1)
+        XCTAssertEqual(count, 1)
+    }
+
     func testReversingAnSQLOrderingIsFatal() throws {
         try assertFatalError(inScenario: "RippleTests.AppRecordAPIFatalErrorScenarios/testReverseSQLOrdering", "can not be reversed")
     }
