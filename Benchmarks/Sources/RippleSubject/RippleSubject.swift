@@ -61,7 +61,7 @@ public struct RippleSubject: BenchSubject {
         case .transactionObserver:
             dbQueue.add(transactionObserver: everyEvent)
         case .regionObservation:
-            let cancellable = try DatabaseRegionObservation(tracking: Table("item"))
+            let cancellable = DatabaseRegionObservation(tracking: Table("item"))
                 .start(in: dbQueue, onError: { _ in }, onChange: { _ in changes.increment() })
             retained.append(cancellable)
         case .unrelatedValueObservations:

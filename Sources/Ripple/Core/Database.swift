@@ -381,7 +381,46 @@ public final class Database {
     @inline(__always)
     func statementWillStart(_ statement: Statement) throws {
         statement.isExecuting = true
+        if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
+            transactionStatementStartsOutsideOfTransaction = !isInsideTransaction
+        }
         try statementHook?.statementWillStart(statement)
+    }
+
+    /// The date of the current transaction, set when a statement (`BEGIN`, `SAVEPOINT`)
+    /// opens it; nil outside of a transaction. See ``transactionDate``.
+    private var currentTransactionDate: Date?
+    /// Whether the transaction statement that runs started outside of a transaction.
+    private var transactionStatementStartsOutsideOfTransaction = false
+
+    /// Keeps `currentTransactionDate` after a transaction statement ran.
+    @inline(never)
+    private func transactionStatementDidRun() {
+        if !isInsideTransaction {
+            currentTransactionDate = nil
+        } else if transactionStatementStartsOutsideOfTransaction || currentTransactionDate == nil {
+            currentTransactionDate = Date()
+        }
+    }
+
+    /// The date of the current transaction: the same at any point of a transaction, set
+    /// when `BEGIN` (or a savepoint outside of a transaction) opens it. Outside of a
+    /// transaction, the current date, anew at each call.
+    ///
+    /// ```swift
+    /// try dbQueue.write { db in
+    ///     let date = try db.transactionDate   // the same for every record of the transaction
+    /// }
+    /// ```
+    public var transactionDate: Date {
+        get throws {
+            try checkOpen()
+            guard isInsideTransaction else { return Date() }
+            if let currentTransactionDate { return currentTransactionDate }
+            let date = Date()
+            currentTransactionDate = date
+            return date
+        }
     }
 
     @inline(__always)
@@ -390,6 +429,7 @@ public final class Database {
         guard statement.isExecuting else { return }
         statement.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
+        if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect { transactionStatementDidRun() }
         try statementHook?.statementDidFinish(statement)
     }
 
@@ -399,6 +439,7 @@ public final class Database {
         guard statement.isExecuting else { return error }
         statement.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
+        if !isInsideTransaction { currentTransactionDate = nil }
         return statementHook?.statementDidFail(statement, error: error) ?? error
     }
 
