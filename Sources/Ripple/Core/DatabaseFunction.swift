@@ -1,0 +1,125 @@
+import CSQLite
+import Foundation
+
+/// A custom SQL function, written in Swift.
+///
+/// ```swift
+/// let succ = DatabaseFunction("succ", argumentCount: 1, pure: true) { values in
+///     guard let int = Int.fromDatabaseValue(values[0]) else { return nil }
+///     return int + 1
+/// }
+/// try dbQueue.write { db in
+///     db.add(function: succ)
+///     try Int.fetchOne(db, sql: "SELECT succ(1)")           // 2
+///     try Player.select(succ(Column("score"))).fetchAll(db)  // from the query interface
+/// }
+/// ```
+///
+/// Add functions to every connection of a pool with `Configuration.prepareDatabase`.
+/// An error thrown by the function makes the statement fail with an SQLite error that
+/// carries its message.
+public final class DatabaseFunction: Hashable, Sendable {
+    /// The function's name.
+    public let name: String
+    /// The number of arguments, or nil for any number.
+    public let argumentCount: Int32?
+    /// Whether the function always gives the same result for the same arguments (SQLite
+    /// may then use it in indexes and optimize its calls).
+    public let isPure: Bool
+    let function: @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?
+
+    /// A function named `name`; `argumentCount` nil accepts any number of arguments.
+    public init(
+        _ name: String, argumentCount: Int32? = nil, pure: Bool = false,
+        function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+    {
+        self.name = name
+        self.argumentCount = argumentCount
+        self.isPure = pure
+        self.function = function
+    }
+
+    /// A call of the function, for the query interface: `succ(Column("score"))`.
+    public func callAsFunction(_ arguments: any SQLExpressible...) -> SQLExpression {
+        SQLExpression(.function(name, arguments.map(\.sqlExpression.node)))
+    }
+
+    /// Functions are identified by name and argument count, as SQLite identifies them.
+    public static func == (lhs: DatabaseFunction, rhs: DatabaseFunction) -> Bool {
+        lhs.name.lowercased() == rhs.name.lowercased() && lhs.argumentCount == rhs.argumentCount
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name.lowercased())
+        hasher.combine(argumentCount)
+    }
+
+    /// Runs the function for SQLite, and gives its result or error to `context`.
+    fileprivate func call(_ context: OpaquePointer?, _ count: CInt, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+        let arguments = (0..<Int(count)).map { DatabaseValue(sqliteValue: values?[$0]) }
+        do {
+            switch try function(arguments)?.databaseValue.storage ?? .null {
+            case .null: sqlite3_result_null(context)
+            case .int64(let int): sqlite3_result_int64(context, int)
+            case .double(let double): sqlite3_result_double(context, double)
+            case .string(let string):
+                // With its length: text may hold NUL bytes.
+                let utf8 = Array(string.utf8)
+                if utf8.isEmpty {
+                    sqlite3_result_text(context, "", 0, ripple_sqlite_transient())
+                } else {
+                    utf8.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { chars in
+                            sqlite3_result_text64(context, chars.baseAddress, sqlite3_uint64(chars.count), ripple_sqlite_transient(), UInt8(SQLITE_UTF8))
+                        }
+                    }
+                }
+            case .blob(let data):
+                if data.isEmpty {
+                    sqlite3_result_zeroblob(context, 0)
+                } else {
+                    data.withUnsafeBytes { bytes in
+                        sqlite3_result_blob64(context, bytes.baseAddress, sqlite3_uint64(bytes.count), ripple_sqlite_transient())
+                    }
+                }
+            }
+        } catch let error as DatabaseError {
+            sqlite3_result_error(context, error.message ?? "\(error)", -1)
+            sqlite3_result_error_code(context, error.extendedResultCode.rawValue)
+        } catch {
+            sqlite3_result_error(context, "\(error)", -1)
+        }
+    }
+}
+
+extension Database {
+    /// Makes `function` available to this connection's SQL; replaces a function of the
+    /// same name and argument count.
+    public func add(function: DatabaseFunction) {
+        guard let sqliteConnection else { return }
+        var flags = SQLITE_UTF8
+        if function.isPure { flags |= SQLITE_DETERMINISTIC }
+        // SQLite keeps a retained reference to the function, released when it replaces or
+        // drops the function, or closes the connection (the destructor below).
+        let context = Unmanaged.passRetained(function).toOpaque()
+        let code = sqlite3_create_function_v2(
+            sqliteConnection, function.name, function.argumentCount ?? -1, flags, context,
+            { context, count, values in
+                guard let userData = sqlite3_user_data(context) else { return }
+                Unmanaged<DatabaseFunction>.fromOpaque(userData).takeUnretainedValue().call(context, count, values)
+            },
+            nil, nil,
+            { userData in
+                guard let userData else { return }
+                Unmanaged<DatabaseFunction>.fromOpaque(userData).release()
+            })
+        // On failure SQLite has called the destructor already.
+        assert(code == SQLITE_OK || code == SQLITE_MISUSE || code == SQLITE_ERROR, "unexpected result \(code) from sqlite3_create_function_v2")
+    }
+
+    /// Removes `function` from this connection's SQL.
+    public func remove(function: DatabaseFunction) {
+        guard let sqliteConnection else { return }
+        sqlite3_create_function_v2(sqliteConnection, function.name, function.argumentCount ?? -1, SQLITE_UTF8, nil, nil, nil, nil, nil)
+    }
+}
