@@ -12,6 +12,84 @@ public protocol TableRecord {
 
     /// What requests select by default. By default, all columns.
     static var databaseSelection: [any SQLSelectable] { get }
+
+    /// The columns of the table, as a type with static members, usually a nested enum:
+    ///
+    /// ```swift
+    /// struct Player: TableRecord, Codable {
+    ///     enum Columns {
+    ///         static let name = Column(CodingKeys.name)
+    ///         static let score = Column(CodingKeys.score)
+    ///     }
+    /// }
+    /// let request = Player.filter { $0.score > 1000 }.order { $0.name }
+    /// ```
+    associatedtype Columns = Never
+
+    /// What the closures of `filter { ... }`, `order { ... }` and `select { ... }` receive:
+    /// `Columns.Type` by default, so that `$0.score` is `Columns.score`.
+    associatedtype DatabaseComponents = Columns.Type
+
+    /// The value given to those closures.
+    static var databaseComponents: DatabaseComponents { get }
+}
+
+extension TableRecord where DatabaseComponents == Columns.Type {
+    public static var databaseComponents: DatabaseComponents { Columns.self }
+}
+
+extension TableRecord {
+    /// Records that satisfy the predicate built from the table's columns:
+    /// `Player.filter { $0.score > 1000 }`.
+    public static func filter(_ predicate: (DatabaseComponents) throws -> some SQLExpressible) rethrows -> QueryInterfaceRequest<Self> {
+        try all().filter(predicate)
+    }
+
+    /// Records sorted by an ordering built from the table's columns:
+    /// `Player.order { $0.score.desc }`.
+    public static func order(_ ordering: (DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> QueryInterfaceRequest<Self> {
+        try all().order(ordering)
+    }
+
+    /// Records sorted by orderings built from the table's columns:
+    /// `Player.order { [$0.score.desc, $0.name] }`.
+    public static func order(_ orderings: (DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().order(orderings)
+    }
+
+    /// Records with a selection built from the table's columns:
+    /// `Player.select { [$0.id, $0.name] }`.
+    public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
+        try all().select(selection)
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Keeps rows that satisfy the predicate built from the table's columns.
+    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+        filter(try predicate(RowDecoder.databaseComponents))
+    }
+
+    /// Sorts by an ordering built from the table's columns.
+    public func order(_ ordering: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
+        order(try ordering(RowDecoder.databaseComponents))
+    }
+
+    /// Sorts by orderings built from the table's columns.
+    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
+        let terms = try orderings(RowDecoder.databaseComponents)
+        var request = self
+        request.orderings = terms.map(\.sqlOrdering)
+        request.isReversed = false
+        return request
+    }
+
+    /// Selects what the closure builds from the table's columns.
+    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        var request = self
+        request.selection = try selection(RowDecoder.databaseComponents).map(\.sqlSelection)
+        return request
+    }
 }
 
 extension TableRecord {

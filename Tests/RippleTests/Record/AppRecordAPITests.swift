@@ -108,6 +108,20 @@ final class AppRecordAPITests: XCTestCase {
         XCTAssertEqual(count, 1)
     }
 
+    func testClosuresOfTheColumnsEnum() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            for (name, score) in [("Arthur", 100), ("Barbara", 300), ("Craig", 300)] {
+                _ = try Player(id: nil, name: name, score: score).inserted(db)
+            }
+            let name = "Barbara"
+            XCTAssertEqual(try Player.filter { $0.name == name }.fetchOne(db)?.score, 300)
+            XCTAssertEqual(try Player.filter { $0.score > 150 }.order { $0.name.desc }.fetchAll(db).map(\.name), ["Craig", "Barbara"])
+            XCTAssertEqual(try Player.order { [$0.score.desc, $0.name] }.fetchAll(db).map(\.name), ["Barbara", "Craig", "Arthur"])
+            XCTAssertEqual(try String.fetchAll(db, Player.select { [$0.name] }.order { $0.score }.asRequest(of: String.self)).first, "Arthur")
+        }
+    }
+
     func testReversingAnSQLOrderingIsFatal() throws {
         try assertFatalError(inScenario: "RippleTests.AppRecordAPIFatalErrorScenarios/testReverseSQLOrdering", "can not be reversed")
     }
