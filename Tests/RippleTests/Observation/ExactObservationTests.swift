@@ -389,3 +389,23 @@ final class ExactObservationTests: XCTestCase {
         pObservation.cancel()
     }
 }
+
+extension ExactObservationTests {
+    func testAnObserverKeepsItsEventsWhenAnotherOneStopsForTheTransaction() throws {
+        // The second execution of a statement has fewer active observers than the first:
+        // the remaining one still hears of every row.
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)") }
+        let first = RecordingObserver()
+        let second = RecordingObserver()
+        second.stopsAfterFirstChange = true
+        dbQueue.add(transactionObserver: first)
+        dbQueue.add(transactionObserver: second)
+        try dbQueue.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO t (id) VALUES (?)")
+            for id in 1...3 { try statement.execute(arguments: [id]) }
+        }
+        XCTAssertEqual(first.take().filter { $0.hasPrefix("didChange") }, ["didChange insert t 1", "didChange insert t 2", "didChange insert t 3"])
+        XCTAssertEqual(second.take().filter { $0.hasPrefix("didChange") }, ["didChange insert t 1"])
+    }
+}

@@ -188,8 +188,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let answersFit = cache.questionCount <= StatementActivation.maximumMaskedQuestions
         var reusable = answersFit ? cache.execution : nil
         if let candidate = reusable, candidate.registryGeneration != registry.generation { reusable = nil }
+        // Until the answers differ from the candidate's, they are its first `matchedCount`
+        // active users; `answers` holds them all from the first difference on.
         var matchedCount = 0
-        var answersDiffer = false
+        var answersDiffer = reusable == nil
+        func diverge() {
+            guard !answersDiffer else { return }
+            answersDiffer = true
+            for user in reusable?.activeUsers.prefix(matchedCount) ?? [] { answers.append((user.entry, user.mask)) }
+        }
         if cache.questionCount > 0 {
             let activation = cache.activation
             for entry in registry.userEntries where !entry.isStopped {
@@ -203,12 +210,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                         matchedCount += 1
                         continue
                     }
-                    if !answersDiffer {
-                        // The first difference: the answers so far are the last execution's.
-                        answersDiffer = true
-                        answers.removeAll(keepingCapacity: true)
-                        for user in reusable?.activeUsers.prefix(matchedCount) ?? [] { answers.append((user.entry, user.mask)) }
-                    }
+                    diverge()
                     answers.append((entry, mask))
                 } else {
                     let acceptance = activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
@@ -216,16 +218,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 }
             }
         }
+        // Fewer active observers than the last execution: the answers differ too.
+        if let candidate = reusable, matchedCount != candidate.activeUsers.count { diverge() }
+
         let execution: StatementExecution
-        if answersFit, !answersDiffer, let candidate = reusable, matchedCount == candidate.activeUsers.count {
+        if !answersDiffer, let candidate = reusable {
             execution = candidate
-            if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled) {
-                becomeInert(statement)
-                return
-            }
-            execution.restart(totalChanges: totalChanges)
         } else {
-            if answersFit && !answersDiffer { answers.removeAll() }
             let activeUsers = answers.enumerated().map { index, answer in
                 StatementExecution.ActiveUser(
                     entry: answer.entry, mask: answer.mask,
@@ -237,12 +236,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 statement: statement, report: report, activeUsers: activeUsers,
                 regionIndex: registry.regionIndex, registryGeneration: registry.generation, totalChanges: totalChanges)
             if answersFit && cache.isCacheable { cache.execution = execution }
-            if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled) {
-                becomeInert(statement)
-                return
-            }
         }
-        inertStatement = nil
+        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled) {
+            becomeInert(statement)
+            return
+        }
+        // A new execution starts with the counter already; one that serves again restarts.
+        if execution === reusable { execution.restart(totalChanges: totalChanges) }
         self.execution = execution
         if execution.needsRowEvents || !registry.regionIndex.fullDatabase.isEmpty {
             installRowHook()
