@@ -82,6 +82,9 @@ final class OracleRun {
     var allObserver: RecordingObserver!
     var tableObserver: RecordingObserver!
     var deleteObserver: RecordingObserver!
+    /// Hears the first change of each transaction, then stops until the transaction ends:
+    /// the observers before it must go on hearing everything.
+    var stoppingObserver: RecordingObserver!
     var regionWatches: [RegionWatch] = []
     var valueWatches: [ValueWatch] = []
     /// Statements prepared once, and run again and again across schema changes.

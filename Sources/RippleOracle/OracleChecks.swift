@@ -153,7 +153,7 @@ extension OracleRun {
     /// Checks the transaction observers: the protocol of their callbacks, and their row
     /// events against the rows each statement really wrote.
     func checkTransactionObservers(tracker: UnitTracker, performed: Writes, writes: Writes, committed: Bool, explicit: Bool, autocommitFailed: Bool) {
-        for observer in [allObserver!, tableObserver!, deleteObserver!] {
+        for observer in [allObserver!, tableObserver!, deleteObserver!, stoppingObserver!] {
             for violation in observer.violations { fail(violation) }
             observer.violations.removeAll()
         }
@@ -246,6 +246,26 @@ extension OracleRun {
         }
         check(tableEvents == expectedTableEvents, "\(tableObserver.label): events \(tableEvents), expected \(expectedTableEvents)")
         check(tableObserver.log.filter { !$0.isChange } == ends, "\(tableObserver.label): transaction callbacks differ")
+
+        // The stopping observer hears the first change of each transaction, and only it.
+        var expectedFirsts: [String] = []
+        var seenInTransaction = false
+        for callback in log {
+            switch callback {
+            case .didChange where !seenInTransaction:
+                expectedFirsts.append(callback.description)
+                seenInTransaction = true
+            case .didCommit, .didRollback:
+                seenInTransaction = false
+            default:
+                break
+            }
+        }
+        let stoppedChanges = stoppingObserver.log.compactMap { callback -> String? in
+            if case .didChange = callback { return callback.description }
+            return nil
+        }
+        check(stoppedChanges == expectedFirsts, "\(stoppingObserver.label): changes \(stoppedChanges), expected \(expectedFirsts)")
 
         // An observer of deletions hears every deletion, including the rows deleted by
         // REPLACE conflict resolution (not the deletion half of an update that changes a

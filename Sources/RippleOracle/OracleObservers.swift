@@ -140,7 +140,11 @@ final class RecordingObserver: TransactionObserver, @unchecked Sendable {  // us
     func databaseDidChange(with event: DatabaseEvent) {
         checkNoSavepoint("databaseDidChange(with:)")
         log.append(.didChange(kind: event.kind, table: event.tableName, rowID: event.rowID))
+        if stopsAfterFirstChange { stopObservingDatabaseChangesUntilNextTransaction() }
     }
+
+    /// Whether the observer stops observing changes after the first of each transaction.
+    var stopsAfterFirstChange = false
 
     func databaseDidChange() {
         log.append(.didChangeWithoutEvent)

@@ -49,6 +49,9 @@ extension OracleRun {
         writer.add(transactionObserver: allObserver)
         writer.add(transactionObserver: tableObserver)
         writer.add(transactionObserver: deleteObserver)
+        stoppingObserver = RecordingObserver(label: "observer that stops after one change", acceptedTables: nil, oracleState: state)
+        stoppingObserver.stopsAfterFirstChange = true
+        writer.add(transactionObserver: stoppingObserver)
         for table in tables { try startObservations(of: table) }
         for view in views { try startObservations(of: view) }
         try startRegionWatch(WatchSpec(target: .fullDatabase, label: "region of the full database"), tracking: [DatabaseRegion.fullDatabase])

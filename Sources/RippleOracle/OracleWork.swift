@@ -177,6 +177,7 @@ extension OracleRun {
         allObserver.log.removeAll()
         tableObserver.log.removeAll()
         deleteObserver.log.removeAll()
+        stoppingObserver.log.removeAll()
         var tracker = UnitTracker(before: snapshot, current: snapshot)
         tracker.viewResults = try viewResults(db)
         tracker.triggersAtStart = triggers
