@@ -161,7 +161,7 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
-        if writer.isCurrentQueue { return try writer.onCurrentQueue(updates) }
+        if writer.isHeldByCurrentThread { return try writer.onCurrentQueue(updates) }
         return try writer.syncWithoutChecks(updates)
     }
 
@@ -186,7 +186,7 @@ public final class DatabasePool: DatabaseWriter {
     /// Calling it from elsewhere, or inside a transaction, is a fatal error. When every reader
     /// is busy, it waits for one.
     public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        precondition(writer.isCurrentQueue, """
+        precondition(writer.isHeldByCurrentThread, """
             asyncConcurrentRead must be called from the writer queue: \
             call it from dbPool.writeWithoutTransaction { db in ... }
             """)

@@ -44,26 +44,19 @@ public final class DatabaseQueue: DatabaseWriter {
         try self.init(path: ":memory:", configuration: configuration)
     }
 
-    private func checkNotReentrant() {
-        if writer.isCurrentQueue { fatalError(reentranceMessage) }
-    }
-
     public func close() throws {
-        checkNotReentrant()
         try writer.sync { try $0.close() }
     }
 
     // MARK: - Reading
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
-        checkNotReentrant()
         return try writer.sync { db in
             try db.inReadOnlyTransaction { try value(db) }
         }
     }
 
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        checkNotReentrant()
         return try writer.sync { db in try value(db) }
     }
 
@@ -83,7 +76,6 @@ public final class DatabaseQueue: DatabaseWriter {
     // MARK: - Writing
 
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
-        checkNotReentrant()
         return try writer.sync(updates)
     }
 
@@ -113,7 +105,7 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
-        if writer.isCurrentQueue { return try writer.onCurrentQueue(updates) }
+        if writer.isHeldByCurrentThread { return try writer.onCurrentQueue(updates) }
         return try writer.syncWithoutChecks(updates)
     }
 
@@ -122,7 +114,7 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        precondition(writer.isCurrentQueue, """
+        precondition(writer.isHeldByCurrentThread, """
             asyncConcurrentRead must be called from the writer queue: \
             call it from dbQueue.writeWithoutTransaction { db in ... }
             """)

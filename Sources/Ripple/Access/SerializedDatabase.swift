@@ -48,10 +48,6 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
         AccessChain.withAccess(to: db) { try? db.close() }
     }
 
-    /// Whether the current thread runs an access to this connection (maybe with accesses
-    /// to other connections nested in it).
-    var isCurrentQueue: Bool { isHeldByCurrentThread }
-
     /// Whether the current thread runs an access to this connection, maybe with other
     /// accesses nested in it: a new access would wait for itself.
     var isHeldByCurrentThread: Bool { AccessChain.holds(db) }

@@ -56,10 +56,7 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let connectionIdentity: UnsafeRawPointer?
 
-    // Exclusivity: the fields marked @exclusivity(unchecked) in Core and Record are confined to
-    // the connection's queue (or to one decoder) and never accessed re-entrantly. Measured
-    // (callgrind, --quick, whole workload) with the runtime's checks back on all of them:
-    // W1a +2.3%, W2a +3.1%, W2b +30.5%, W2c +22.5%, W5c +2.7% instructions.
+    // @exclusivity(unchecked): see the measurement at Database's fields.
     /// The decoder of `Decodable` records built from this statement row, reused from row
     /// to row of a cursor (see ``FetchableRecord`` decoding). Only read and written after
     /// `checkAccess()`; copied rows do not keep one.
