@@ -55,8 +55,7 @@ public struct SQLOrdering: Sendable, CustomStringConvertible {
     func sql(_ context: inout SQLGenerationContext) -> String {
         if let literal {
             // Not parenthesized: the SQL may hold several terms and their directions.
-            for argument in literal.arguments { _ = context.bind(argument) }
-            return literal.sql
+            return context.bind(sql: literal.sql, values: literal.arguments)
         }
         return expression.sql(&context) + (isDescending ? " DESC" : " ASC")
     }

@@ -28,6 +28,40 @@ struct SQLGenerationContext {
         arguments.append(value)
         return "?"
     }
+
+    /// Raw SQL and the values of its `?` parameters: bound, or written in the SQL when
+    /// values are inlined.
+    mutating func bind(sql: String, values: [DatabaseValue]) -> String {
+        if inlinesValues, let inlined = Self.inlining(sql, values: values) { return inlined }
+        arguments.append(contentsOf: values)
+        return sql
+    }
+
+    /// `sql` with its `?` parameters replaced by the literals of `values`, outside of
+    /// string literals and quoted identifiers; nil when there are more parameters than
+    /// values.
+    static func inlining(_ sql: String, values: [DatabaseValue]) -> String? {
+        guard !values.isEmpty else { return sql }
+        var result = ""
+        var index = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" || character == "`" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                guard index < values.count else { return nil }
+                result += values[index].sqlLiteral
+                index += 1
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
 }
 
 extension DatabaseValue {
@@ -99,8 +133,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case .value(let value):
             return value.isNull ? "NULL" : context.bind(value)
         case let .literal(sql, arguments):
-            context.arguments.append(contentsOf: arguments)
-            return "(" + sql + ")"
+            return "(" + context.bind(sql: sql, values: arguments) + ")"
         case let .prefix(op, operand):
             return op + " " + parenthesized(operand, &context)
         case let .infix(op, lhs, rhs):

@@ -134,6 +134,15 @@ final class SchemaDefinitionTests: XCTestCase {
         }
     }
 
+    func testRawSQLWithArgumentsInSchemaStatements() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "t") { t in t.column("score", .integer) }
+            try db.create(index: "high", on: "t", columns: ["score"], condition: SQLExpression(sql: "score > ?", arguments: [10]))
+            XCTAssertEqual(try sql(of: "high", db), #"CREATE INDEX "high" ON "t"("score") WHERE (score > 10)"#)
+        }
+    }
+
     func testLiteralsInSchemaStatements() {
         XCTAssertEqual(DatabaseValue.null.sqlLiteral, "NULL")
         XCTAssertEqual(1.databaseValue.sqlLiteral, "1")

@@ -79,41 +79,16 @@ extension Database {
         sql += name.quotedDatabaseIdentifier
         if let columns { sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")" }
         // A view takes no arguments: the request's values are written in its SQL.
-        sql += try " AS " + Self.inlining(prepared.statement.sql, arguments: prepared.arguments)
+        guard let inlined = SQLGenerationContext.inlining(prepared.statement.sql, values: prepared.arguments.values) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a view's request has more parameters than arguments", sql: prepared.statement.sql, arguments: prepared.arguments)
+        }
+        sql += " AS " + inlined
         try execute(sql: sql)
     }
 
     /// Drops a view.
     public func drop(view name: String) throws {
         try execute(sql: "DROP VIEW \(name.quotedDatabaseIdentifier)")
-    }
-
-    /// `sql` with its `?` parameters replaced by the literals of `arguments`, outside of
-    /// string literals and quoted identifiers.
-    private static func inlining(_ sql: String, arguments: StatementArguments) throws -> String {
-        let values = arguments.values
-        guard !values.isEmpty else { return sql }
-        var result = ""
-        var index = 0
-        var quote: Character?
-        for character in sql {
-            if let open = quote {
-                if character == open { quote = nil }
-                result.append(character)
-            } else if character == "'" || character == "\"" || character == "`" {
-                quote = character
-                result.append(character)
-            } else if character == "?" {
-                guard index < values.count else {
-                    throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a view's request has more parameters than arguments", sql: sql, arguments: arguments)
-                }
-                result += values[index].sqlLiteral
-                index += 1
-            } else {
-                result.append(character)
-            }
-        }
-        return result
     }
 }
 
