@@ -47,7 +47,7 @@ public final class Database {
     let authorizer = Authorizer()
 
     /// Schema facts (primary keys), dropped when a statement changes the schema.
-    var schemaCache = SchemaCache()
+    @exclusivity(unchecked) var schemaCache = SchemaCache()
 
     /// Opens a connection. `readonly` overrides the configuration (DatabasePool readers).
     init(path: String, description: String, configuration: Configuration, readonly: Bool? = nil) throws {

@@ -169,12 +169,16 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         startExecution(of: statement)
     }
 
+    /// Ends the collection of the current statement's changes.
+    func endExecution() {
+        execution = nil
+    }
+
     /// Prepares the collection of the statement's row changes.
     func startExecution(of statement: Statement) {
-        let report = statement.report
         inertStatement = nil
-        guard report.mayWrite else {
-            execution = nil
+        endExecution()
+        guard statement.report.mayWrite else {
             uninstallRowHook()
             return
         }
@@ -198,11 +202,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             for user in reusable?.activeUsers.prefix(matchedCount) ?? [] { answers.append((user.entry, user.mask)) }
         }
         if cache.questionCount > 0 {
-            let activation = cache.activation
-            for entry in registry.userEntries where !entry.isStopped {
+            // (A local copy of the list: its elements are read without retaining them.)
+            let userEntries = registry.userEntries
+            for index in userEntries.indices where !userEntries[index].isStopped {
+                let entry = userEntries[index]
                 guard let observer = entry.observer else { continue }
                 if answersFit {
-                    let mask = activation.acceptanceMask { kind in observer.observes(eventsOfKind: kind) }
+                    let mask = cache.acceptanceMask(of: observer)
                     guard mask != 0 else { continue }
                     if !answersDiffer, let candidate = reusable, matchedCount < candidate.activeUsers.count,
                        candidate.activeUsers[matchedCount].entry === entry, candidate.activeUsers[matchedCount].mask == mask
@@ -213,8 +219,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                     diverge()
                     answers.append((entry, mask))
                 } else {
-                    let acceptance = activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
-                    if !acceptance.isEmpty { answers.append((entry, 0)); unmaskedAcceptances.append(acceptance) }
+                    let acceptance = cache.activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
+                    if !acceptance.isEmpty {
+                        answers.append((entry, 0))
+                        unmaskedAcceptances.append(acceptance)
+                    }
                 }
             }
         }
@@ -233,7 +242,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             answers.removeAll(keepingCapacity: true)
             unmaskedAcceptances.removeAll()
             execution = StatementExecution(
-                statement: statement, report: report, activeUsers: activeUsers,
+                statement: statement, report: statement.report, activeUsers: activeUsers,
                 regionIndex: registry.regionIndex, registryGeneration: registry.generation, totalChanges: totalChanges)
             if answersFit && cache.isCacheable { cache.execution = execution }
         }
@@ -260,7 +269,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// cares about (any longer, in this transaction) costs only the questions asked. If
     /// SQLite compiles the statement again, what it writes is looked at again.
     private func becomeInert(_ statement: Statement) {
-        execution = nil
+        endExecution()
         inertStatement = statement
         uninstallRowHook()
     }
@@ -268,7 +277,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// The kinds of changes the statement may make, kept with the statement until its
     /// report or the schema changes.
     private func cachedActivation(for statement: Statement) -> CachedActivation {
-        if let cached = statement.observationCache as? CachedActivation, cached.report === statement.report,
+        if let cached = statement.observationCache, cached.report === statement.report,
            let version = schemaFactsVersion, cached.schemaFacts == version, !schemaFactsMayBeStale
         {
             return cached
@@ -295,14 +304,30 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let isCacheable: Bool
         /// The number of questions of `activation`, read without copying it.
         let questionCount: Int
+        /// The event kinds of `activation`'s questions.
+        private let eventKinds: [DatabaseEventKind]
         /// The statement's last execution, to serve again (see `startExecution(of:)`).
         @exclusivity(unchecked) var execution: StatementExecution?
+
+        /// Asks the observer each question once, and returns what it accepts, bit `i` for
+        /// question `i`. Only for at most `StatementActivation.maximumMaskedQuestions`
+        /// questions. (The kinds are read in place from this object's constant list: a
+        /// copy of a kind retains its strings.)
+        func acceptanceMask(of observer: any TransactionObserver) -> UInt64 {
+            assert(eventKinds.count <= StatementActivation.maximumMaskedQuestions)
+            var mask: UInt64 = 0
+            for index in eventKinds.indices where observer.observes(eventsOfKind: eventKinds[index]) {
+                mask |= 1 << UInt64(index)
+            }
+            return mask
+        }
         init(report: StatementReport, schemaFacts: Int?, activation: StatementActivation, isCacheable: Bool) {
             self.report = report
             self.schemaFacts = schemaFacts
             self.activation = activation
             self.isCacheable = isCacheable
             self.questionCount = activation.questions.count
+            self.eventKinds = activation.eventKinds
         }
     }
 
@@ -382,7 +407,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         sqlite3_commit_hook(connection, nil, nil)
         sqlite3_rollback_hook(connection, nil, nil)
         uninstallRowHook()
-        execution = nil
+        endExecution()
     }
 
     /// Ends the collection of the current statement's changes: tells them (or buffers
@@ -390,11 +415,16 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     func finishExecution(succeeded: Bool) {
         guard let execution else { return }
         self.execution = nil
+        defer { endExecution() }
         guard succeeded else { return }
-        let impacts = execution.regionImpacts(
-            regionIndex: registry.regionIndex,
-            virtualTables: { self.usesPreUpdateHook ? self.currentSchemaFacts()?.virtualTables : nil },
-            totalChanges: sqlite3_total_changes(connection))
+        // (The region index is not passed when no region observer can be found: a copy of
+        // it costs a hundred instructions.)
+        let impacts = execution.mayImpactRegions || !registry.regionIndex.fullDatabase.isEmpty
+            ? execution.regionImpacts(
+                regionIndex: registry.regionIndex,
+                virtualTables: { self.usesPreUpdateHook ? self.currentSchemaFacts()?.virtualTables : nil },
+                totalChanges: sqlite3_total_changes(connection))
+            : []
         if savepoints.isEmpty {
             for entry in impacts { entry.hasTransactionImpact = true }
             deliverEvents(of: execution)
@@ -412,20 +442,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     private func deliverEvents(of execution: StatementExecution) {
-        guard !execution.events.isEmpty else { return }
+        guard execution.hasEvents else { return }
         toldObservers = true
-        withoutDatabaseAccess {
-            for event in execution.events {
-                let databaseEvent = DatabaseEvent(
-                    kind: event.kind, rowID: event.rowID,
-                    databaseName: execution.slots[event.slot].databaseName, tableName: execution.slots[event.slot].name)
-                for user in execution.slots[event.slot].users where user.kinds.contains(event.origin) {
-                    let entry = execution.activeUsers[user.index].entry
-                    guard !entry.isStopped, let observer = entry.observer else { continue }
-                    observer.databaseDidChange(with: databaseEvent)
-                }
-            }
-        }
+        withoutDatabaseAccess { execution.deliverEvents() }
     }
 
     /// Tells buffered items to observers, in order.

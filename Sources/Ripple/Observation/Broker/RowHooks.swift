@@ -57,7 +57,8 @@ extension DatabaseObservationBroker {
             database.resolveRecompilation(of: statement)
         }
         guard let execution else { return }
-        let slotIndex = execution.slotIndex(databaseName: databaseName, tableName: tableName, regionIndex: registry.regionIndex)
+        let slotIndex = execution.knownSlotIndex(databaseName: databaseName, tableName: tableName)
+            ?? execution.newSlotIndex(databaseName: databaseName, tableName: tableName, regionIndex: registry.regionIndex)
         execution.recordRowChange(slot: slotIndex, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
         guard let connection, execution.slots[slotIndex].hasPreUpdateUsers else { return }
         // Observers that do not implement databaseWillChange(with:) stop wanting its events

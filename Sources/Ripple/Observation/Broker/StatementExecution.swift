@@ -130,7 +130,34 @@ final class StatementExecution {
                 if user.entry.wantsPreUpdateEvents { slots[slotIndex].hasPreUpdateUsers = true }
             }
         }
+        reportedSlotUsers = slots.map(\.users)
     }
+
+    /// The users of the reported slots (those of a slot made for a row change are none),
+    /// in a constant list: read in place, where a read of `slots` retains what it reads.
+    private let reportedSlotUsers: [[(index: Int, kinds: StatementActivation.Kinds)]]
+
+    /// Tells the statement's events to the active users that accepted them, in order,
+    /// skipping observers stopped, removed or deallocated since. Called once the statement
+    /// succeeded, outside of any savepoint.
+    func deliverEvents() {
+        for eventIndex in 0..<eventCount {
+            let event = eventStorage[eventIndex]
+            guard event.slot < reportedSlotCount else { continue }
+            let databaseEvent = DatabaseEvent(
+                kind: event.kind, rowID: event.rowID,
+                databaseName: slots[event.slot].databaseName, tableName: slots[event.slot].name)
+            let users = reportedSlotUsers[event.slot]
+            for userIndex in users.indices where users[userIndex].kinds.contains(event.origin) {
+                let entry = activeUsers[users[userIndex].index].entry
+                guard !entry.isStopped, let observer = entry.observer else { continue }
+                observer.databaseDidChange(with: databaseEvent)
+            }
+        }
+    }
+
+    /// Whether the statement has events to tell.
+    var hasEvents: Bool { eventCount > 0 }
 
     /// Whether the execution has these active observers, with these answers.
     /// Prepares the execution to serve again, for a new run of its statement.
@@ -158,6 +185,10 @@ final class StatementExecution {
         return hasNoWatchers || !needsRowEvents
     }
 
+    /// Whether ``regionImpacts(regionIndex:virtualTables:totalChanges:)`` may find region
+    /// observers other than those of the full database.
+    var mayImpactRegions: Bool { !hasNoWatchers || hasSchemaEffects || !rowImpacts.isEmpty }
+
     /// Whether the statement changes the schema, or tables through it.
     private let hasSchemaEffects: Bool
     /// Whether no region observer watches the tables of the slots.
@@ -173,17 +204,21 @@ final class StatementExecution {
         return false
     }
 
-    /// The slot of a table SQLite reports a row change for; a slot is made for a table the
-    /// statement did not report (the internal tables of a virtual table module).
-    func slotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, regionIndex: borrowing RegionIndex) -> Int {
+    /// The slot of a table SQLite reports a row change for, when SQLite passed the same
+    /// name pointers before; else ``newSlotIndex(databaseName:tableName:regionIndex:)``
+    /// finds it, or makes one for a table the statement did not report (the internal
+    /// tables of a virtual table module).
+    func knownSlotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>) -> Int? {
         for index in slots.indices where slots[index].lastTablePointer == tableName && slots[index].lastDatabasePointer == databaseName {
             return index
         }
-        return newSlotIndex(databaseName: databaseName, tableName: tableName, regionIndex: regionIndex)
+        return nil
     }
 
+    /// The slot of a table whose pointers SQLite did not pass before (see
+    /// ``knownSlotIndex(databaseName:tableName:)``).
     @inline(never)
-    private func newSlotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, regionIndex: borrowing RegionIndex) -> Int {
+    func newSlotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, regionIndex: borrowing RegionIndex) -> Int {
         let name = String(cString: tableName)
         let key = name.lowercased()
         let database = String(cString: databaseName)

@@ -70,11 +70,11 @@ extension DatabaseObservationBroker {
     private func rollbackHook() {
         _ = savepoints.removeAll()
         if case .cancelledCommit = completion {
-            execution = nil
+            endExecution()
             return
         }
         if isExplicitTransaction {
-            execution = nil
+            endExecution()
             completion = .rolledBack
         } else {
             // The implicit transaction of a statement run outside of any transaction: the
@@ -152,7 +152,7 @@ extension DatabaseObservationBroker {
         implicitTransactionRolledBack = false
         isExplicitTransaction = false
         toldObservers = false
-        execution = nil
+        endExecution()
         _ = savepoints.removeAll()
         let entries = registry.entries
         for entry in entries { entry.isStopped = false }
