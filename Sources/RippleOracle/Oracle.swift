@@ -82,6 +82,8 @@ final class OracleRun {
     var allObserver: RecordingObserver!
     var tableObserver: RecordingObserver!
     var deleteObserver: RecordingObserver!
+    /// Whether the recording observers implement `databaseWillChange(with:)`.
+    var observersWantPreUpdateEvents = true
     /// Hears the first change of each transaction, then stops until the transaction ends:
     /// the observers before it must go on hearing everything.
     var stoppingObserver: RecordingObserver!

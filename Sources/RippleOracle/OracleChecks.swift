@@ -275,8 +275,10 @@ extension OracleRun {
         })
         let allDeletes = events.filter { $0.kind == .delete }.map { "\($0.table.lowercased()) \($0.rowID)" }
         let deletes = deleteObserver.log.compactMap { callback -> String? in
-            if case let .didChange(kind, table, rowID) = callback { return kind == .delete ? "\(table.lowercased()) \(rowID)" : "non-delete \(kind)" }
-            return nil
+            guard case let .didChange(kind, table, rowID) = callback else { return nil }
+            if kind == .delete { return "\(table.lowercased()) \(rowID)" }
+            // Without pre-update events, the observer accepts updates too (see set-up).
+            return observersWantPreUpdateEvents ? "non-delete \(kind)" : nil
         }
         check(Set(deletes).isSubset(of: Set(allDeletes)), "\(deleteObserver.label): events \(deletes) not among \(allDeletes)")
         for delete in allDeletes where !movedRows.contains(delete) {

@@ -75,7 +75,11 @@ final class Locked<Value>: @unchecked Sendable {  // every access goes through `
 /// A transaction observer that records every callback, and checks on the spot what can
 /// only be checked then (no change event while a savepoint is open, no use of the
 /// connection).
-final class RecordingObserver: TransactionObserver, @unchecked Sendable {  // used on the writer's queue only
+///
+/// Made by ``make(label:acceptedTables:oracleState:wantsPreUpdateEvents:acceptsKind:)``: an
+/// observer that implements `databaseWillChange(with:)` or one that does not (Ripple then
+/// may hear row changes through SQLite's update hook instead of the pre-update hook).
+class RecordingObserver: @unchecked Sendable {  // used on the writer's queue only
     // Called on the writer's queue only; the oracle reads the log from there too.
     enum Callback: Equatable, CustomStringConvertible {
         case willChange(kind: DatabasePreUpdateEvent.Kind, table: String, initialRowID: Int64?, finalRowID: Int64?, statement: Int)
@@ -114,11 +118,37 @@ final class RecordingObserver: TransactionObserver, @unchecked Sendable {  // us
     /// Set by the oracle: the savepoint depth, the index of the statement that runs.
     let oracleState: OracleState
 
-    init(label: String, acceptedTables: Set<String>?, oracleState: OracleState, acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool = { _ in true }) {
+    fileprivate init(label: String, acceptedTables: Set<String>?, oracleState: OracleState, acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool) {
         self.label = label
         self.acceptedTables = acceptedTables
         self.oracleState = oracleState
         self.acceptsKind = acceptsKind
+    }
+
+    static func make(
+        label: String, acceptedTables: Set<String>?, oracleState: OracleState, wantsPreUpdateEvents: Bool,
+        acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool = { _ in true }) -> RecordingObserver
+    {
+        wantsPreUpdateEvents
+            ? PreUpdateRecordingObserver(label: label, acceptedTables: acceptedTables, oracleState: oracleState, acceptsKind: acceptsKind)
+            : RowEventRecordingObserver(label: label, acceptedTables: acceptedTables, oracleState: oracleState, acceptsKind: acceptsKind)
+    }
+
+    /// The observer, as a transaction observer.
+    var asTransactionObserver: any TransactionObserver {
+        // Both subclasses conform.
+        self as! any TransactionObserver
+    }
+
+    /// Registers the observer with a writer.
+    func register(with writer: any DatabaseWriter) {
+        if let observer = self as? PreUpdateRecordingObserver {
+            writer.add(transactionObserver: observer)
+        } else if let observer = self as? RowEventRecordingObserver {
+            writer.add(transactionObserver: observer)
+        } else {
+            preconditionFailure("a RecordingObserver is made by RecordingObserver.make")
+        }
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
@@ -132,7 +162,7 @@ final class RecordingObserver: TransactionObserver, @unchecked Sendable {  // us
         }
     }
 
-    func databaseWillChange(with event: DatabasePreUpdateEvent) {
+    fileprivate func recordWillChange(_ event: DatabasePreUpdateEvent) {
         checkNoSavepoint("databaseWillChange")
         log.append(.willChange(kind: event.kind, table: event.tableName, initialRowID: event.initialRowID, finalRowID: event.finalRowID, statement: oracleState.statementIndex))
     }
@@ -140,7 +170,7 @@ final class RecordingObserver: TransactionObserver, @unchecked Sendable {  // us
     func databaseDidChange(with event: DatabaseEvent) {
         checkNoSavepoint("databaseDidChange(with:)")
         log.append(.didChange(kind: event.kind, table: event.tableName, rowID: event.rowID))
-        if stopsAfterFirstChange { stopObservingDatabaseChangesUntilNextTransaction() }
+        if stopsAfterFirstChange { asTransactionObserver.stopObservingDatabaseChangesUntilNextTransaction() }
     }
 
     /// Whether the observer stops observing changes after the first of each transaction.
@@ -162,6 +192,14 @@ final class RecordingObserver: TransactionObserver, @unchecked Sendable {  // us
         log.append(.didRollback)
     }
 }
+
+/// A recording observer that implements `databaseWillChange(with:)`.
+final class PreUpdateRecordingObserver: RecordingObserver, TransactionObserver, @unchecked Sendable {  // as its superclass
+    func databaseWillChange(with event: DatabasePreUpdateEvent) { recordWillChange(event) }
+}
+
+/// A recording observer that does not implement `databaseWillChange(with:)`.
+final class RowEventRecordingObserver: RecordingObserver, TransactionObserver, @unchecked Sendable {}  // as its superclass
 
 /// What the oracle tells observers about what it is doing.
 final class OracleState: @unchecked Sendable {  // only used on the writer's queue

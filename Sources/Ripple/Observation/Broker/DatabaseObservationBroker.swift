@@ -60,8 +60,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     @exclusivity(unchecked) var inertStatement: Statement?
     /// Transaction callbacks that remain to be called (see ``NotificationRound``).
     @exclusivity(unchecked) var round = NotificationRound()
-    /// Whether the pre-update (or update) hook is installed.
-    @exclusivity(unchecked) var rowHookIsInstalled = false
+    /// The row callback installed, if any.
+    @exclusivity(unchecked) var installedRowHook: RowHook?
     /// Set when SQLite compiles a stepping statement again: the next row callback first
     /// makes the broker read its new report.
     @exclusivity(unchecked) var recompilationIsPending = false
@@ -186,78 +186,104 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let totalChanges = sqlite3_total_changes(connection)
         // Each observer is asked once per execution. When the answers, the observers and
         // the region index are those of the last execution of the statement, its execution
-        // serves again: a statement run in a loop allocates nothing here. The answers are
-        // compared with the last execution's as they come; a list is made only when they
-        // differ.
-        let answersFit = cache.questionCount <= StatementActivation.maximumMaskedQuestions
-        var reusable = answersFit ? cache.execution : nil
-        if let candidate = reusable, candidate.registryGeneration != registry.generation { reusable = nil }
-        // Until the answers differ from the candidate's, they are its first `matchedCount`
-        // active users; `answers` holds them all from the first difference on.
-        var matchedCount = 0
-        var answersDiffer = reusable == nil
-        func diverge() {
-            guard !answersDiffer else { return }
-            answersDiffer = true
-            for user in reusable?.activeUsers.prefix(matchedCount) ?? [] { answers.append((user.entry, user.mask)) }
-        }
-        if cache.questionCount > 0 {
-            // (A local copy of the list: its elements are read without retaining them.)
-            let userEntries = registry.userEntries
-            for index in userEntries.indices where !userEntries[index].isStopped {
-                let entry = userEntries[index]
-                guard let observer = entry.observer else { continue }
-                if answersFit {
-                    let mask = cache.acceptanceMask(of: observer)
-                    guard mask != 0 else { continue }
-                    if !answersDiffer, let candidate = reusable, matchedCount < candidate.activeUsers.count,
-                       candidate.activeUsers[matchedCount].entry === entry, candidate.activeUsers[matchedCount].mask == mask
-                    {
-                        matchedCount += 1
-                        continue
-                    }
-                    diverge()
-                    answers.append((entry, mask))
-                } else {
-                    let acceptance = cache.activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
-                    if !acceptance.isEmpty {
-                        answers.append((entry, 0))
-                        unmaskedAcceptances.append(acceptance)
-                    }
-                }
-            }
-        }
-        // Fewer active observers than the last execution: the answers differ too.
-        if let candidate = reusable, matchedCount != candidate.activeUsers.count { diverge() }
-
+        // serves again: a statement run in a loop allocates nothing here.
         let execution: StatementExecution
-        if !answersDiffer, let candidate = reusable {
-            execution = candidate
-        } else {
-            let activeUsers = answers.enumerated().map { index, answer in
-                StatementExecution.ActiveUser(
-                    entry: answer.entry, mask: answer.mask,
-                    acceptance: answersFit ? cache.activation.acceptance(mask: answer.mask) : unmaskedAcceptances[index])
+        let reused: Bool
+        if cache.questionCount <= StatementActivation.maximumMaskedQuestions {
+            // The last execution, made with the current observers and region index.
+            let candidate = cache.execution.flatMap { $0.registryGeneration == registry.generation ? $0 : nil }
+            if askObservers(cache, expecting: candidate), let candidate {
+                execution = candidate
+                reused = true
+            } else {
+                execution = makeExecution(of: statement, cache: cache, totalChanges: totalChanges)
+                if cache.isCacheable { cache.execution = execution }
+                reused = false
             }
-            answers.removeAll(keepingCapacity: true)
-            unmaskedAcceptances.removeAll()
-            execution = StatementExecution(
-                statement: statement, report: statement.report, activeUsers: activeUsers,
-                regionIndex: registry.regionIndex, registryGeneration: registry.generation, totalChanges: totalChanges)
-            if answersFit && cache.isCacheable { cache.execution = execution }
+        } else {
+            askObserversWithoutMasks(cache)
+            execution = makeExecution(of: statement, cache: cache, totalChanges: totalChanges)
+            reused = false
         }
         if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled) {
             becomeInert(statement)
             return
         }
         // A new execution starts with the counter already; one that serves again restarts.
-        if execution === reusable { execution.restart(totalChanges: totalChanges) }
+        if reused { execution.restart(totalChanges: totalChanges) }
         self.execution = execution
         if execution.needsRowEvents || !registry.regionIndex.fullDatabase.isEmpty {
-            installRowHook()
+            installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
         } else {
             uninstallRowHook()
         }
+    }
+
+    /// Asks each application observer about the statement's kinds of changes, once. Returns
+    /// true when the answers are those of `candidate`, the statement's last execution;
+    /// otherwise `answers` holds the observers that accepted some kind, with their masks.
+    ///
+    /// The answers are compared with the candidate's as they come: a list is made only
+    /// when they differ.
+    private func askObservers(_ cache: CachedActivation, expecting candidate: StatementExecution?) -> Bool {
+        // Until the answers differ from the candidate's, they are its first `matchedCount`
+        // active users; `answers` holds them all from the first difference on.
+        var matchedCount = 0
+        var answersDiffer = candidate == nil
+        // (A local copy of the list: its elements are read without retaining them.)
+        let userEntries = registry.userEntries
+        for index in userEntries.indices where !userEntries[index].isStopped {
+            guard let observer = userEntries[index].observer else { continue }
+            let mask = cache.acceptanceMask(of: observer)
+            guard mask != 0 else { continue }
+            if !answersDiffer, let candidate, matchedCount < candidate.activeUsers.count,
+               candidate.activeUsers[matchedCount].entry === userEntries[index], candidate.activeUsers[matchedCount].mask == mask
+            {
+                matchedCount += 1
+                continue
+            }
+            if !answersDiffer {
+                answersDiffer = true
+                for user in candidate!.activeUsers.prefix(matchedCount) { answers.append((user.entry, user.mask)) }
+            }
+            answers.append((userEntries[index], mask))
+        }
+        // Fewer active observers than the last execution: the answers differ too.
+        if !answersDiffer, let candidate, matchedCount != candidate.activeUsers.count {
+            for user in candidate.activeUsers.prefix(matchedCount) { answers.append((user.entry, user.mask)) }
+            return false
+        }
+        return !answersDiffer
+    }
+
+    /// Asks each application observer about the statement's kinds of changes, once, for a
+    /// statement with too many questions for masks: `answers` (with masks 0) and
+    /// `unmaskedAcceptances` hold what they accepted.
+    private func askObserversWithoutMasks(_ cache: CachedActivation) {
+        let userEntries = registry.userEntries
+        for entry in userEntries where !entry.isStopped {
+            guard let observer = entry.observer else { continue }
+            let acceptance = cache.activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
+            if !acceptance.isEmpty {
+                answers.append((entry, 0))
+                unmaskedAcceptances.append(acceptance)
+            }
+        }
+    }
+
+    /// A new execution, for the observers in `answers` (then emptied).
+    private func makeExecution(of statement: Statement, cache: CachedActivation, totalChanges: CInt) -> StatementExecution {
+        let answersFit = cache.questionCount <= StatementActivation.maximumMaskedQuestions
+        let activeUsers = answers.enumerated().map { index, answer in
+            StatementExecution.ActiveUser(
+                entry: answer.entry, mask: answer.mask,
+                acceptance: answersFit ? cache.activation.acceptance(mask: answer.mask) : unmaskedAcceptances[index])
+        }
+        answers.removeAll(keepingCapacity: true)
+        unmaskedAcceptances.removeAll()
+        return StatementExecution(
+            statement: statement, report: statement.report, activeUsers: activeUsers,
+            regionIndex: registry.regionIndex, registryGeneration: registry.generation, totalChanges: totalChanges)
     }
 
     /// Whether every observer of the full database knows the transaction touched it.
@@ -290,7 +316,18 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             guard let facts else { return true }
             return statementMayReplace || facts.mayReplace(tableKey: key)
         }
-        let cache = CachedActivation(report: statement.report, schemaFacts: facts?.version, activation: activation, isCacheable: cacheable)
+        // Inserts only, into rowid tables, where REPLACE can delete nothing: the update hook
+        // reports the same rows as the pre-update hook (see RowHooks.swift).
+        let updateHookSuffices = facts.map { facts in
+            !statement.report.changesSchema && statement.report.writes.allSatisfy { write in
+                StatementReport.isInternalTable(write.name)
+                    || (write.inserts && !write.deletes && write.updatedColumns == nil && !statementMayReplace
+                        && !facts.mayReplace(tableKey: write.key) && !facts.mayLackRowID(tableKey: write.key))
+            }
+        } ?? false
+        let cache = CachedActivation(
+            report: statement.report, schemaFacts: facts?.version, activation: activation,
+            isCacheable: cacheable, updateHookSuffices: updateHookSuffices)
         if cacheable { statement.observationCache = cache }
         return cache
     }
@@ -302,6 +339,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let activation: StatementActivation
         /// Whether it is kept with the statement.
         let isCacheable: Bool
+        /// Whether the update hook reports the same rows as the pre-update hook: the
+        /// statement only inserts, into rowid tables, and no REPLACE can delete a row.
+        let updateHookSuffices: Bool
         /// The number of questions of `activation`, read without copying it.
         let questionCount: Int
         /// The event kinds of `activation`'s questions.
@@ -321,8 +361,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
             return mask
         }
-        init(report: StatementReport, schemaFacts: Int?, activation: StatementActivation, isCacheable: Bool) {
+        init(report: StatementReport, schemaFacts: Int?, activation: StatementActivation, isCacheable: Bool, updateHookSuffices: Bool) {
             self.report = report
+            self.updateHookSuffices = updateHookSuffices
             self.schemaFacts = schemaFacts
             self.activation = activation
             self.isCacheable = isCacheable

@@ -5,13 +5,28 @@ import CSQLite
 ///
 /// The pre-update hook reports every row change, including the rows deleted by `REPLACE`
 /// conflict resolution and the changes of `WITHOUT ROWID` tables, which the update hook
-/// does not report.
+/// does not report. For a statement that only inserts, into rowid tables, where no
+/// `REPLACE` can delete a row, and whose observers do not want pre-update events, both
+/// hooks report the same rows: the update hook serves then, since SQLite prepares each
+/// pre-update call at a cost (170 instructions for each inserted row, callgrind W1b).
 extension DatabaseObservationBroker {
-    func installRowHook() {
-        guard !rowHookIsInstalled else { return }
-        rowHookIsInstalled = true
+    /// The row callback SQLite calls.
+    enum RowHook {
+        case preUpdate
+        case update
+    }
+
+    /// Installs a row callback: the pre-update hook when `preUpdate` is true and SQLite has
+    /// it, else the update hook. Replaces the other one, if installed: this happens inside
+    /// `sqlite3_step` only when SQLite compiles a statement again, before it changes rows.
+    func installRowHook(preUpdate: Bool = true) {
+        let hook: RowHook = preUpdate && usesPreUpdateHook ? .preUpdate : .update
+        guard installedRowHook != hook else { return }
+        if installedRowHook != nil { clearRowHook() }
+        installedRowHook = hook
         let context = Unmanaged.passUnretained(self).toOpaque()
-        if usesPreUpdateHook {
+        switch hook {
+        case .preUpdate:
             sqlite3_preupdate_hook(connection, { context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
                 guard let context, let connection, let databaseName, let tableName,
                       let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
@@ -20,7 +35,7 @@ extension DatabaseObservationBroker {
                     connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
                     initialRowID: initialRowID, finalRowID: finalRowID)
             }, context)
-        } else {
+        case .update:
             sqlite3_update_hook(connection, { context, operation, databaseName, tableName, rowID in
                 guard let context, let databaseName, let tableName,
                       let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
@@ -33,15 +48,19 @@ extension DatabaseObservationBroker {
     }
 
     func uninstallRowHook() {
-        guard rowHookIsInstalled else { return }
+        guard installedRowHook != nil else { return }
         // Not from inside sqlite3_step: the hook stays until the statement ends.
         guard database.authorizer.steppingStatement == nil else { return }
-        rowHookIsInstalled = false
-        if usesPreUpdateHook {
-            sqlite3_preupdate_hook(connection, nil, nil)
-        } else {
-            sqlite3_update_hook(connection, nil, nil)
+        clearRowHook()
+    }
+
+    private func clearRowHook() {
+        switch installedRowHook {
+        case .preUpdate?: sqlite3_preupdate_hook(connection, nil, nil)
+        case .update?: sqlite3_update_hook(connection, nil, nil)
+        case nil: break
         }
+        installedRowHook = nil
     }
 
     /// A row is about to change (pre-update hook), or just changed (update hook, where

@@ -24,11 +24,19 @@ struct SchemaFacts {
     let replaceTables: Set<String>
     /// Whether some trigger mentions REPLACE.
     let triggersMayReplace: Bool
+    /// Lowercased names of the tables whose definition mentions WITHOUT: maybe `WITHOUT
+    /// ROWID` tables, whose changes the update hook does not report.
+    let withoutTables: Set<String>
     /// Whether some table or trigger mentions FAIL (conflict resolution or `RAISE(FAIL)`).
     let mentionsFail: Bool
 
     func mayReplace(tableKey: String) -> Bool {
         triggersMayReplace || replaceTables.contains(tableKey)
+    }
+
+    /// Whether the table may be a `WITHOUT ROWID` table, or is unknown.
+    func mayLackRowID(tableKey: String) -> Bool {
+        tables[tableKey] == nil || withoutTables.contains(tableKey)
     }
 
     private nonisolated(unsafe) static var lastVersion = 0
@@ -40,6 +48,7 @@ struct SchemaFacts {
         var tables: [String: Table] = [:]
         var virtualTables: Set<String> = []
         var replaceTables: Set<String> = []
+        var withoutTables: Set<String> = []
         var triggersMayReplace = false
         var mentionsFail = false
         for database in databases {
@@ -68,6 +77,7 @@ struct SchemaFacts {
                         virtualTables.insert(key)
                     }
                     if mentionsReplace { replaceTables.insert(key) }
+                    if definition.range(of: "without", options: .caseInsensitive) != nil { withoutTables.insert(key) }
                 case "trigger":
                     if mentionsReplace { triggersMayReplace = true }
                 default:
@@ -78,7 +88,7 @@ struct SchemaFacts {
         let version = versionLock.withLock { lastVersion += 1; return lastVersion }
         return SchemaFacts(
             version: version, tables: tables, virtualTables: virtualTables, replaceTables: replaceTables,
-            triggersMayReplace: triggersMayReplace, mentionsFail: mentionsFail)
+            triggersMayReplace: triggersMayReplace, withoutTables: withoutTables, mentionsFail: mentionsFail)
     }
 
     /// The columns of a table, as the schema spells them.

@@ -156,6 +156,11 @@ final class StatementExecution {
         }
     }
 
+    /// Whether some active user wants pre-update events (`databaseWillChange(with:)`).
+    var hasPreUpdateUsers: Bool {
+        activeUsers.contains { $0.entry.wantsPreUpdateEvents }
+    }
+
     /// Whether the statement has events to tell.
     var hasEvents: Bool { eventCount > 0 }
 
