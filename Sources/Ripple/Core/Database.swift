@@ -367,24 +367,36 @@ public final class Database {
     @inline(__always)
     func executeStatement(_ statement: Statement) throws {
         try checkOpen()
-        try statementWillStart(statement)
+        // The hook is read once for both calls: each read retains it (two atomic
+        // operations). It is read again in the rare case it changed while the statement ran.
+        let hook = statementHook
+        try statementWillStart(statement, hook: hook)
         do {
             while try statement.step() {}
         } catch {
             throw statementDidFail(statement, error: error)
         }
         statement.reset()
-        try statementDidFinish(statement)
+        if hook === statementHook {
+            try statementDidFinish(statement, hook: hook)
+        } else {
+            try statementDidFinish(statement)
+        }
     }
 
     // The narrow hook transaction observation plugs into, around each statement execution.
     @inline(__always)
     func statementWillStart(_ statement: Statement) throws {
+        try statementWillStart(statement, hook: statementHook)
+    }
+
+    @inline(__always)
+    private func statementWillStart(_ statement: Statement, hook: StatementExecutionHook?) throws {
         statement.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionStatementStartsOutsideOfTransaction = !isInsideTransaction
         }
-        try statementHook?.statementWillStart(statement)
+        try hook?.statementWillStart(statement)
     }
 
     /// The date of the current transaction, set when a statement (`BEGIN`, `SAVEPOINT`)
@@ -425,12 +437,17 @@ public final class Database {
 
     @inline(__always)
     func statementDidFinish(_ statement: Statement) throws {
+        try statementDidFinish(statement, hook: statementHook)
+    }
+
+    @inline(__always)
+    private func statementDidFinish(_ statement: Statement, hook: StatementExecutionHook?) throws {
         // Every way of running a statement ends here: executions and cursors.
         guard statement.isExecuting else { return }
         statement.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect { transactionStatementDidRun() }
-        try statementHook?.statementDidFinish(statement)
+        try hook?.statementDidFinish(statement)
     }
 
     /// Returns the error to throw (an observer may replace SQLite's).

@@ -282,12 +282,12 @@ public final class Statement {
     @inline(__always)
     func step() throws -> Bool {
         needsReset = true
-        let authorizer = database.authorizer
-        let previous = authorizer.steppingStatement
-        authorizer.steppingStatement = sqliteStatement
+        // (No local for the authorizer: it would be retained and released around the step.)
+        let previous = database.authorizer.steppingStatement
+        database.authorizer.steppingStatement = sqliteStatement
         let code = sqlite3_step(sqliteStatement)
-        authorizer.steppingStatement = previous
-        if authorizer.collectionStatement == sqliteStatement {
+        database.authorizer.steppingStatement = previous
+        if database.authorizer.collectionStatement == sqliteStatement {
             database.resolveRecompilation(of: self)
         }
         if code == SQLITE_ROW { return true }

@@ -20,8 +20,10 @@ final class RowHookChoiceTests: XCTestCase {
         func databaseDidChange(with event: DatabaseEvent) {
             events.append("\(event.kind) \(event.tableName) \(event.rowID)")
         }
-        func databaseDidCommit(_ db: Database) {}
-        func databaseDidRollback(_ db: Database) {}
+        /// The ends of transactions it heard of.
+        var ends: [String] = []
+        func databaseDidCommit(_ db: Database) { ends.append("didCommit") }
+        func databaseDidRollback(_ db: Database) { ends.append("didRollback") }
     }
 
     /// An in-memory database with the schema, observed by a new `RowEventObserver`.
@@ -31,6 +33,17 @@ final class RowHookChoiceTests: XCTestCase {
         let observer = RowEventObserver()
         dbQueue.add(transactionObserver: observer)
         return (dbQueue, observer)
+    }
+
+    func testAFailedStatementOutsideOfATransactionEndsNothingForAnObserverWithoutPreUpdateEvents() throws {
+        // The first row change of an observer goes to the default databaseWillChange(with:),
+        // which tells nothing: the rollback of the failed statement is no news to it.
+        let (dbQueue, observer) = try makeObservedQueue("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)")
+        try dbQueue.writeWithoutTransaction { db in
+            XCTAssertThrowsError(try db.execute(sql: "INSERT INTO item (id, name) VALUES (1, 'a'), (1, 'b')"))
+        }
+        XCTAssertEqual(observer.events, [])
+        XCTAssertEqual(observer.ends, [])
     }
 
     func testPlainInsertsUseTheUpdateHookAndAreAllHeard() throws {

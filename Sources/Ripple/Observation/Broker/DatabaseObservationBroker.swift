@@ -211,12 +211,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
         // A new execution starts with the counter already; one that serves again restarts.
         if reused { execution.restart(totalChanges: totalChanges) }
-        self.execution = execution
         if execution.needsRowEvents || !registry.regionIndex.fullDatabase.isEmpty {
             installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
         } else {
             uninstallRowHook()
         }
+        self.execution = consume execution
     }
 
     /// Asks each application observer about the statement's kinds of changes, once. Returns
@@ -385,7 +385,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // A rollback of the statement's implicit transaction was a retry: it succeeded.
         implicitTransactionRolledBack = false
         inertStatement = nil
-        if let execution, execution.runs(statement) { finishExecution(succeeded: true) }
+        if execution?.runs(statement) == true { finishExecution(succeeded: true) }
         refreshSchemaFactsIfNeeded(after: statement)
         applySavepointEffect(of: statement.report)
         try endTransactionIfNeeded(after: statement)
@@ -454,9 +454,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// Ends the collection of the current statement's changes: tells them (or buffers
     /// them in the savepoint stack) when it succeeded, drops them when SQLite undid them.
     func finishExecution(succeeded: Bool) {
-        guard let execution else { return }
-        self.execution = nil
-        defer { endExecution() }
+        // (Moved out, not copied: a copy is a retain and a release more.)
+        guard let execution = execution.take() else { return }
         guard succeeded else { return }
         // (The region index is not passed when no region observer can be found: a copy of
         // it costs a hundred instructions.)
@@ -496,8 +495,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 switch item {
                 case let .willChange(event, entry):
                     guard !entry.isStopped, let observer = entry.observer else { continue }
-                    toldObservers = true
                     observer.databaseWillChange(with: event)
+                    // (The default implementation tells nothing.)
+                    if entry.wantsPreUpdateEvents { toldObservers = true }
                 case let .didChange(event, entry):
                     guard !entry.isStopped, let observer = entry.observer else { continue }
                     toldObservers = true

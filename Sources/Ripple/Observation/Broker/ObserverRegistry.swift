@@ -49,6 +49,13 @@ final class ObserverEntry {
         return strongObserver ?? weakObserver
     }
 
+    /// The observer, unless it was deallocated, the entry removed, or the observer stopped
+    /// until the next transaction.
+    var observerUnlessStopped: (any TransactionObserver)? {
+        if isStopped { return nil }
+        return observer
+    }
+
     /// Lets the observer go: called when the entry leaves the registry.
     func release() {
         isRemoved = true

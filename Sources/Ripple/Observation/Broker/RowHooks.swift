@@ -94,9 +94,10 @@ extension DatabaseObservationBroker {
                 for user in slot.users where user.kinds.contains(origin) {
                     let entry = execution.activeUsers[user.index].entry
                     guard entry.wantsPreUpdateEvents, !entry.isStopped, let observer = entry.observer else { continue }
-                    execution.toldLivePreUpdateEvents = true
-                    toldObservers = true
                     observer.databaseWillChange(with: event)
+                    // (The default implementation, of an observer that does not implement
+                    // the method, tells nothing.)
+                    if entry.wantsPreUpdateEvents { toldObservers = true }
                 }
             }
         } else {

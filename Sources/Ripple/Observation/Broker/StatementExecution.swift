@@ -100,8 +100,6 @@ final class StatementExecution {
     @exclusivity(unchecked) private(set) var preUpdateItems: [SavepointStack.Item] = []
     /// Region observers whose watched rows changed.
     @exclusivity(unchecked) private(set) var rowImpacts: [ObserverEntry] = []
-    /// Whether a pre-update event was told live, as SQLite reported it.
-    @exclusivity(unchecked) var toldLivePreUpdateEvents = false
     /// The connection's change counter when the statement started: writes to tables that
     /// have no row callbacks (virtual tables) are known from it.
     @exclusivity(unchecked) private(set) var totalChangesAtStart: CInt
@@ -130,12 +128,22 @@ final class StatementExecution {
                 if user.entry.wantsPreUpdateEvents { slots[slotIndex].hasPreUpdateUsers = true }
             }
         }
-        reportedSlotUsers = slots.map(\.users)
+        var userRanges: [Range<Int>] = []
+        var users: [(index: Int, kinds: StatementActivation.Kinds)] = []
+        for slot in slots {
+            userRanges.append(users.count..<(users.count + slot.users.count))
+            users.append(contentsOf: slot.users)
+        }
+        reportedSlotUserRanges = userRanges
+        reportedSlotUsers = users
     }
 
     /// The users of the reported slots (those of a slot made for a row change are none),
-    /// in a constant list: read in place, where a read of `slots` retains what it reads.
-    private let reportedSlotUsers: [[(index: Int, kinds: StatementActivation.Kinds)]]
+    /// in constant flat lists: read in place, where a read of `slots` (or of a nested
+    /// array) retains what it reads.
+    private let reportedSlotUsers: [(index: Int, kinds: StatementActivation.Kinds)]
+    /// The range of each reported slot's users in `reportedSlotUsers`.
+    private let reportedSlotUserRanges: [Range<Int>]
 
     /// Tells the statement's events to the active users that accepted them, in order,
     /// skipping observers stopped, removed or deallocated since. Called once the statement
@@ -147,10 +155,8 @@ final class StatementExecution {
             let databaseEvent = DatabaseEvent(
                 kind: event.kind, rowID: event.rowID,
                 databaseName: slots[event.slot].databaseName, tableName: slots[event.slot].name)
-            let users = reportedSlotUsers[event.slot]
-            for userIndex in users.indices where users[userIndex].kinds.contains(event.origin) {
-                let entry = activeUsers[users[userIndex].index].entry
-                guard !entry.isStopped, let observer = entry.observer else { continue }
+            for userIndex in reportedSlotUserRanges[event.slot] where reportedSlotUsers[userIndex].kinds.contains(event.origin) {
+                guard let observer = activeUsers[reportedSlotUsers[userIndex].index].entry.observerUnlessStopped else { continue }
                 observer.databaseDidChange(with: databaseEvent)
             }
         }
@@ -172,7 +178,6 @@ final class StatementExecution {
         if !preUpdateItems.isEmpty { preUpdateItems.removeAll(keepingCapacity: true) }
         if !rowImpacts.isEmpty { rowImpacts.removeAll(keepingCapacity: true) }
         probe = nil
-        toldLivePreUpdateEvents = false
         totalChangesAtStart = totalChanges
         if slots.count > reportedSlotCount {
             slots.removeSubrange(reportedSlotCount...)
