@@ -84,6 +84,8 @@ final class OracleRun {
     var deleteObserver: RecordingObserver!
     /// Whether the recording observers implement `databaseWillChange(with:)`.
     var observersWantPreUpdateEvents = true
+    /// Whether the all-events observer is the only transaction observer registered.
+    var soleTransactionObserver: Bool { seed % 3 == 0 }
     /// Hears the first change of each transaction, then stops until the transaction ends:
     /// the observers before it must go on hearing everything.
     var stoppingObserver: RecordingObserver!

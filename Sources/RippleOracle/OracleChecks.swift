@@ -237,6 +237,18 @@ extension OracleRun {
             }
         }
 
+        if !soleTransactionObserver {
+            checkPartialObservers(log: log, events: events, ends: ends, willChanges: willChanges)
+        }
+    }
+
+    /// Checks the observers of some tables, of deletions, and the one that stops after the
+    /// first change of each transaction, against the all-events observer.
+    private func checkPartialObservers(
+        log: [RecordingObserver.Callback], events: [(kind: DatabaseEvent.Kind, table: String, rowID: Int64)],
+        ends: [RecordingObserver.Callback],
+        willChanges: [(kind: DatabasePreUpdateEvent.Kind, table: String, initial: Int64?, final: Int64?, statement: Int)])
+    {
         // An observer of some tables hears exactly the events of those tables.
         let accepted = tableObserver.acceptedTables ?? []
         let expectedTableEvents = events.filter { accepted.contains($0.table) }.map { "\($0.kind) \($0.table) \($0.rowID)" }

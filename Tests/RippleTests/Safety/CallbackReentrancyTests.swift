@@ -57,6 +57,48 @@ final class CallbackReentrancyTests: XCTestCase {
         XCTAssertEqual(first.log, ["first didChange 1"])
     }
 
+    func testASoleObserverRemovedFromDatabaseDidChangeGetsNothingMore() throws {
+        // The only active observer is told through the reference the broker holds since
+        // the statement started: its removal still stops the events at once.
+        let dbQueue = try makeQueue()
+        let observer = ActingObserver("only")
+        observer.onDidChange = { observer in dbQueue.remove(transactionObserver: observer) }
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t (id) VALUES (1), (2), (3)") }
+        XCTAssertEqual(observer.log, ["only didChange 1"])
+    }
+
+    func testAnObserverReleasedDuringAStatementItObservesHearsTheStatementToItsEnd() throws {
+        // Observers are held weakly, except while a statement they observe runs: the broker
+        // keeps them from the questions before the statement to the end of its events.
+        final class Holder: @unchecked Sendable {  // used on the writer's queue only
+            var observer: ActingObserver?
+            var firstLog: [String] = []
+        }
+        let dbQueue = try makeQueue()
+        let holder = Holder()
+        weak var weakFirst: ActingObserver?
+        do {
+            let first = ActingObserver("first")
+            first.onDidChange = { observer in holder.firstLog = observer.log }
+            weakFirst = first
+            holder.observer = first
+            dbQueue.add(transactionObserver: first)
+        }
+        let second = ActingObserver("second")
+        // The second observer lets the first one go at the first event.
+        second.onDidChange = { _ in holder.observer = nil }
+        dbQueue.add(transactionObserver: second)
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO t (id) VALUES (1), (2)")
+        }
+        // Released when the statement's events were told, before its commit.
+        XCTAssertEqual(holder.firstLog, ["first didChange 1", "first didChange 2"])
+        XCTAssertNil(weakFirst)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t (id) VALUES (3)") }
+        XCTAssertEqual(second.log.filter { $0.contains("didChange") }, ["second didChange 1", "second didChange 2", "second didChange 3"])
+    }
+
     func testAnObserverRemovingAnotherOneFromDatabaseDidChange() throws {
         let dbQueue = try makeQueue()
         let first = ActingObserver("first")

@@ -162,6 +162,23 @@ final class StatementExecution {
         }
     }
 
+    /// Tells the statement's events to its only active user, `observer`, in order, until
+    /// it is stopped or removed.
+    func deliverEvents(toSoleUser observer: any TransactionObserver) {
+        assert(activeUsers.count == 1 && ObjectIdentifier(observer) == activeUsers[0].entry.identity, "the observer of the only active user")
+        let entry = activeUsers[0].entry
+        for eventIndex in 0..<eventCount {
+            let event = eventStorage[eventIndex]
+            guard event.slot < reportedSlotCount else { continue }
+            for userIndex in reportedSlotUserRanges[event.slot] where reportedSlotUsers[userIndex].kinds.contains(event.origin) {
+                guard !entry.isStopped && !entry.isRemoved else { return }
+                observer.databaseDidChange(with: DatabaseEvent(
+                    kind: event.kind, rowID: event.rowID,
+                    databaseName: slots[event.slot].databaseName, tableName: slots[event.slot].name))
+            }
+        }
+    }
+
     /// Whether some active user wants pre-update events (`databaseWillChange(with:)`).
     var hasPreUpdateUsers: Bool {
         activeUsers.contains { $0.entry.wantsPreUpdateEvents }
