@@ -88,11 +88,17 @@ public final class Row: @unchecked Sendable {
     /// connection: the statement may be stepping on another thread, or be gone.
     @inlinable @inline(__always)
     func checkAccess() {
+        Row.checkAccess(connectionIdentity)
+    }
+
+    /// `checkAccess()`, for the connection of a statement row (nil: a copied row).
+    @inlinable @inline(__always)
+    static func checkAccess(_ connectionIdentity: UnsafeRawPointer?) {
         if let connectionIdentity, ripple_access_holds(connectionIdentity) == 0 { rowUsedOutsideOfAccess() }
     }
 
     @usableFromInline @inline(never)
-    func rowUsedOutsideOfAccess() -> Never {
+    static func rowUsedOutsideOfAccess() -> Never {
         fatalError("""
             A row of a cursor was read outside of the database access that runs the cursor. \
             Read it inside the closure of dbQueue.read/write (or dbPool's), or keep a copy: \
@@ -386,6 +392,12 @@ public final class Row: @unchecked Sendable {
 
     @inlinable
     func checkIndex(_ index: Int) {
+        Row.checkIndex(index, count: count)
+    }
+
+    /// `checkIndex(_:)`, for a row of `count` columns.
+    @inlinable @inline(__always)
+    static func checkIndex(_ index: Int, count: Int) {
         precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
     }
 

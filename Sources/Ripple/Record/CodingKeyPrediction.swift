@@ -7,9 +7,10 @@
 /// costs two comparisons; asking a key for its `stringValue` (a call through a protocol
 /// witness that builds a `String`) and comparing names costs several times that.
 ///
-/// Keys are identified by value only for types that are plain bytes (no references) of at
-/// most 8 bytes, which covers the keys of synthesized `Codable` conformances (enums). Other
-/// keys are looked up by name. A key's name is assumed to depend on its value only, as
+/// Keys are identified by value only for types smaller than a pointer, which hold no
+/// reference (a reference takes a pointer's size) and are plain bytes: this covers the keys
+/// of synthesized `Codable` conformances (enums of one or two bytes). Other keys are looked
+/// up by name. A key's name is assumed to depend on its value only, as
 /// `CodingKey` implies: two keys of one type with the same bytes have the same name.
 struct CodingKeyPrediction {
     /// A key's type and bytes.
@@ -35,19 +36,22 @@ struct CodingKeyPrediction {
         return prediction.index(of: KeyIdentity(bits: bits, type: ObjectIdentifier(Key.self))) { lookup(key.stringValue) }
     }
 
-    /// The bytes of `key`, when its type is plain bytes of at most 8 bytes; nil otherwise.
+    /// The bytes of `key`, when its type is smaller than a pointer (so it holds no
+    /// reference: its bytes are its value); nil otherwise.
     ///
     /// In unspecialized generic code (where decoding containers run), this reads the type's
-    /// value witness flags and size, and loads the value in place.
+    /// size, and loads the value in place.
     @inline(__always)
     static func bits<Key>(of key: Key) -> UInt64? {
-        guard _isPOD(Key.self) else { return nil }
+        // A reference is a pointer's size: a smaller type has none (the supported test;
+        // `_isPOD` is not supported language). 8-byte keys without references are rare,
+        // and looked up by name.
+        guard MemoryLayout<Key>.size < MemoryLayout<UnsafeRawPointer>.size else { return nil }
         switch MemoryLayout<Key>.size {
         case 0: return 0
         case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
         case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
         case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
-        case 8: return unsafeBitCast(key, to: UInt64.self)
         default: return nil
         }
     }

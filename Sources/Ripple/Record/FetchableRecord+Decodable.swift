@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// `Decodable` records decode from rows with no extra code.
@@ -47,16 +48,18 @@ extension Row {
 // returned. So:
 // - the row keeps one decoder (above), and the decoder keeps the keyed container it handed
 //   out last: records of one type get the same container on every row;
-// - the container is a struct of plain values (a reference that is not counted and a
-//   generation number), so copying it counts no references;
+// - the container is a struct of plain values (the address of its state's storage, which
+//   is never freed, and a generation number: `_ImmortalDecodingStorage`), so copying it
+//   counts no references;
 // - column indexes are predicted from one record to the next, by the value of the coding
 //   key (`CodingKeyPrediction`), so that keys are not asked for their names;
-// - values are read through `Row`'s inlined fast path, straight from the statement.
+// - values of a statement row are read straight from the statement, with the checks of
+//   `Row`'s fast path (the access to the connection, the column index).
 //
-// The uncounted reference stays memory-safe: the state it points to is never deallocated
-// (a state whose row is gone goes back to a pool, with a new generation), and every use
-// checks the generation, so a container kept after its row is gone is a clear fatal error,
-// not a read of freed memory.
+// The address stays memory-safe: the storage it points to is never deallocated (a state
+// whose row is gone goes back to a pool, with a new generation), and every use checks the
+// generation, so a container kept after its row is gone is a clear fatal error, not a read
+// of freed memory.
 
 /// The decoder of `Decodable` records; owned by its row, never created otherwise.
 final class DatabaseRowDecoder: Decoder {
@@ -93,8 +96,7 @@ final class DatabaseRowDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         state.check(generation)
-        state.prediction.rewind()
-        state.keyPrediction.rewind()
+        state.rewind()
         // The memory of `lastContainer` was initialized as a `KeyedDecodingContainer<Key>`
         // when `lastKeyType` was set to `Key`.
         if lastKeyType == ObjectIdentifier(Key.self), let lastContainer {
@@ -130,30 +132,25 @@ final class DatabaseRowDecoder: Decoder {
 }
 
 /// What the decoder and the keyed containers of a row read: the row, and the predicted
-/// column indexes. Never deallocated: see the comment above.
+/// column indexes, in storage that is never freed (see ``_ImmortalDecodingStorage``).
+/// Never deallocated: states not in use wait in a pool.
 final class RecordDecodingState: @unchecked Sendable {  // used by one decoder at a time; the pool of states is behind `lock`
+    /// The state's storage, read by keyed containers without reference counting.
+    let storage = _ImmortalDecodingStorage()
+
     /// Incremented each time the state is given back, so that containers of a previous
     /// row are recognized.
-    @exclusivity(unchecked) private(set) var generation: UInt64 = 0
-    /// The row, while the state is acquired. Unretained (a counted reference costs two
-    /// atomic operations for each decoded value) and valid: the row lives as long as the
-    /// state is acquired, since the state is given back when the row ends (a statement
-    /// row) or when its decoder, which retains the row, ends (a copied row).
-    @exclusivity(unchecked) private var row: Unmanaged<Row>?
-    /// Column indexes in the order properties are decoded, resolved on the first record
-    /// and predicted for the next ones.
-    @exclusivity(unchecked) var prediction = ColumnIndexPrediction()
-    /// The same, by coding key value (see `CodingKeyPrediction`).
-    @exclusivity(unchecked) var keyPrediction = CodingKeyPrediction()
+    var generation: UInt64 { storage.pointer.pointee.generation }
 
-    // States not in use. They stay allocated: that is what makes uncounted references to
-    // them safe. There are never more than the decoders that were alive at once.
+    // States not in use. They stay allocated, and so does their storage: that is what
+    // makes the containers' uncounted references to it safe. There are never more than the
+    // decoders that were alive at once.
     private nonisolated(unsafe) static var free: [RecordDecodingState] = []
     private static let lock = NSLock()
 
     static func acquire(for row: Row) -> RecordDecodingState {
         let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
-        state.row = Unmanaged.passUnretained(row)
+        state.storage.pointer.pointee.attach(row)
         return state
     }
 
@@ -161,13 +158,88 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
     /// containers kept beyond this point fail their check.
     func release(generation expected: UInt64) {
         Self.lock.withLock {
-            guard generation == expected else { return }
-            generation &+= 1
-            row = nil
-            prediction = ColumnIndexPrediction()
-            keyPrediction = CodingKeyPrediction()
+            guard storage.pointer.pointee.detach(generation: expected) else { return }
             Self.free.append(self)
         }
+    }
+
+    func check(_ expected: UInt64) { storage.pointer.pointee.check(expected) }
+
+    /// Rewinds the predictions, for a new record.
+    func rewind() {
+        storage.pointer.pointee.prediction.rewind()
+        storage.pointer.pointee.keyPrediction.rewind()
+    }
+}
+
+/// The address of a `RecordDecodingStorage` that is never freed.
+///
+/// Keyed containers keep this address, not a counted reference to their state: the
+/// standard library copies a container through its value witnesses for each decoded value,
+/// and a counted reference costs two atomic operations at each copy (callgrind, W2c
+/// --quick, 40,000 records: 191M instructions with this address, 216M with counted
+/// references to the state and the row).
+///
+/// Invariant: the storage is allocated when its `RecordDecodingState` is made, and never
+/// deallocated; states are never deallocated either (they wait in a pool), so the address
+/// stays valid for the life of the process. Debug builds check a marker at each use.
+struct _ImmortalDecodingStorage {
+    let pointer: UnsafeMutablePointer<RecordDecodingStorage>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: RecordDecodingStorage())
+    }
+
+    /// A container's pointer, checked in debug builds.
+    @inline(__always)
+    static func checked(_ pointer: UnsafeMutablePointer<RecordDecodingStorage>) -> UnsafeMutablePointer<RecordDecodingStorage> {
+        assert(pointer.pointee.marker == RecordDecodingStorage.liveMarker, "decoding storage is allocated and never freed")
+        return pointer
+    }
+}
+
+/// The state of the decoder and keyed containers of one row, in `_ImmortalDecodingStorage`.
+struct RecordDecodingStorage {
+    static let liveMarker: UInt64 = 0x5249_5050_4C45_4453
+    /// Checked in debug builds: see ``_ImmortalDecodingStorage``.
+    let marker = RecordDecodingStorage.liveMarker
+    /// Incremented each time the state is given back, so that containers of a previous
+    /// row are recognized.
+    private(set) var generation: UInt64 = 0
+    /// The row, while the state is acquired. Unretained (a counted reference costs two
+    /// atomic operations for each decoded value) and valid: the row lives as long as the
+    /// state is acquired, since the state is given back when the row ends (a statement
+    /// row) or when its decoder, which retains the row, ends (a copied row).
+    private var row: Unmanaged<Row>?
+    /// What the fast path reads for a statement row, without touching the row: its
+    /// statement handle (nil for copied rows), its connection, its number of columns.
+    private var sqliteStatement: OpaquePointer?
+    private var connectionIdentity: UnsafeRawPointer?
+    private var columnCount = 0
+    /// Column indexes in the order properties are decoded, resolved on the first record
+    /// and predicted for the next ones.
+    var prediction = ColumnIndexPrediction()
+    /// The same, by coding key value (see `CodingKeyPrediction`).
+    var keyPrediction = CodingKeyPrediction()
+
+    mutating func attach(_ row: Row) {
+        self.row = Unmanaged.passUnretained(row)
+        sqliteStatement = row.sqliteStatement
+        connectionIdentity = row.connectionIdentity
+        columnCount = row.count
+    }
+
+    /// Forgets the row, once for a generation; false when it was done already.
+    mutating func detach(generation expected: UInt64) -> Bool {
+        guard generation == expected else { return false }
+        generation &+= 1
+        row = nil
+        sqliteStatement = nil
+        connectionIdentity = nil
+        prediction = ColumnIndexPrediction()
+        keyPrediction = CodingKeyPrediction()
+        return true
     }
 
     @inline(__always)
@@ -177,28 +249,53 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
         }
     }
 
-    /// Runs `body` with the row; only after `check`. (`_withUnsafeGuaranteedRef`: see the
-    /// container's `state`.)
+    /// Runs `body` with the row; only after `check`. (The slow paths: the row is retained.)
     @inline(__always)
     func withRow<R>(_ body: (Row) throws -> R) rethrows -> R {
         assert(row != nil, "a decoding state was used while not acquired")
-        return try row.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+        return try body(row.unsafelyUnwrapped.takeUnretainedValue())
     }
 
     @inline(__always)
-    func index(_ name: String) -> Int? {
-        withRow { row in prediction.index(of: name) { row.uncachedIndex(forColumn: name) } }
+    mutating func index(_ name: String) -> Int? {
+        let row = self.row
+        return prediction.index(of: name) {
+            assert(row != nil, "a decoding state was used while not acquired")
+            return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
+        }
     }
 
     /// The column index of `key`: predicted from the key's value for the coding keys of
     /// synthesized `Codable` conformances, without asking for the key's name.
     @inline(__always)
-    func index<Key: CodingKey>(_ key: Key) -> Int? {
-        keyPrediction.index(of: key) { self.index($0) }
+    mutating func index<Key: CodingKey>(_ key: Key) -> Int? {
+        let row = self.row
+        // (Through a pointer: the two predictions are distinct parts of the storage.)
+        return withUnsafeMutablePointer(to: &prediction) { prediction in
+            keyPrediction.index(of: key) { name in
+                prediction.pointee.index(of: name) {
+                    assert(row != nil, "a decoding state was used while not acquired")
+                    return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
+                }
+            }
+        }
+    }
+
+    /// The statement handle of a statement row, once checked that the thread holds the
+    /// row's connection and that `index` is a column; nil for a copied row.
+    @inline(__always)
+    private func statementHandle(forColumn index: Int) -> OpaquePointer? {
+        guard let sqliteStatement else { return nil }
+        Row.checkAccess(connectionIdentity)
+        Row.checkIndex(index, count: columnCount)
+        return sqliteStatement
     }
 
     func hasNull(_ index: Int) -> Bool {
-        withRow { $0.hasNull(atIndex: index) }
+        if let sqliteStatement = statementHandle(forColumn: index) {
+            return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
+        }
+        return withRow { $0.hasNull(atIndex: index) }
     }
 
     @inline(never)
@@ -206,36 +303,50 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
         withRow { $0.missingColumn(key.stringValue) }
     }
 
+    @inline(never)
+    func decodingError(_ type: Any.Type, atIndex index: Int) -> DatabaseError {
+        withRow { $0.statementDecodingError(type, index: CInt(index)) }
+    }
+
     @inline(__always)
-    func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+    mutating func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         guard let index = index(key) else { throw missingColumn(key) }
+        if let sqliteStatement = statementHandle(forColumn: index) {
+            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
+            throw decodingError(T.self, atIndex: index)
+        }
         return try withRow { try $0.decode(T.self, atIndex: index) }
     }
 
     @inline(__always)
-    func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
+    mutating func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let index = index(key) else { return nil }
+        if let sqliteStatement = statementHandle(forColumn: index) {
+            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
+            if sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL { return nil }
+            throw decodingError(T.self, atIndex: index)
+        }
         return try withRow { try $0.decodeIfPresent(T.self, atIndex: index) }
     }
 
-    func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+    mutating func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         guard let index = index(key) else { throw missingColumn(key) }
-        return try withRow { try decodeValue(T.self, $0.databaseValue(atIndex: index), column: key.stringValue, index: index, statement: $0.statement) }
+        return try withRow { try Self.decodeValue(T.self, $0.databaseValue(atIndex: index), column: key.stringValue, index: index, statement: $0.statement) }
     }
 
-    func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
+    mutating func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let index = index(key) else { return nil }
         return try withRow { row in
             let dbValue = row.databaseValue(atIndex: index)
             if dbValue.isNull { return nil }
-            return try decodeValue(T.self, dbValue, column: key.stringValue, index: index, statement: row.statement)
+            return try Self.decodeValue(T.self, dbValue, column: key.stringValue, index: index, statement: row.statement)
         }
     }
 
-    private func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws -> T {
+    private static func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws -> T {
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
             guard let value = convertible.fromDatabaseValue(dbValue) else {
-                throw decodingError(dbValue, T.self, column: column, index: index, statement: statement)
+                throw Ripple.decodingError(dbValue, T.self, column: column, index: index, statement: statement)
             }
             return value as! T
         }
@@ -244,30 +355,23 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
 }
 
 /// The keyed container of a row: plain values, copied by the standard library without
-/// reference counting (see the comment above).
+/// reference counting (see `_ImmortalDecodingStorage`).
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    // Unmanaged, and used through `_withUnsafeGuaranteedRef` (an underscored standard
-    // library method, kept for now): the standard library copies the container through its
-    // value witnesses for each decoded value, so a counted reference costs two atomic
-    // operations each time, and an `unowned(unsafe)` one is retained at each use. Measured
-    // with callgrind (W2c --quick, 40,000 records): 197M instructions with this, 221M with
-    // a counted reference, 234M with `unowned(unsafe)`. States are never deallocated.
-    private let state: Unmanaged<RecordDecodingState>
+    private let storage: UnsafeMutablePointer<RecordDecodingStorage>
     private let generation: UInt64
     var codingPath: [any CodingKey] { [] }
 
     init(state: RecordDecodingState, generation: UInt64) {
-        self.state = Unmanaged.passUnretained(state)
+        self.storage = state.storage.pointer
         self.generation = generation
     }
 
     /// Runs `body` with the state, once checked to belong to this container's row.
     @inline(__always)
-    private func withState<R>(_ body: (RecordDecodingState) throws -> R) rethrows -> R {
-        try state._withUnsafeGuaranteedRef { state in
-            state.check(generation)
-            return try body(state)
-        }
+    private func withState<R>(_ body: (inout RecordDecodingStorage) throws -> R) rethrows -> R {
+        let storage = _ImmortalDecodingStorage.checked(self.storage)
+        storage.pointee.check(generation)
+        return try body(&storage.pointee)
     }
 
     var allKeys: [Key] { withState { $0.withRow { $0.columnNames.compactMap { Key(stringValue: $0) } } } }
