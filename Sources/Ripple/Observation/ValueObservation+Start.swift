@@ -31,11 +31,14 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private let pipeline: ValuePipeline<Value>
     private let regionSpec: ValueObservation<Value>.RegionSpec
     private let throttleInterval: TimeInterval?
+    private let options: ValueObservationOptions
     private let scheduler: ValueObservationScheduler
     private let onError: @Sendable (any Error) -> Void
     private let onChange: @Sendable (Value) -> Void
     private let cancellation = Cancellation()
     private var regionObserver: RegionObserver!
+    /// The region last told to `willTrackRegion` handlers; used on the writer's queue.
+    private var lastTrackedRegion: DatabaseRegion?
 
     // Protected by lock.
     private let lock = NSLock()
@@ -56,10 +59,12 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         onChange: @escaping @Sendable (Value) -> Void)
     {
         self.writer = writer
-        self.isPool = writer is DatabasePool
+        // With write access, a pool's observation fetches on the writer, as a queue's does.
+        self.isPool = writer is DatabasePool && !observation.requiresWriteAccess
         self.pipeline = observation.makePipeline()
         self.regionSpec = observation.regionSpec
         self.throttleInterval = observation.throttleInterval
+        self.options = observation.options
         self.scheduler = scheduler
         self.onError = onError
         self.onChange = onChange
@@ -72,6 +77,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     func start() {
         guard let writer else { return }
+        options.notify(\.willStart)
         switch scheduler {
         case .immediate:
             // Register and fetch the initial value in one writer access: no commit can slip
@@ -80,6 +86,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
                 let value = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
                 if let value, !cancellation.isCancelled { onChange(value) }
             } catch {
+                for handlers in options.events { handlers.didFail?(error) }
                 onError(error)
             }
         case .async(let queue):
@@ -105,6 +112,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     func cancel() {
         guard cancellation.cancel() else { return }
+        options.notify(\.didCancel)
         regionObserver.cancel()
         let observer = regionObserver!
         writer?.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
@@ -117,6 +125,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     private func register(_ db: Database, initialRegion: DatabaseRegion) throws {
         regionObserver.region = initialRegion
+        trackRegion(initialRegion)
         db.add(transactionObserver: regionObserver, extent: .databaseLifetime)
     }
 
@@ -134,6 +143,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     /// Fetches in a read-only transaction (unless one is open), recording the region.
     private func fetch(_ db: Database, recording: Bool) throws -> (Any, DatabaseRegion?) {
+        options.notify(\.willFetch)
         func run() throws -> (Any, DatabaseRegion?) {
             if recording {
                 let (raw, region) = try db.recordingReadRegion { try pipeline.fetch(db) }
@@ -144,6 +154,14 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             return (try pipeline.fetch(db), nil)
         }
         if db.isInsideTransaction { return try run() }
+        if options.requiresWriteAccess {
+            var result: (Any, DatabaseRegion?)?
+            try db.inTransaction {
+                result = try run()
+                return .commit
+            }
+            return result!
+        }
         return try db.inReadOnlyTransaction(run)
     }
 
@@ -151,6 +169,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     /// On the writer queue, right after a commit that touched the region.
     private func regionDidChange(_ db: Database) {
+        options.notify(\.databaseDidChange)
         if throttleInterval == nil, !isPool {
             // A database queue: the fetch happens right now, on the writer queue, after the
             // commit and before any other access: each transaction that touched the region
@@ -253,11 +272,25 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private func updateRegion(_ region: DatabaseRegion, fetchedOn db: Database) {
         if isPool {
             writer?.asyncWriteWithoutTransaction { [self] writerDB in
-                writerDB.observationBroker.setRegion(region, of: regionObserver)
+                setRegion(region, on: writerDB)
             }
         } else {
-            db.observationBroker.setRegion(region, of: regionObserver)
+            setRegion(region, on: db)
         }
+    }
+
+    /// On the writer queue, where the region observer's region is read and written.
+    private func setRegion(_ region: DatabaseRegion, on db: Database) {
+        trackRegion(region)
+        db.observationBroker.setRegion(region, of: regionObserver)
+    }
+
+    /// Tells `willTrackRegion` handlers of a region that differs from the last one told
+    /// (not of the whole database watched while a pool's reader fetches).
+    private func trackRegion(_ region: DatabaseRegion) {
+        guard region != lastTrackedRegion else { return }
+        lastTrackedRegion = region
+        for handlers in options.events { handlers.willTrackRegion?(region) }
     }
 
     // MARK: Delivery
@@ -270,6 +303,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     }
 
     private func deliver(_ error: any Error, on queue: DispatchQueue) {
+        for handlers in options.events { handlers.didFail?(error) }
         queue.async { [self] in
             guard !cancellation.isCancelled else { return }
             onError(error)

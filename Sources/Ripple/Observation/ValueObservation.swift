@@ -30,11 +30,27 @@ public struct ValueObservation<Value: Sendable>: Sendable {
 
     let regionSpec: RegionSpec
     let makePipeline: @Sendable () -> ValuePipeline<Value>
-    var throttleInterval: TimeInterval?
+    /// What `throttle(for:)`, `handleEvents(...)` and `requiresWriteAccess` set; kept by
+    /// `map` and `removeDuplicates`.
+    var options = ValueObservationOptions()
 
-    init(regionSpec: RegionSpec, throttleInterval: TimeInterval? = nil, makePipeline: @escaping @Sendable () -> ValuePipeline<Value>) {
+    var throttleInterval: TimeInterval? {
+        get { options.throttleInterval }
+        set { options.throttleInterval = newValue }
+    }
+
+    /// Whether the fetch runs with write access: in a write transaction, on the writer
+    /// connection of a ``DatabasePool`` (not on a reader), so that it may write (a temporary
+    /// table, a cache). False by default. Don't write to the observed region from the fetch:
+    /// each fetch would then trigger the next one.
+    public var requiresWriteAccess: Bool {
+        get { options.requiresWriteAccess }
+        set { options.requiresWriteAccess = newValue }
+    }
+
+    init(regionSpec: RegionSpec, options: ValueObservationOptions = ValueObservationOptions(), makePipeline: @escaping @Sendable () -> ValuePipeline<Value>) {
         self.regionSpec = regionSpec
-        self.throttleInterval = throttleInterval
+        self.options = options
         self.makePipeline = makePipeline
     }
 
@@ -69,7 +85,7 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// Transforms each value, after fetching.
     public func map<T: Sendable>(_ transform: @escaping @Sendable (Value) throws -> T) -> ValueObservation<T> {
         let makePipeline = self.makePipeline
-        return ValueObservation<T>(regionSpec: regionSpec, throttleInterval: throttleInterval) {
+        return ValueObservation<T>(regionSpec: regionSpec, options: options) {
             makePipeline().map(transform)
         }
     }
@@ -89,7 +105,7 @@ extension ValueObservation where Value: Equatable {
     /// Skips values equal to the previous one.
     public func removeDuplicates() -> ValueObservation {
         let makePipeline = self.makePipeline
-        return ValueObservation(regionSpec: regionSpec, throttleInterval: throttleInterval) {
+        return ValueObservation(regionSpec: regionSpec, options: options) {
             makePipeline().removingDuplicates(by: ==)
         }
     }
@@ -99,9 +115,106 @@ extension ValueObservation {
     /// Skips values that `isDuplicate` says are the same as the previous one.
     public func removeDuplicates(by isDuplicate: @escaping @Sendable (Value, Value) -> Bool) -> ValueObservation {
         let makePipeline = self.makePipeline
-        return ValueObservation(regionSpec: regionSpec, throttleInterval: throttleInterval) {
+        return ValueObservation(regionSpec: regionSpec, options: options) {
             makePipeline().removingDuplicates(by: isDuplicate)
         }
+    }
+}
+
+extension ValueObservation {
+    /// Calls the given closures when the observation starts, fetches, tracks a region, is
+    /// told of a change, produces a value, fails, or is cancelled: for debugging and
+    /// logging. They run on the queues where these things happen (`didReceiveValue` where
+    /// the value is produced, before it is scheduled).
+    ///
+    /// ```swift
+    /// let observation = ValueObservation
+    ///     .tracking(Player.fetchAll)
+    ///     .handleEvents(didReceiveValue: { players in log("\(players.count) players") })
+    /// ```
+    public func handleEvents(
+        willStart: (@Sendable () -> Void)? = nil,
+        willFetch: (@Sendable () -> Void)? = nil,
+        willTrackRegion: (@Sendable (DatabaseRegion) -> Void)? = nil,
+        databaseDidChange: (@Sendable () -> Void)? = nil,
+        didReceiveValue: (@Sendable (Value) -> Void)? = nil,
+        didFail: (@Sendable (any Error) -> Void)? = nil,
+        didCancel: (@Sendable () -> Void)? = nil) -> ValueObservation
+    {
+        var options = self.options
+        options.events.append(ValueObservationEvents(
+            willStart: willStart, willFetch: willFetch, willTrackRegion: willTrackRegion,
+            databaseDidChange: databaseDidChange, didFail: didFail, didCancel: didCancel))
+        let makePipeline = self.makePipeline
+        return ValueObservation(regionSpec: regionSpec, options: options) {
+            guard let didReceiveValue else { return makePipeline() }
+            return makePipeline().map { value in
+                didReceiveValue(value)
+                return value
+            }
+        }
+    }
+
+    /// Prints the observation's events (`start`, `fetch`, `tracked region: ...`,
+    /// `database did change`, `value: ...`, `failure: ...`, `cancel`), each line prefixed
+    /// with `prefix` and a colon when it is not empty, to `stream` (standard output by
+    /// default).
+    public func print(_ prefix: String = "", to stream: (any TextOutputStream & Sendable)? = nil) -> ValueObservation {
+        let printer = ValueObservationPrinter(prefix: prefix, stream: stream)
+        return handleEvents(
+            willStart: { printer.print("start") },
+            willFetch: { printer.print("fetch") },
+            willTrackRegion: { printer.print("tracked region: \($0)") },
+            databaseDidChange: { printer.print("database did change") },
+            didReceiveValue: { printer.print("value: \($0)") },
+            didFail: { printer.print("failure: \($0)") },
+            didCancel: { printer.print("cancel") })
+    }
+}
+
+/// Writes the lines of `ValueObservation.print(_:to:)`, one at a time.
+final class ValueObservationPrinter: @unchecked Sendable {  // the stream is only used behind `lock`
+    private let prefix: String
+    private var stream: (any TextOutputStream & Sendable)?
+    private let lock = NSLock()
+
+    init(prefix: String, stream: (any TextOutputStream & Sendable)?) {
+        self.prefix = prefix.isEmpty ? "" : "\(prefix): "
+        self.stream = stream
+    }
+
+    func print(_ message: String) {
+        let line = prefix + message
+        lock.withLock {
+            if stream != nil {
+                stream?.write(line + "\n")
+            } else {
+                Swift.print(line)
+            }
+        }
+    }
+}
+
+/// The closures of one `handleEvents(...)` call, but `didReceiveValue` (a step of the
+/// pipeline).
+struct ValueObservationEvents: Sendable {
+    var willStart: (@Sendable () -> Void)?
+    var willFetch: (@Sendable () -> Void)?
+    var willTrackRegion: (@Sendable (DatabaseRegion) -> Void)?
+    var databaseDidChange: (@Sendable () -> Void)?
+    var didFail: (@Sendable (any Error) -> Void)?
+    var didCancel: (@Sendable () -> Void)?
+}
+
+/// The options of a value observation, kept by `map` and `removeDuplicates`.
+struct ValueObservationOptions: Sendable {
+    var throttleInterval: TimeInterval?
+    var requiresWriteAccess = false
+    /// From the first `handleEvents(...)` call to the last.
+    var events: [ValueObservationEvents] = []
+
+    func notify(_ event: KeyPath<ValueObservationEvents, (@Sendable () -> Void)?>) {
+        for handlers in events { handlers[keyPath: event]?() }
     }
 }
 
