@@ -151,7 +151,7 @@ public final class DatabasePool: DatabaseWriter {
     /// observation's fetch may write): readers never wait for the writer. An access that
     /// would wait for itself (a write from inside a write, maybe through reads nested in
     /// it) is a fatal error.
-    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writer.sync(updates)
     }
 

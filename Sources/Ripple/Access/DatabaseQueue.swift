@@ -56,7 +56,7 @@ public final class DatabaseQueue: DatabaseWriter {
         }
     }
 
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+    public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
         return try writer.sync { db in try value(db) }
     }
 
@@ -75,12 +75,12 @@ public final class DatabaseQueue: DatabaseWriter {
 
     // MARK: - Writing
 
-    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+    public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {
         return try writer.sync(updates)
     }
 
     /// Same as ``writeWithoutTransaction(_:)``.
-    public func inDatabase<T>(_ updates: (Database) throws -> T) throws -> T {
+    public func inDatabase<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writeWithoutTransaction(updates)
     }
 

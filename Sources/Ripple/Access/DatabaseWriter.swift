@@ -4,7 +4,7 @@
 public protocol DatabaseWriter: DatabaseReader {
     /// Runs `updates` outside of any transaction, and waits for it. Each statement commits
     /// on its own unless `updates` opens a transaction.
-    func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws -> T
+    func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T
 
     /// Runs `updates` outside of any transaction, once every concurrent read has ended,
     /// and while no new read can start.

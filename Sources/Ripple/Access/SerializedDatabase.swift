@@ -58,9 +58,9 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
     }
 
     /// Runs `block` on the queue, and waits for it.
-    func sync<T>(_ block: (Database) throws -> T) throws -> T {
+    func sync<T>(_ block: (Database) throws -> T) rethrows -> T {
         checkNoDeadlock()
-        return try syncOnQueue { try run(block) }
+        return try syncOnQueue({ try run(block) }, rescue: { throw $0 })
     }
 
     /// Runs `block` on the queue and waits, without the end-of-access checks (for accesses
@@ -74,7 +74,10 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
     /// result in an `Optional<T>`, and in unspecialized generic code (this one, called from
     /// an application) that costs a generic metadata lookup, a few hundred instructions, on
     /// each call; a heap slot for the result costs less.
-    private func syncOnQueue<T>(_ block: () throws -> T) throws -> T {
+    ///
+    /// `rescue` rethrows the error of `block` (`{ throw $0 }`), as the Dispatch overlay's own
+    /// `sync` does: so that this function, and the accesses built on it, rethrow.
+    private func syncOnQueue<T>(_ block: () throws -> T, rescue: (any Error) throws -> T) rethrows -> T {
         let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
         defer { slot.deallocate() }
         var failure: (any Error)?
@@ -85,7 +88,7 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
                 failure = error
             }
         }
-        if let failure { throw failure }
+        if let failure { return try rescue(failure) }
         return slot.move()
     }
 

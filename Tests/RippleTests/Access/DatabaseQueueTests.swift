@@ -3,6 +3,20 @@ import XCTest
 @testable import Ripple
 
 final class DatabaseQueueTests: XCTestCase {
+    func testAccessesRethrowAsGRDBs() throws {
+        // Compiles without `try`: these accesses rethrow the errors of their closure only,
+        // as GRDB 7's do (`read` and `write` throw).
+        let dbQueue = try DatabaseQueue()
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        XCTAssertEqual(dbQueue.inDatabase { _ in 1 }, 1)
+        XCTAssertEqual(dbQueue.writeWithoutTransaction { _ in 2 }, 2)
+        XCTAssertEqual(dbQueue.unsafeRead { _ in 3 }, 3)
+        XCTAssertEqual(dbPool.writeWithoutTransaction { _ in 4 }, 4)
+        XCTAssertEqual(dbQueue.unsafeReentrantWrite { _ in 5 }, 5)
+        struct Failure: Error {}
+        XCTAssertThrowsError(try dbQueue.writeWithoutTransaction { _ in throw Failure() }) { XCTAssertTrue($0 is Failure) }
+    }
+
     func testAsyncReadAndWrite() async throws {
         let dbQueue = try DatabaseQueue()
         try await dbQueue.write { db in
@@ -87,7 +101,7 @@ final class DatabaseQueueTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (1)") }
         let count = SQLRecorder()
-        try dbQueue.writeWithoutTransaction { _ in
+        dbQueue.writeWithoutTransaction { _ in
             dbQueue.asyncConcurrentRead { result in
                 let value = try! Int.fetchOne(result.get(), sql: "SELECT COUNT(*) FROM t")!
                 count.record(String(value))

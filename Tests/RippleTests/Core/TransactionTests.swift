@@ -69,7 +69,7 @@ final class TransactionTests: XCTestCase {
             XCTAssertFalse(db.isInsideTransaction)
             try db.execute(sql: "INSERT INTO debit VALUES (1)")
         }
-        try dbQueue.inDatabase { db in XCTAssertFalse(db.isInsideTransaction) }
+        dbQueue.inDatabase { db in XCTAssertFalse(db.isInsideTransaction) }
         XCTAssertEqual(recorder.statements, ["INSERT INTO credit VALUES (1)", "INSERT INTO debit VALUES (1)"])
     }
 
@@ -339,7 +339,7 @@ final class TransactionTests: XCTestCase {
         assertDatabaseError(.SQLITE_CONSTRAINT_FOREIGNKEY) {
             try dbQueue.write { db in try db.execute(sql: "INSERT INTO child VALUES (1)") }
         }
-        try dbQueue.writeWithoutTransaction { db in XCTAssertFalse(db.isInsideTransaction) }
+        dbQueue.writeWithoutTransaction { db in XCTAssertFalse(db.isInsideTransaction) }
         XCTAssertEqual(try count(dbQueue, "child"), 0)
     }
 }

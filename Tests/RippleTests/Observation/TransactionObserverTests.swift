@@ -413,7 +413,7 @@ final class TransactionObserverTests: XCTestCase {
         let dbQueue = try makeDatabase()
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
-        try dbQueue.inDatabase { db in db.remove(transactionObserver: observer) }
+        dbQueue.inDatabase { db in db.remove(transactionObserver: observer) }
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
         XCTAssertEqual(observer.log, [])
     }

@@ -176,7 +176,7 @@ final class ValueObservationTests: XCTestCase {
         collector.wait { $0 == [0] }
         cancellable.cancel()
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
-        try dbQueue.writeWithoutTransaction { _ in }  // let pending work drain
+        dbQueue.writeWithoutTransaction { _ in }  // let pending work drain
         queue.sync {}
         XCTAssertEqual(collector.values, [0])
     }
@@ -199,7 +199,7 @@ final class ValueObservationTests: XCTestCase {
             collector.wait { $0 == [0] }
             cancellable.cancel()
         }
-        try dbQueue.writeWithoutTransaction { db in
+        dbQueue.writeWithoutTransaction { db in
             // The observer was removed from the broker.
             XCTAssertFalse(db.observationBroker.hasObservers)
         }
@@ -383,8 +383,8 @@ final class SharedValueObservationTests: XCTestCase {
         c2.cancel()
         // The last subscriber gone, the database observation stops.
         let deadline = Date().addingTimeInterval(5)
-        while try dbQueue.writeWithoutTransaction({ $0.observationBroker.hasObservers }), Date() < deadline { usleep(1000) }
-        XCTAssertFalse(try dbQueue.writeWithoutTransaction { $0.observationBroker.hasObservers })
+        while dbQueue.writeWithoutTransaction({ $0.observationBroker.hasObservers }), Date() < deadline { usleep(1000) }
+        XCTAssertFalse(dbQueue.writeWithoutTransaction { $0.observationBroker.hasObservers })
     }
 
     func testSharedValuesAsyncSequence() async throws {
