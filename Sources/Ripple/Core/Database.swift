@@ -81,6 +81,7 @@ public final class Database {
 
     private func setUp(configuration: Configuration) throws {
         try setUpBusyMode()
+        for collation in DatabaseCollation.builtIn { add(collation: collation) }
         // Fails with SQLITE_NOTADB for a file that is not a database.
         try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
         if configuration.foreignKeysEnabled {
