@@ -86,7 +86,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
                 let value = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
                 if let value, !cancellation.isCancelled { onChange(value) }
             } catch {
-                for handlers in options.events { handlers.didFail?(error) }
+                options.notify(\.didFail, error)
                 onError(error)
             }
         case .async(let queue):
@@ -290,7 +290,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private func trackRegion(_ region: DatabaseRegion) {
         guard region != lastTrackedRegion else { return }
         lastTrackedRegion = region
-        for handlers in options.events { handlers.willTrackRegion?(region) }
+        options.notify(\.willTrackRegion, region)
     }
 
     // MARK: Delivery
@@ -303,7 +303,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     }
 
     private func deliver(_ error: any Error, on queue: DispatchQueue) {
-        for handlers in options.events { handlers.didFail?(error) }
+        options.notify(\.didFail, error)
         queue.async { [self] in
             guard !cancellation.isCancelled else { return }
             onError(error)

@@ -216,6 +216,10 @@ struct ValueObservationOptions: Sendable {
     func notify(_ event: KeyPath<ValueObservationEvents, (@Sendable () -> Void)?>) {
         for handlers in events { handlers[keyPath: event]?() }
     }
+
+    func notify<Argument>(_ event: KeyPath<ValueObservationEvents, (@Sendable (Argument) -> Void)?>, _ argument: Argument) {
+        for handlers in events { handlers[keyPath: event]?(argument) }
+    }
 }
 
 /// How a value observation knows its region.

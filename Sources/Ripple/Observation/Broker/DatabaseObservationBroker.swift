@@ -255,13 +255,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
             if !answersDiffer {
                 answersDiffer = true
-                for user in candidate!.activeUsers.prefix(matchedCount) { answers.append((user.entry, user.mask)) }
+                answers.append(contentsOf: candidate!.answers(count: matchedCount))
             }
             answers.append((userEntries[index], mask))
         }
         // Fewer active observers than the last execution: the answers differ too.
         if !answersDiffer, let candidate, matchedCount != candidate.activeUsers.count {
-            for user in candidate.activeUsers.prefix(matchedCount) { answers.append((user.entry, user.mask)) }
+            answers.append(contentsOf: candidate.answers(count: matchedCount))
             return false
         }
         return !answersDiffer
@@ -307,7 +307,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// cares about (any longer, in this transaction) costs only the questions asked. If
     /// SQLite compiles the statement again, what it writes is looked at again.
     private func becomeInert(_ statement: Statement) {
-        endExecution()
+        // (`startExecution(of:)` ended the previous execution; an inert one has no user.)
+        assert(execution == nil && liveObservers.isEmpty)
         inertStatement = statement
         uninstallRowHook()
     }

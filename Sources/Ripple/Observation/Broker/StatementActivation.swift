@@ -86,24 +86,10 @@ struct StatementActivation: Equatable {
         }
     }
 
-    /// The most questions ``acceptanceMask(_:)`` answers.
+    /// The most questions a mask of answers holds (`CachedActivation.acceptanceMask(of:)`).
     static let maximumMaskedQuestions = 64
 
-    /// Asks `observes` each question once, and returns what it accepts, bit `i` for
-    /// question `i`. Only for at most ``maximumMaskedQuestions`` questions.
-    func acceptanceMask(_ observes: (DatabaseEventKind) -> Bool) -> UInt64 {
-        precondition(questions.count <= Self.maximumMaskedQuestions)
-        var mask: UInt64 = 0
-        // Kinds read in place: a copy of a question would retain its strings.
-        eventKinds.withUnsafeBufferPointer { kinds in
-            for index in kinds.indices where observes(kinds[index]) {
-                mask |= 1 << UInt64(index)
-            }
-        }
-        return mask
-    }
-
-    /// The acceptance that a mask of ``acceptanceMask(_:)`` stands for.
+    /// The acceptance that a mask of answers stands for (bit `i` for question `i`).
     func acceptance(mask: UInt64) -> Acceptance {
         var acceptance = Acceptance()
         for index in questions.indices where mask & (1 << UInt64(index)) != 0 {
