@@ -12,7 +12,8 @@ import CRippleSupport
 ///    for each kind of change the statement may make (``StatementActivation``); region
 ///    observers are found through an index by table and rowid (``RegionIndex``).
 /// 3. While it runs, the pre-update hook reports each row change (`RowHooks.swift`); the
-///    broker collects them in a ``StatementExecution``.
+///    ``StatementExecution`` collects them, most of them in its ``RowChangeLog``, which
+///    the callback reaches through a raw pointer without counting references.
 /// 4. When the statement succeeds, its changes are told to observers, or wait in the
 ///    ``SavepointStack`` while a savepoint is open; when it fails, they are dropped, since
 ///    SQLite undid them.
@@ -39,8 +40,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     // callees, 40,000 statements), so they are unchecked.
     @exclusivity(unchecked) var registry = ObserverRegistry()
     @exclusivity(unchecked) var savepoints = SavepointStack()
-    /// The statement whose row changes are being collected.
-    @exclusivity(unchecked) var execution: StatementExecution?
+    /// The statement whose row changes are being collected. Set through
+    /// `collect(_:)` and `endExecution()`, which keep the row hooks' context in step.
+    @exclusivity(unchecked) private(set) var execution: StatementExecution?
+    /// What the row callbacks reach through their context pointer (`RowHooks.swift`).
+    let hookContext = _PinnedValue(RowHookContext())
     /// How the current transaction ends, as SQLite's commit and rollback hooks told.
     @exclusivity(unchecked) var completion = TransactionCompletion.none
     /// Whether the current transaction was opened by a statement (BEGIN, SAVEPOINT), as
@@ -72,7 +76,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     @exclusivity(unchecked) var installedRowHook: RowHook?
     /// Set when SQLite compiles a stepping statement again: the next row callback first
     /// makes the broker read its new report.
-    @exclusivity(unchecked) var recompilationIsPending = false
+    var recompilationIsPending: Bool {
+        get { hookContext.pointer.pointee.recompilationIsPending }
+        set { hookContext.pointer.pointee.recompilationIsPending = newValue }
+    }
     /// What the broker knows of the schema, until it changes.
     @exclusivity(unchecked) var schemaFacts: SchemaFacts? {
         didSet { schemaFactsVersion = schemaFacts?.version }
@@ -101,6 +108,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         self.database = database
         self.connection = database.sqliteConnection!
         super.init()
+        hookContext.pointer.pointee.broker = Unmanaged.passUnretained(self)
         installTransactionHooks()
     }
 
@@ -180,6 +188,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// Ends the collection of the current statement's changes.
     func endExecution() {
         execution = nil
+        hookContext.pointer.pointee.log = nil
         // (A loop: removeAll(keepingCapacity:) costs 240 instructions more.)
         while liveObservers.popLast() != nil {}
     }
@@ -226,6 +235,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         } else {
             uninstallRowHook()
         }
+        hookContext.pointer.pointee.log = execution.log.pointer
         self.execution = consume execution
     }
 
@@ -469,6 +479,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     func finishExecution(succeeded: Bool) {
         // (Moved out, not copied: a copy is a retain and a release more.)
         guard let execution = execution.take() else { return }
+        hookContext.pointer.pointee.log = nil
         defer { endExecution() }
         guard succeeded else { return }
         assert(liveObservers.count == execution.activeUsers.count, "one live observer for each active user, in order")

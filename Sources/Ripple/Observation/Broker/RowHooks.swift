@@ -24,14 +24,14 @@ extension DatabaseObservationBroker {
         guard installedRowHook != hook else { return }
         if installedRowHook != nil { clearRowHook() }
         installedRowHook = hook
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        let context = UnsafeMutableRawPointer(hookContext.pointer)
         switch hook {
         case .preUpdate:
             sqlite3_preupdate_hook(connection, { context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
                 guard let context, let connection, let databaseName, let tableName,
                       let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
-                let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-                broker.rowWillChange(
+                RowHookContext.rowWillChange(
+                    context.assumingMemoryBound(to: RowHookContext.self),
                     connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
                     initialRowID: initialRowID, finalRowID: finalRowID)
             }, context)
@@ -39,8 +39,8 @@ extension DatabaseObservationBroker {
             sqlite3_update_hook(connection, { context, operation, databaseName, tableName, rowID in
                 guard let context, let databaseName, let tableName,
                       let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
-                let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context).takeUnretainedValue()
-                broker.rowWillChange(
+                RowHookContext.rowWillChange(
+                    context.assumingMemoryBound(to: RowHookContext.self),
                     connection: nil, kind: kind, databaseName: databaseName, tableName: tableName,
                     initialRowID: rowID, finalRowID: rowID)
             }, context)
@@ -64,8 +64,8 @@ extension DatabaseObservationBroker {
     }
 
     /// A row is about to change (pre-update hook), or just changed (update hook, where
-    /// `connection` is nil).
-    private func rowWillChange(
+    /// `connection` is nil): what the log alone can not record.
+    fileprivate func rowWillChange(
         connection: OpaquePointer?, kind: DatabaseEvent.Kind,
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
         initialRowID: Int64, finalRowID: Int64)
@@ -82,7 +82,11 @@ extension DatabaseObservationBroker {
         guard let connection, execution.slots[slotIndex].hasPreUpdateUsers else { return }
         // Observers that do not implement databaseWillChange(with:) stop wanting its events
         // at the first one: the slot's flag is then stale, and no event is made for them.
-        guard execution.slots[slotIndex].users.contains(where: { execution.activeUsers[$0.index].entry.wantsPreUpdateEvents }) else { return }
+        guard execution.slots[slotIndex].users.contains(where: { execution.activeUsers[$0.index].entry.wantsPreUpdateEvents }) else {
+            // For good: an observer does not want these events again.
+            execution.forgetPreUpdateUsers(ofSlot: slotIndex)
+            return
+        }
         let origin = StatementActivation.Kinds(kind)
         let slot = execution.slots[slotIndex]
         let event = DatabasePreUpdateEvent(
@@ -110,5 +114,31 @@ extension DatabaseObservationBroker {
                 execution.appendPreUpdateItem(.willChange(copy!, entry))
             }
         }
+    }
+}
+
+extension RowHookContext {
+    /// A row is about to change (pre-update hook), or just changed (update hook, where
+    /// `connection` is nil). The log of the running execution records it when it can,
+    /// without touching a reference-counted object; else the broker does.
+    @inline(__always)
+    static func rowWillChange(
+        _ context: UnsafeMutablePointer<RowHookContext>,
+        connection: OpaquePointer?, kind: DatabaseEvent.Kind,
+        databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
+        initialRowID: Int64, finalRowID: Int64)
+    {
+        assert(context.pointee.marker == RowHookContext.liveMarker, "the row hooks' context lives as long as its broker")
+        assert(context.pointee.log == context.pointee.broker?.takeUnretainedValue().execution?.log.pointer, "the log of the running execution")
+        if !context.pointee.recompilationIsPending, let log = context.pointee.log,
+           let slot = log.pointee.knownSlotIndex(databaseName: databaseName, tableName: tableName),
+           !log.pointee.needsExecution(slot: slot, preUpdate: connection != nil)
+        {
+            log.pointee.record(slot: slot, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
+            return
+        }
+        context.pointee.broker?.takeUnretainedValue().rowWillChange(
+            connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
+            initialRowID: initialRowID, finalRowID: finalRowID)
     }
 }

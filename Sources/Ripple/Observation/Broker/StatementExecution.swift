@@ -44,9 +44,8 @@ final class StatementExecution {
         /// The names as SQLite spells them in its row callbacks.
         var name: String
         var databaseName: String
-        /// The pointers SQLite passed last for this table: compared by address first.
-        var lastTablePointer: UnsafePointer<CChar>?
-        var lastDatabasePointer: UnsafePointer<CChar>?
+        /// Whether SQLite passed the names of this table to a row callback yet.
+        var hasNames = false
         /// The active users that accept some kind of change of this table, with the kinds.
         var users: [(index: Int, kinds: StatementActivation.Kinds)] = []
         /// Whether some active user wants the pre-update events of this table.
@@ -63,8 +62,6 @@ final class StatementExecution {
         private(set) var watcherEntries: [ObserverEntry] = []
         /// Whether some region observers watch rows of this table by rowid.
         private(set) var hasRowWatchers = false
-        /// The kinds of the row changes seen so far.
-        var changedKinds: StatementActivation.Kinds = []
         /// Whether SQLite reported writes to this table when it compiled the statement.
         let isReported: Bool
         /// Whether the table is a virtual table, once known (the execution is reused only
@@ -73,29 +70,12 @@ final class StatementExecution {
     }
     @exclusivity(unchecked) private(set) var slots: [TableSlot] = []
 
-    /// A row change for `databaseDidChange(with:)`, waiting for the statement to end.
-    struct PendingEvent {
-        let slot: Int
-        let kind: DatabaseEvent.Kind
-        let rowID: Int64
-        /// The kind of change SQLite made: an update that changes a row's rowid is told as
-        /// a deletion and an insertion, to observers that accepted the update.
-        let origin: StatementActivation.Kinds
-    }
-    /// The statement's pending events: the first `eventCount` elements of `eventStorage`,
-    /// whose capacity serves from one execution to the next.
-    var events: ArraySlice<PendingEvent> { eventStorage[0..<eventCount] }
-    @exclusivity(unchecked) private var eventStorage: [PendingEvent] = []
-    @exclusivity(unchecked) private var eventCount = 0
+    /// The row changes, where SQLite's row callbacks write them (slot `i` of the log is
+    /// slot `i` here).
+    let log = _PinnedValue(RowChangeLog())
 
-    private func appendEvent(_ event: PendingEvent) {
-        if eventCount < eventStorage.count {
-            eventStorage[eventCount] = event
-        } else {
-            eventStorage.append(event)
-        }
-        eventCount += 1
-    }
+    /// The statement's pending events.
+    var events: ArraySlice<RowChangeLog.PendingEvent> { log.pointer.pointee.events }
     /// Copied pre-update events, waiting for the statement to end (inside savepoints).
     @exclusivity(unchecked) private(set) var preUpdateItems: [SavepointStack.Item] = []
     /// Region observers whose watched rows changed.
@@ -128,6 +108,7 @@ final class StatementExecution {
                 if user.entry.wantsPreUpdateEvents { slots[slotIndex].hasPreUpdateUsers = true }
             }
         }
+        for slot in slots { log.pointer.pointee.appendSlot(Self.logSlot(of: slot)) }
         var userRanges: [Range<Int>] = []
         var users: [(index: Int, kinds: StatementActivation.Kinds)] = []
         for slot in slots {
@@ -136,6 +117,18 @@ final class StatementExecution {
         }
         reportedSlotUserRanges = userRanges
         reportedSlotUsers = users
+    }
+
+    /// The log's slot for an execution's slot.
+    private static func logSlot(of slot: TableSlot) -> RowChangeLog.Slot {
+        RowChangeLog.Slot(hasUsers: !slot.users.isEmpty, hasRowWatchers: slot.hasRowWatchers, hasPreUpdateUsers: slot.hasPreUpdateUsers)
+    }
+
+    /// No active user of the slot wants pre-update events any longer (they stop wanting
+    /// them at the first one, when they do not implement `databaseWillChange(with:)`).
+    func forgetPreUpdateUsers(ofSlot index: Int) {
+        slots[index].hasPreUpdateUsers = false
+        log.pointer.pointee.forgetPreUpdateUsers(ofSlot: index)
     }
 
     /// The users of the reported slots (those of a slot made for a row change are none),
@@ -149,8 +142,9 @@ final class StatementExecution {
     /// skipping observers stopped, removed or deallocated since. Called once the statement
     /// succeeded, outside of any savepoint.
     func deliverEvents() {
-        for eventIndex in 0..<eventCount {
-            let event = eventStorage[eventIndex]
+        let log = log.pointer
+        for eventIndex in 0..<log.pointee.eventCount {
+            let event = log.pointee.event(at: eventIndex)
             guard event.slot < reportedSlotCount else { continue }
             let databaseEvent = DatabaseEvent(
                 kind: event.kind, rowID: event.rowID,
@@ -168,12 +162,14 @@ final class StatementExecution {
     /// releases it in its side table, 195 instructions for each statement, callgrind W1b.)
     func deliverEvents(toSoleUser observer: any TransactionObserver) {
         assert(activeUsers.count == 1 && ObjectIdentifier(observer) == activeUsers[0].entry.identity, "the observer of the only active user")
-        let entry = activeUsers[0].entry
-        for eventIndex in 0..<eventCount {
-            let event = eventStorage[eventIndex]
+        // (The entry is read in place at each event: a local reference to it is a retain
+        // and a release, two atomic operations for each statement.)
+        let log = log.pointer
+        for eventIndex in 0..<log.pointee.eventCount {
+            let event = log.pointee.event(at: eventIndex)
             guard event.slot < reportedSlotCount else { continue }
             for userIndex in reportedSlotUserRanges[event.slot] where reportedSlotUsers[userIndex].kinds.contains(event.origin) {
-                guard !entry.isStopped && !entry.isRemoved else { return }
+                guard !activeUsers[0].entry.isStopped && !activeUsers[0].entry.isRemoved else { return }
                 observer.databaseDidChange(with: DatabaseEvent(
                     kind: event.kind, rowID: event.rowID,
                     databaseName: slots[event.slot].databaseName, tableName: slots[event.slot].name))
@@ -192,22 +188,20 @@ final class StatementExecution {
     }
 
     /// Whether the statement has events to tell.
-    var hasEvents: Bool { eventCount > 0 }
+    var hasEvents: Bool { log.pointer.pointee.eventCount > 0 }
 
     /// Whether the execution has these active observers, with these answers.
     /// Prepares the execution to serve again, for a new run of its statement.
     func restart(totalChanges: CInt) {
         // (An empty array keeps no storage: removeAll(keepingCapacity:) would allocate one.)
-        eventCount = 0
         if !preUpdateItems.isEmpty { preUpdateItems.removeAll(keepingCapacity: true) }
         if !rowImpacts.isEmpty { rowImpacts.removeAll(keepingCapacity: true) }
-        probe = nil
         totalChangesAtStart = totalChanges
         if slots.count > reportedSlotCount {
             slots.removeSubrange(reportedSlotCount...)
             hasNoWatchers = slots.allSatisfy { $0.watchers == nil }
         }
-        for index in slots.indices { slots[index].changedKinds = [] }
+        log.pointer.pointee.restart(keepingSlots: reportedSlotCount)
     }
 
     /// Whether the statement's changes can matter to no observer, whatever it changes: no
@@ -243,10 +237,7 @@ final class StatementExecution {
     /// finds it, or makes one for a table the statement did not report (the internal
     /// tables of a virtual table module).
     func knownSlotIndex(databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>) -> Int? {
-        for index in slots.indices where slots[index].lastTablePointer == tableName && slots[index].lastDatabasePointer == databaseName {
-            return index
-        }
-        return nil
+        log.pointer.pointee.knownSlotIndex(databaseName: databaseName, tableName: tableName)
     }
 
     /// The slot of a table whose pointers SQLite did not pass before (see
@@ -256,19 +247,20 @@ final class StatementExecution {
         let name = String(cString: tableName)
         let key = name.lowercased()
         let database = String(cString: databaseName)
-        if let index = slots.firstIndex(where: { $0.key == key && ($0.lastDatabasePointer == nil || $0.databaseName == database) }) {
-            slots[index].lastTablePointer = tableName
-            slots[index].lastDatabasePointer = databaseName
+        if let index = slots.firstIndex(where: { $0.key == key && (!$0.hasNames || $0.databaseName == database) }) {
+            log.pointer.pointee.setPointers(ofSlot: index, databaseName: databaseName, tableName: tableName)
+            slots[index].hasNames = true
             slots[index].name = name
             slots[index].databaseName = database
             return index
         }
         var slot = TableSlot(key: key, name: name, databaseName: database, isReported: false)
-        slot.lastTablePointer = tableName
-        slot.lastDatabasePointer = databaseName
+        slot.hasNames = true
         slot.watchers = regionIndex.tables[key]
         if slot.watchers != nil { hasNoWatchers = false }
         slots.append(slot)
+        log.pointer.pointee.appendSlot(Self.logSlot(of: slot))
+        log.pointer.pointee.setPointers(ofSlot: slots.count - 1, databaseName: databaseName, tableName: tableName)
         return slots.count - 1
     }
 
@@ -276,39 +268,21 @@ final class StatementExecution {
     /// of the pre-update hook (for inserts, only the final one is meaningful; for deletes,
     /// only the initial one).
     func recordRowChange(slot index: Int, kind: DatabaseEvent.Kind, initialRowID: Int64, finalRowID: Int64) {
-        let origin = StatementActivation.Kinds(kind)
+        log.pointer.pointee.record(slot: index, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
+        guard slots[index].hasRowWatchers else { return }
         // An update that changes a row's rowid removes a row and adds another one: for
         // regions, a deletion and an insertion.
         let movesRow = kind == .update && finalRowID != initialRowID
-        let kinds: StatementActivation.Kinds = movesRow ? [.delete, .insert] : origin
-        slots[index].changedKinds.insert(kinds)
-        // (Rows of WITHOUT ROWID tables come with rowid 0: they can not be looked up.)
-        if probe == nil, kind != .update, (kind == .insert ? finalRowID : initialRowID) != 0 {
-            probe = (index, kind, kind == .insert ? finalRowID : initialRowID)
-        }
-        if slots[index].hasRowWatchers {
-            if kind != .insert { recordRowImpacts(slots[index].watchers!, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
-            if kind != .delete && (kind == .insert || movesRow) {
-                recordRowImpacts(slots[index].watchers!, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
-            }
-        }
-        guard !slots[index].users.isEmpty else { return }
-        switch kind {
-        case .insert:
-            appendEvent(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
-        case .delete:
-            appendEvent(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
-        case .update where movesRow:
-            appendEvent(PendingEvent(slot: index, kind: .delete, rowID: initialRowID, origin: origin))
-            appendEvent(PendingEvent(slot: index, kind: .insert, rowID: finalRowID, origin: origin))
-        case .update:
-            appendEvent(PendingEvent(slot: index, kind: .update, rowID: finalRowID, origin: origin))
+        let kinds = StatementActivation.Kinds(kind)
+        if kind != .insert { recordRowImpacts(slots[index].watchers!, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
+        if kind != .delete && (kind == .insert || movesRow) {
+            recordRowImpacts(slots[index].watchers!, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
         }
     }
 
     /// The first insertion or deletion of the statement, if any: after the statement
     /// failed, whether that row is there tells whether SQLite kept the statement's changes.
-    @exclusivity(unchecked) private(set) var probe: (slot: Int, kind: DatabaseEvent.Kind, rowID: Int64)?
+    var probe: (slot: Int, kind: DatabaseEvent.Kind, rowID: Int64)? { log.pointer.pointee.probe }
 
     private func recordRowImpacts(_ watchers: RegionIndex.TableWatchers, rowID: Int64, kinds: StatementActivation.Kinds, slot: Int) {
         guard let ids = watchers.idsByRowID[rowID] else { return }
@@ -323,11 +297,9 @@ final class StatementExecution {
 
     /// SQLite rolled back what the statement did so far.
     func discardChanges() {
-        eventCount = 0
         preUpdateItems.removeAll()
         rowImpacts.removeAll()
-        probe = nil
-        for index in slots.indices { slots[index].changedKinds = [] }
+        log.pointer.pointee.discardChanges()
     }
 
     func appendPreUpdateItem(_ item: SavepointStack.Item) {
@@ -349,7 +321,7 @@ final class StatementExecution {
         var touchesAnyTable = false
         // (Slots are read in place: a copy of one would retain its strings and dictionaries.)
         for index in slots.indices {
-            var kinds = slots[index].changedKinds
+            var kinds = log.pointer.pointee.slots[index].changedKinds
             if kinds.isEmpty, slots[index].isReported, totalChanges != totalChangesAtStart, !StatementReport.isInternalTable(slots[index].name) {
                 if slots[index].isVirtualTable == nil, let virtualTables = virtualTables() {
                     slots[index].isVirtualTable = virtualTables.contains(slots[index].key)
