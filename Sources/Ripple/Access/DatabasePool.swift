@@ -72,6 +72,11 @@ public final class DatabasePool: DatabaseWriter {
         try writer.sync { try $0.close() }
     }
 
+    public func interrupt() {
+        writer.interruptHandle.interrupt()
+        for reader in readers.elements { reader.interruptHandle.interrupt() }
+    }
+
     private func checkNotInsideAccess() {
         if AccessContext.current?.owner === owner { fatalError(reentranceMessage) }
     }

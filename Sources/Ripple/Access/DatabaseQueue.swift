@@ -48,6 +48,10 @@ public final class DatabaseQueue: DatabaseWriter {
         try writer.sync { try $0.close() }
     }
 
+    public func interrupt() {
+        writer.interruptHandle.interrupt()
+    }
+
     // MARK: - Reading
 
     public func read<T>(_ value: (Database) throws -> T) throws -> T {

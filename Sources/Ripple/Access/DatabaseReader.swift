@@ -16,6 +16,12 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// Closes the connections. Later accesses throw `SQLITE_MISUSE`.
     func close() throws
 
+    /// Stops the statements that run now, on every connection: they throw a
+    /// ``DatabaseError`` with code `SQLITE_INTERRUPT`. Any thread may call it. A write
+    /// interrupted inside a transaction is rolled back (the transaction of `write` is), and
+    /// the next accesses run normally. See ``Database/interrupt()``.
+    func interrupt()
+
     /// Runs `value` in a read-only transaction, isolated from concurrent writes, and waits
     /// for it. A write throws `SQLITE_READONLY`.
     func read<T>(_ value: (Database) throws -> T) throws -> T

@@ -62,6 +62,13 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {  // `items` and
         semaphore.signal()
     }
 
+    /// The elements made so far, in use or not.
+    var elements: [T] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items.map(\.element)
+    }
+
     /// Runs `block` once no element is in use, while none can be taken.
     func barrier<R>(_ block: ([T]) throws -> R) rethrows -> R {
         try barrierQueue.sync(flags: .barrier) {

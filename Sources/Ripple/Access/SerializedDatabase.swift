@@ -31,12 +31,15 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
     let queue: DispatchQueue
     let context: AccessContext
     let configuration: Configuration
+    /// Interrupts the connection's running statements, from any thread.
+    let interruptHandle: InterruptHandle
 
     init(path: String, configuration: Configuration, label: String, context: AccessContext, readonly: Bool? = nil) throws {
         self.configuration = configuration
         self.context = context
         self.queue = DispatchQueue(label: label)
         self.db = try Database(path: path, description: label, configuration: configuration, readonly: readonly)
+        self.interruptHandle = db.interruptHandle
         queue.setSpecific(key: AccessContext.key, value: context)
     }
 

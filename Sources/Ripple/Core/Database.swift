@@ -45,6 +45,8 @@ public final class Database {
     private var readOnlyDepth = 0
     /// Reports what each statement reads and writes as SQLite compiles it.
     let authorizer = Authorizer()
+    /// Lets any thread interrupt the connection (``interrupt()``).
+    let interruptHandle: InterruptHandle
 
     /// Schema facts (primary keys), dropped when a statement changes the schema.
     @exclusivity(unchecked) var schemaCache = SchemaCache()
@@ -67,6 +69,7 @@ public final class Database {
                 message: "could not open database at \(path): \(error.message ?? "unknown error")")
         }
         sqliteConnection = connection
+        interruptHandle = InterruptHandle(connection)
         sqlite3_extended_result_codes(connection, 1)
         ripple_disable_double_quoted_strings(connection)
         authorizer.install(on: connection)
@@ -121,6 +124,7 @@ public final class Database {
         internalStatements = internalStatements.map { _ in nil }
         if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
         authorizer.uninstall(from: connection)
+        interruptHandle.connectionWillClose()
         // sqlite3_close_v2 waits for statements still alive elsewhere to be finalized.
         let code = sqlite3_close_v2(connection)
         guard code == SQLITE_OK else {
@@ -130,6 +134,24 @@ public final class Database {
         sqliteConnection = nil
         busyHandlerContext?.release()
         busyHandlerContext = nil
+    }
+
+    /// Stops the statements that run on this connection now: they throw a
+    /// ``DatabaseError`` with code `SQLITE_INTERRUPT`, and the transaction they ran in
+    /// may be rolled back (check ``isInsideTransaction``). Statements that start later run
+    /// normally. Nothing happens once the connection is closed.
+    ///
+    /// Database queues and pools have ``DatabaseReader/interrupt()``, which any thread
+    /// may call while an access runs:
+    ///
+    /// ```swift
+    /// // On some thread
+    /// try dbQueue.write { db in try db.execute(sql: "UPDATE player SET score = score + 1") }
+    /// // On another thread: the write throws SQLITE_INTERRUPT, and is rolled back.
+    /// dbQueue.interrupt()
+    /// ```
+    public func interrupt() {
+        interruptHandle.interrupt()
     }
 
     /// Throws `SQLITE_MISUSE` once the connection is closed, or when it is used outside of
