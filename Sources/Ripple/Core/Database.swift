@@ -271,13 +271,15 @@ public final class Database {
                     sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail)
                 }
                 guard code == SQLITE_OK else {
-                    throw DatabaseError(connection: sqliteConnection, code: code, sql: sql, arguments: arguments)
+                    // The error names the statement that failed, not the whole string.
+                    let failingSQL = Self.firstStatementText(from: current, to: end)
+                    throw DatabaseError(connection: sqliteConnection, code: code, sql: failingSQL, arguments: arguments)
                 }
                 guard let sqliteStatement else { break }  // only white space or comments remain
                 let statement = Statement(
                     database: self,
                     sqliteStatement: sqliteStatement,
-                    sql: String(cString: sqlite3_sql(sqliteStatement)),
+                    sql: Self.trimmedStatementText(String(cString: sqlite3_sql(sqliteStatement))),
                     report: report)
                 try statement.bind(arguments, consumingFrom: &position)
                 try executeStatement(statement)
@@ -287,6 +289,33 @@ public final class Database {
         if position != arguments.positional.count {
             throw DatabaseError.wrongArgumentCount(given: arguments.positional.count, expected: position, sql: sql, arguments: arguments)
         }
+    }
+
+    /// The text of one statement of a multi-statement string, without the white space
+    /// around it and its final semicolon, as errors and `Statement.sql` show it.
+    static func trimmedStatementText(_ text: String) -> String {
+        func isSeparator(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ") || (byte >= 0x09 && byte <= 0x0D)
+        }
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last, isSeparator(first) || isSeparator(last) else { return text }
+        var bytes = Substring(text).utf8[...]
+        while let last = bytes.last, isSeparator(last) { bytes.removeLast() }
+        while let first = bytes.first, first != UInt8(ascii: ";"), isSeparator(first) { bytes.removeFirst() }
+        return String(Substring(bytes))
+    }
+
+    /// The first statement of the text from `start` to `end` (a statement SQLite refused
+    /// to compile): up to the first semicolon that completes a statement, or all of it.
+    static func firstStatementText(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
+        let text = String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self)
+        var prefixEnd = text.startIndex
+        while let semicolon = text[prefixEnd...].firstIndex(of: ";") {
+            prefixEnd = text.index(after: semicolon)
+            let prefix = String(text[..<prefixEnd])
+            if sqlite3_complete(prefix) != 0 { return trimmedStatementText(prefix) }
+        }
+        return trimmedStatementText(text)
     }
 
     /// Executes one or several statements written with SQL interpolation, whose

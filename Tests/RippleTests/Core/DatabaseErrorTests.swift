@@ -28,4 +28,27 @@ final class DatabaseErrorTests: XCTestCase {
         XCTAssertEqual(ResultCode.SQLITE_CONSTRAINT_UNIQUE.primaryResultCode, .SQLITE_CONSTRAINT)
         XCTAssertEqual(ResultCode.SQLITE_BUSY.description, "5 (database is locked)")
     }
+
+    func testTheSQLOfAnErrorIsTheFailingStatementOfAMultiStatementString() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            // Fails at execution.
+            let executionError = assertDatabaseError(.SQLITE_CONSTRAINT_NOTNULL) {
+                try db.execute(sql: """
+                    CREATE TABLE t(a NOT NULL);
+                    INSERT INTO t VALUES (1);
+                    INSERT INTO t VALUES (NULL);
+                    INSERT INTO t VALUES (3)
+                    """)
+            }
+            XCTAssertEqual(executionError?.sql, "INSERT INTO t VALUES (NULL)")
+            // Fails at compilation.
+            let compilationError = assertDatabaseError(.SQLITE_ERROR) {
+                try db.execute(sql: "INSERT INTO t VALUES (4); SELECT * FROM missing; INSERT INTO t VALUES (5)")
+            }
+            XCTAssertEqual(compilationError?.sql, "SELECT * FROM missing")
+            // The statements before the failing one ran; those after it did not.
+            XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a"), [1, 4])
+        }
+    }
 }
