@@ -59,6 +59,21 @@ public struct Configuration: Sendable {
     /// In-memory databases are never checked: nothing else can change them.
     public var externalChangeCheckInterval: TimeInterval? = nil
 
+    /// The clock of ``Database/transactionDate``. Default ``TransactionClock/default``,
+    /// the system's clock.
+    ///
+    /// The system's clock is read when a transaction starts (a `BEGIN` statement, or a
+    /// savepoint outside of a transaction). A custom clock is asked at the first read of
+    /// `transactionDate` in each transaction, so that its closure may use the database
+    /// (`SELECT ...`) outside of the statement that opened the transaction. Outside of a
+    /// transaction, each read of `transactionDate` asks the clock.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.transactionClock = .custom { db in Date(timeIntervalSince1970: 0) }
+    /// ```
+    public var transactionClock: any TransactionClock = .default
+
     /// Closures run on each new connection, in order, right after it opens.
     var preparations: [@Sendable (Database) throws -> Void] = []
 

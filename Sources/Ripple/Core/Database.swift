@@ -452,8 +452,9 @@ public final class Database {
     }
 
     /// The date of the current transaction, set when a statement (`BEGIN`, `SAVEPOINT`)
-    /// opens it; nil outside of a transaction. See ``transactionDate``.
-    private var currentTransactionDate: Date?
+    /// opens it (with the system's clock; a custom clock is asked at the first read); nil
+    /// outside of a transaction. See ``transactionDate``.
+    private var currentTransactionDate: Result<Date, any Error>?
     /// Whether the transaction statement that runs started outside of a transaction.
     private var transactionStatementStartsOutsideOfTransaction = false
 
@@ -463,13 +464,17 @@ public final class Database {
         if !isInsideTransaction {
             currentTransactionDate = nil
         } else if transactionStatementStartsOutsideOfTransaction || currentTransactionDate == nil {
-            currentTransactionDate = Date()
+            // (A custom clock is asked later: its closure may use the database, which is
+            // in the middle of the statement that opened the transaction.)
+            currentTransactionDate = configuration.transactionClock is DefaultTransactionClock ? .success(Date()) : nil
         }
     }
 
     /// The date of the current transaction: the same at any point of a transaction, set
     /// when `BEGIN` (or a savepoint outside of a transaction) opens it. Outside of a
-    /// transaction, the current date, anew at each call.
+    /// transaction, the current date, anew at each call. The date comes from
+    /// ``Configuration/transactionClock``; an error of a custom clock is thrown here, at
+    /// each read in the transaction.
     ///
     /// ```swift
     /// try dbQueue.write { db in
@@ -479,11 +484,12 @@ public final class Database {
     public var transactionDate: Date {
         get throws {
             try checkOpen()
-            guard isInsideTransaction else { return Date() }
-            if let currentTransactionDate { return currentTransactionDate }
-            let date = Date()
-            currentTransactionDate = date
-            return date
+            guard isInsideTransaction else { return try configuration.transactionClock.now(self) }
+            if let currentTransactionDate { return try currentTransactionDate.get() }
+            let date = Result { try configuration.transactionClock.now(self) }
+            // (The clock may have ended the transaction: its date is then not kept.)
+            if isInsideTransaction { currentTransactionDate = date }
+            return try date.get()
         }
     }
 
