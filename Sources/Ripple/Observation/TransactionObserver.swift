@@ -243,6 +243,37 @@ public struct DatabasePreUpdateEvent {
         }
     }
 
+    /// The value of the column at `index` before the change (nil for an insert), read
+    /// alone: cheaper than ``initialDatabaseValues`` when a few columns matter.
+    ///
+    /// It is a programmer error to give an index out of `0..<count`.
+    public func initialDatabaseValue(atIndex index: Int) -> DatabaseValue? {
+        precondition(index >= 0 && index < count, "row index out of range: \(index) is not in 0..<\(count)")
+        switch storage {
+        case .copied(_, _, let initial, _): return initial?[index]
+        case .live(let connection):
+            guard kind != .insert else { return nil }
+            var value: OpaquePointer?
+            sqlite3_preupdate_old(connection, CInt(index), &value)
+            return DatabaseValue(sqliteValue: value)
+        }
+    }
+
+    /// The value of the column at `index` after the change (nil for a delete), read alone.
+    ///
+    /// It is a programmer error to give an index out of `0..<count`.
+    public func finalDatabaseValue(atIndex index: Int) -> DatabaseValue? {
+        precondition(index >= 0 && index < count, "row index out of range: \(index) is not in 0..<\(count)")
+        switch storage {
+        case .copied(_, _, _, let final): return final?[index]
+        case .live(let connection):
+            guard kind != .delete else { return nil }
+            var value: OpaquePointer?
+            sqlite3_preupdate_new(connection, CInt(index), &value)
+            return DatabaseValue(sqliteValue: value)
+        }
+    }
+
     /// An event that remains valid after the callback.
     public func copy() -> DatabasePreUpdateEvent {
         DatabasePreUpdateEvent(copying: self)

@@ -535,6 +535,43 @@ final class TransactionObserverTests: XCTestCase {
         XCTAssertEqual(events[2].initialDatabaseValues?[1], "A".databaseValue)
     }
 
+    func testPreUpdateValuesOneColumnAtATime() throws {
+        final class ScoreObserver: TransactionObserver, @unchecked Sendable {
+            var live: [String] = []
+            var copies: [DatabasePreUpdateEvent] = []
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+            func databaseDidChange(with event: DatabaseEvent) {}
+            func databaseDidCommit(_ db: Database) {}
+            func databaseDidRollback(_ db: Database) {}
+            func databaseWillChange(with event: DatabasePreUpdateEvent) {
+                let kind: String = switch event.kind {
+                case .insert: "insert"
+                case .update: "update"
+                case .delete: "delete"
+                }
+                live.append("\(kind) \(String(describing: event.initialDatabaseValue(atIndex: 2))) \(String(describing: event.finalDatabaseValue(atIndex: 2)))")
+                copies.append(event.copy())
+            }
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'A', 10)") }
+        let observer = ScoreObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { db in
+            try db.execute(sql: "UPDATE player SET score = 20 WHERE id = 1")
+            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (2, 'B', 5)")
+            try db.execute(sql: "DELETE FROM player WHERE id = 1")
+        }
+        XCTAssertEqual(observer.live, [
+            "update Optional(10) Optional(20)",
+            "insert nil Optional(5)",
+            "delete Optional(20) nil",
+        ])
+        // Copies answer the same, after the callback.
+        XCTAssertEqual(observer.copies.map { $0.initialDatabaseValue(atIndex: 2) }, [10.databaseValue, nil, 20.databaseValue])
+        XCTAssertEqual(observer.copies.map { $0.finalDatabaseValue(atIndex: 2) }, [20.databaseValue, 5.databaseValue, nil])
+    }
+
     func testPreUpdateReportsTriggerDepth() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
