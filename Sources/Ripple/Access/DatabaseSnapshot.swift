@@ -1,0 +1,129 @@
+import Dispatch
+
+/// A connection that sees an unchanging database content: the content the database had
+/// when the snapshot was made with ``DatabasePool/makeSnapshot()``.
+///
+/// ```swift
+/// let dbPool = try DatabasePool(path: "/path/to/database.sqlite")
+/// let snapshot = try dbPool.makeSnapshot()
+/// try dbPool.write { db in try db.execute(sql: "DELETE FROM player") }
+/// // Still the players of the moment the snapshot was made.
+/// let count = try snapshot.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") }
+/// ```
+///
+/// The snapshot is one read-only connection that keeps a read transaction open for its
+/// whole life: its accesses run one after the other, on its own dispatch queue, and never
+/// see a later commit. In WAL mode (a pool's), the pool's writes go on while it exists;
+/// the database file's WAL can not be checkpointed past the snapshot's state until it
+/// goes, so keep snapshots for as long as they are needed only. The connection closes
+/// when the snapshot is deallocated, or with ``close()``.
+public final class DatabaseSnapshot: DatabaseReader {
+    private let reader: SerializedDatabase
+
+    /// The configuration of the snapshot's connection (read-only).
+    public let configuration: Configuration
+
+    /// The path of the database file.
+    public let path: String
+
+    init(path: String, configuration: Configuration, label: String) throws {
+        var configuration = configuration
+        configuration.readonly = true
+        // The snapshot is a transaction that spans every access.
+        configuration.allowsUnsafeTransactions = true
+        self.configuration = configuration
+        self.path = path
+        reader = try SerializedDatabase(
+            path: path, configuration: configuration, label: label,
+            context: AccessContext(role: .reader))
+        try reader.sync { db in
+            try db.beginTransaction(.deferred)
+            do {
+                // A deferred transaction takes its snapshot at its first read.
+                _ = try Row.fetchCursor(db, sql: "SELECT rootpage FROM sqlite_master LIMIT 1").next()
+            } catch {
+                db.rollbackIfInsideTransaction()
+                throw error
+            }
+        }
+    }
+
+    public func close() throws {
+        try reader.sync { db in
+            db.rollbackIfInsideTransaction()
+            try db.close()
+        }
+    }
+
+    public func interrupt() {
+        reader.interruptHandle.interrupt()
+    }
+
+    /// Throws when the snapshot's transaction is gone: a statement of an access ended it
+    /// (`COMMIT`, `ROLLBACK`), or an interruption rolled it back. The snapshot then sees
+    /// nothing any longer.
+    private static func checkSnapshot(_ db: Database) throws {
+        guard db.isInsideTransaction else {
+            throw DatabaseError.misuse("the snapshot's transaction was ended: the snapshot is no longer usable")
+        }
+    }
+
+    /// Runs `value` on the snapshot's content, and waits for it. A write throws
+    /// `SQLITE_READONLY`.
+    public func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try reader.sync { db in
+            try Self.checkSnapshot(db)
+            return try value(db)
+        }
+    }
+
+    /// The same as ``read(_:)``: a snapshot never changes.
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try read(value)
+    }
+
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        reader.async { db in
+            do {
+                try Self.checkSnapshot(db)
+            } catch {
+                value(.failure(error))
+                return
+            }
+            value(.success(db))
+        }
+    }
+
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await awaitRead(value)
+    }
+}
+
+extension DatabasePool {
+    /// A snapshot of the database's last committed content, which later writes do not
+    /// change (see ``DatabaseSnapshot``).
+    ///
+    /// To know exactly what the snapshot sees, make it from a write access, outside of a
+    /// transaction: no other write can happen in between.
+    ///
+    /// ```swift
+    /// let snapshot = try dbPool.writeWithoutTransaction { db in
+    ///     try db.inTransaction {
+    ///         try db.execute(sql: "DELETE FROM player")
+    ///         return .commit
+    ///     }
+    ///     return try dbPool.makeSnapshot()   // sees no player
+    /// }
+    /// ```
+    ///
+    /// It is a programmer error to call it from a write access, inside a transaction: the
+    /// snapshot would not see the changes of that transaction, which are not committed yet.
+    public func makeSnapshot() throws -> DatabaseSnapshot {
+        if writer.isHeldByCurrentThread, writer.onCurrentQueue({ $0.isInsideTransaction }) {
+            fatalError("makeSnapshot() must not be called from inside a transaction: call it before the transaction begins, or after it ends")
+        }
+        return try DatabaseSnapshot(
+            path: path, configuration: configuration,
+            label: "\(configuration.label ?? "Ripple.DatabasePool").snapshot")
+    }
+}

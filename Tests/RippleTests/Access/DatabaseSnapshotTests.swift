@@ -1,0 +1,96 @@
+import XCTest
+@testable import Ripple
+
+/// `DatabasePool.makeSnapshot()`: a reader of an unchanging content.
+final class DatabaseSnapshotTests: XCTestCase {
+    private func makePool() throws -> DatabasePool {
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO player (name) VALUES ('Arthur')")
+        }
+        return dbPool
+    }
+
+    private func count(_ reader: some DatabaseReader) throws -> Int {
+        try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+    }
+
+    func testASnapshotDoesNotSeeLaterCommits() throws {
+        let dbPool = try makePool()
+        let snapshot = try dbPool.makeSnapshot()
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Barbara')") }
+        XCTAssertEqual(try count(dbPool), 2)
+        XCTAssertEqual(try count(snapshot), 1)
+        try dbPool.write { db in try db.execute(sql: "DELETE FROM player") }
+        XCTAssertEqual(try count(snapshot), 1)
+        XCTAssertEqual(try snapshot.unsafeRead { db in try String.fetchAll(db, sql: "SELECT name FROM player") }, ["Arthur"])
+        XCTAssertEqual(snapshot.path, dbPool.path)
+        XCTAssertTrue(snapshot.configuration.readonly)
+    }
+
+    func testASnapshotMadeFromAWriteAccessSeesExactlyItsState() throws {
+        let dbPool = try makePool()
+        let snapshot = try dbPool.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.execute(sql: "DELETE FROM player")
+                return .commit
+            }
+            return try dbPool.makeSnapshot()
+        }
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Craig')") }
+        XCTAssertEqual(try count(snapshot), 0)
+    }
+
+    func testASnapshotCanNotWrite() throws {
+        let snapshot = try makePool().makeSnapshot()
+        assertDatabaseError(.SQLITE_READONLY) {
+            try snapshot.read { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Dan')") }
+        }
+        // A failed access leaves the snapshot as it was.
+        XCTAssertEqual(try count(snapshot), 1)
+    }
+
+    func testAsyncReads() async throws {
+        let dbPool = try makePool()
+        let snapshot = try dbPool.makeSnapshot()
+        try await dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Eve')") }
+        let asyncCount = try await snapshot.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+        XCTAssertEqual(asyncCount, 1)
+        let callbackCount = await withCheckedContinuation { continuation in
+            snapshot.asyncRead { result in
+                continuation.resume(returning: (try? result.get()).flatMap { db in try? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") })
+            }
+        }
+        XCTAssertEqual(callbackCount, 1)
+    }
+
+    func testASnapshotWhoseTransactionEndedThrows() throws {
+        let snapshot = try makePool().makeSnapshot()
+        try snapshot.read { db in try db.execute(sql: "COMMIT") }
+        let error = assertDatabaseError(.SQLITE_MISUSE) { try self.count(snapshot) }
+        XCTAssertEqual(error?.message, "the snapshot's transaction was ended: the snapshot is no longer usable")
+    }
+
+    func testAClosedSnapshotThrows() throws {
+        let snapshot = try makePool().makeSnapshot()
+        try snapshot.close()
+        assertDatabaseError(.SQLITE_MISUSE) { try self.count(snapshot) }
+    }
+
+    func testMakingASnapshotInsideATransactionIsAFatalError() throws {
+        try assertFatalError(
+            inScenario: "RippleTests.SnapshotFatalErrorScenarios/testMakeSnapshotInsideTransaction",
+            "makeSnapshot() must not be called from inside a transaction")
+    }
+}
+
+final class SnapshotFatalErrorScenarios: XCTestCase {
+    func testMakeSnapshotInsideTransaction() throws {
+        guard isFatalScenario else { return }
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            _ = try dbPool.makeSnapshot()
+        }
+    }
+}
