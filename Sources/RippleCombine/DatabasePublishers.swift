@@ -131,7 +131,7 @@ extension ValueObservation {
     /// A fetch error completes the publisher with a failure.
     public func publisher(
         in writer: some DatabaseWriter,
-        scheduling scheduler: ValueObservationScheduler = .async(onQueue: .main)) -> DatabasePublishers.Observation<Value>
+        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main)) -> DatabasePublishers.Observation<Value>
     {
         DatabasePublishers.Observation(keepsValuesWithoutDemand: true) { onError, onChange in
             self.start(in: writer, scheduling: scheduler, onError: onError, onChange: onChange)

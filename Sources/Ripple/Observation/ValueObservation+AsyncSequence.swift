@@ -12,7 +12,7 @@ extension ValueObservation {
     /// ```
     public func values(
         in writer: some DatabaseWriter,
-        scheduling scheduler: ValueObservationScheduler = .async(onQueue: DispatchQueue(label: "Ripple.ValueObservation.values")),
+        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: DispatchQueue(label: "Ripple.ValueObservation.values")),
         bufferingPolicy: AsyncValueObservation<Value>.BufferingPolicy = .unbounded) -> AsyncValueObservation<Value>
     {
         AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in

@@ -5,14 +5,64 @@ extension ValueObservation {
     /// Starts the observation.
     ///
     /// - parameter writer: a ``DatabaseQueue`` or a ``DatabasePool``.
-    /// - parameter scheduling: `.async(onQueue:)` (the default, on the main queue) or
-    ///   `.immediate` (the initial value synchronously, during `start`).
+    /// - parameter scheduling: `.async(onQueue:)` (the default, on the main queue),
+    ///   `.immediate` (the initial value synchronously, during `start`, which must then be
+    ///   called on the main actor), or `.mainActor`.
     /// - parameter onError: called when a fetch fails; the observation goes on.
     /// - parameter onChange: called with each fresh value.
     /// - returns: a cancellable that stops the observation, also when deallocated.
     public func start(
         in writer: some DatabaseWriter,
-        scheduling scheduler: ValueObservationScheduler = .async(onQueue: .main),
+        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
+    {
+        start(in: writer, scheduling: scheduler as any ValueObservationScheduler, onError: onError, onChange: onChange)
+    }
+
+    /// Starts the observation from main-actor code, and delivers its values on the main
+    /// actor, to main-actor isolated handlers: the way of an `@Observable` model.
+    ///
+    /// ```swift
+    /// @Observable @MainActor final class PlayerList {
+    ///     var players: [Player] = []
+    ///     private var cancellable: AnyDatabaseCancellable?
+    ///
+    ///     func observe(_ dbQueue: DatabaseQueue) {
+    ///         cancellable = ValueObservation
+    ///             .tracking { db in try Player.fetchAll(db) }
+    ///             .start(in: dbQueue, scheduling: .immediate) { error in
+    ///                 print(error)
+    ///             } onChange: { [weak self] players in
+    ///                 self?.players = players
+    ///             }
+    ///         // With .immediate, `players` is set here already.
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - parameter scheduling: `.mainActor` (the default: every value asynchronously) or
+    ///   `.immediate` (the initial value synchronously, during `start`).
+    @MainActor
+    public func start(
+        in writer: some DatabaseWriter,
+        scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
+        onError: @escaping @MainActor (any Error) -> Void,
+        onChange: @escaping @MainActor (Value) -> Void) -> AnyDatabaseCancellable
+    {
+        // The scheduler delivers on the main queue, the main actor's executor; the initial
+        // value of .immediate comes during this call, on the main actor too.
+        start(
+            in: writer,
+            scheduling: scheduler as any ValueObservationScheduler,
+            onError: { error in MainActor.assumeIsolated { onError(error) } },
+            onChange: { value in MainActor.assumeIsolated { onChange(value) } })
+    }
+
+    /// The existential form, which both public variants call.
+    private func start(
+        in writer: some DatabaseWriter,
+        scheduling scheduler: any ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
@@ -32,7 +82,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private let regionSpec: ValueObservation<Value>.RegionSpec
     private let throttleInterval: TimeInterval?
     private let options: ValueObservationOptions
-    private let scheduler: ValueObservationScheduler
+    private let scheduler: any ValueObservationScheduler
     private let onError: @Sendable (any Error) -> Void
     private let onChange: @Sendable (Value) -> Void
     private let cancellation = Cancellation()
@@ -54,7 +104,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     init(
         writer: some DatabaseWriter,
         observation: ValueObservation<Value>,
-        scheduler: ValueObservationScheduler,
+        scheduler: any ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void)
     {
@@ -78,8 +128,17 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     func start() {
         guard let writer else { return }
         options.notify(\.willStart)
-        switch scheduler {
-        case .immediate:
+        if scheduler.immediateInitialValue() {
+            if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
+                // Not a trap: the application hears of it, and may go on.
+                let error = DatabaseError.misuse(
+                    "ValueObservation with .immediate scheduling must be started on the main actor: "
+                    + "start it from main-actor code, or schedule with .async(onQueue:) or .mainActor")
+                cancellation.cancel()
+                options.notify(\.didFail, error)
+                onError(error)
+                return
+            }
             // Register and fetch the initial value in one writer access: no commit can slip
             // in between.
             do {
@@ -89,7 +148,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
                 options.notify(\.didFail, error)
                 onError(error)
             }
-        case .async(let queue):
+        } else {
             writer.asyncWriteWithoutTransaction { [self] db in
                 do {
                     if isPool, let pool = writer as? DatabasePool {
@@ -101,10 +160,10 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
                         }
                     } else {
                         let value = try registerAndFetch(db)
-                        if let value { deliver(value, on: queue) }
+                        if let value { deliver(value) }
                     }
                 } catch {
-                    deliver(error, on: queue)
+                    deliver(error)
                 }
             }
         }
@@ -203,9 +262,9 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         do {
             let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
             if let recorded { updateRegion(recorded, fetchedOn: db) }
-            if let value = try pipeline.reduce(raw) { deliver(value, on: scheduler.queue) }
+            if let value = try pipeline.reduce(raw) { deliver(value) }
         } catch {
-            deliver(error, on: scheduler.queue)
+            deliver(error)
         }
     }
 
@@ -223,7 +282,6 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     }
 
     private func fetchAndDeliver(_ result: Result<Database, any Error>) {
-        let queue = scheduler.queue
         if !isPool {
             // On the writer queue, the fetch sees every commit made so far: the changes that
             // asked for another fetch meanwhile are covered by this one.
@@ -246,8 +304,8 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         // this one to end; and the next value is enqueued after this one.
         let again = lock.withLock { () -> Bool in
             switch outcome {
-            case .success(let value)?: deliver(value, on: queue)
-            case .failure(let error)?: deliver(error, on: queue)
+            case .success(let value)?: deliver(value)
+            case .failure(let error)?: deliver(error)
             case nil: break
             }
             if needsRefetch && !cancellation.isCancelled {
@@ -295,16 +353,16 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     // MARK: Delivery
 
-    private func deliver(_ value: Value, on queue: DispatchQueue) {
-        queue.async { [self] in
+    private func deliver(_ value: Value) {
+        scheduler.schedule { [self] in
             guard !cancellation.isCancelled else { return }
             onChange(value)
         }
     }
 
-    private func deliver(_ error: any Error, on queue: DispatchQueue) {
+    private func deliver(_ error: any Error) {
         options.notify(\.didFail, error)
-        queue.async { [self] in
+        scheduler.schedule { [self] in
             guard !cancellation.isCancelled else { return }
             onError(error)
         }

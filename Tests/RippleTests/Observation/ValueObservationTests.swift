@@ -74,13 +74,16 @@ final class ValueObservationTests: XCTestCase {
     }
 
     func testImmediateSchedulingDeliversTheInitialValueSynchronously() throws {
-        let dbQueue = try makePlayerDatabase()
-        let collector = ValueCollector<Int>()
-        let cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: .immediate) { _ in } onChange: { value in
-            collector.append(value)
+        // (XCTest runs tests on the main thread: the main actor.)
+        try MainActor.assumeIsolated {
+            let dbQueue = try makePlayerDatabase()
+            let collector = ValueCollector<Int>()
+            let cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: .immediate) { _ in } onChange: { value in
+                collector.append(value)
+            }
+            XCTAssertEqual(collector.values, [0], "no wait: synchronous")
+            cancellable.cancel()
         }
-        XCTAssertEqual(collector.values, [0], "no wait: synchronous")
-        cancellable.cancel()
     }
 
     func testRegionIsRecordedAgainOnEachFetch() throws {
