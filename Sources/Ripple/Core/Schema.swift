@@ -13,29 +13,64 @@ public struct PrimaryKeyInfo: Hashable, Sendable {
     public var isRowID: Bool { rowIDColumn != nil }
 }
 
+/// A column of a table, as the schema defines it (``Database/columns(in:)``).
+public struct ColumnInfo: Hashable, Sendable {
+    /// The column name.
+    public let name: String
+    /// The declared type, as written in the schema (empty when the column has none).
+    /// Compare it without regard to case.
+    public let type: String
+    /// Whether the column is `NOT NULL`.
+    public let isNotNull: Bool
+    /// The SQL of the default value (`'Anonymous'`, `0`, `CURRENT_TIMESTAMP`), or nil.
+    public let defaultValueSQL: String?
+    /// The position of the column in the primary key, from 1; 0 when it is not part of it.
+    public let primaryKeyIndex: Int
+
+    /// The declared type, or nil when the column has none.
+    public var columnType: Database.ColumnType? {
+        type.isEmpty ? nil : Database.ColumnType(rawValue: type)
+    }
+}
+
 /// Schema facts cached by a connection, dropped whenever a statement changes the schema.
 struct SchemaCache {
     var primaryKeys: [String: PrimaryKeyInfo] = [:]
-    var columns: [String: [String]] = [:]
+    var columns: [String: [ColumnInfo]] = [:]
 }
 
 extension Database {
     /// The columns of `table`, in order. Throws when there is no such table.
-    public func columns(in table: String) throws -> [String] {
+    ///
+    /// ```swift
+    /// let names = try db.columns(in: "player").map(\.name)   // ["id", "name", "score"]
+    /// ```
+    public func columns(in table: String) throws -> [ColumnInfo] {
         let key = table.lowercased()
         if let columns = schemaCache.columns[key] { return columns }
-        let rows = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
+        let rows = try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
-        let columns: [String] = try rows.map { try $0["name"] }
+        // (table_xinfo: generated columns too; hidden columns of virtual tables are left out.)
+        let columns: [ColumnInfo] = try rows.compactMap { row in
+            let hidden: Int = try row["hidden"]
+            guard hidden != 1 else { return nil }
+            return ColumnInfo(
+                name: try row["name"], type: try row["type"], isNotNull: try row["notnull"],
+                defaultValueSQL: try row["dflt_value"], primaryKeyIndex: try row["pk"])
+        }
         schemaCache.columns[key] = columns
         return columns
     }
 
-    /// Whether `table` exists.
+    /// Whether `table` exists, temporary tables included.
     public func tableExists(_ table: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE)", arguments: [table]) ?? false
+        try Bool.fetchOne(self, sql: """
+            SELECT EXISTS (
+              SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE
+              UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE)
+            """, arguments: [table]) ?? false
     }
 
     /// The primary key of `table`. Throws when there is no such table.

@@ -246,7 +246,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     private func keyDictionaryPredicate(_ db: Database, _ dictionaries: [[String: DatabaseValue]]) throws -> SQLExpression {
         let primaryKey = try primaryKey(db)
-        let columns = try db.columns(in: tableName).map { $0.lowercased() }
+        let columns = try db.columns(in: tableName).map { $0.name.lowercased() }
         var alternatives: [SQLExpression] = []
         for dictionary in dictionaries {
             for name in dictionary.keys where !columns.contains(name.lowercased()) {

@@ -101,7 +101,7 @@ final class SchemaDefinitionTests: XCTestCase {
                 t.rename(column: "url", to: "homeURL")
                 t.drop(column: "score")
             }
-            XCTAssertEqual(try db.columns(in: "referrer"), ["id", "homeURL", "hasBonus"])
+            XCTAssertEqual(try db.columns(in: "referrer").map(\.name), ["id", "homeURL", "hasBonus"])
             try db.create(index: "byURL", on: "referrer", columns: ["homeURL"], options: [.unique, .ifNotExists])
             try db.create(index: "bonus", on: "referrer", columns: ["id"], condition: Column("hasBonus") == true)
             XCTAssertEqual(try sql(of: "bonus", db), #"CREATE INDEX "bonus" ON "referrer"("id") WHERE "hasBonus" = 1"#)
@@ -149,5 +149,43 @@ final class SchemaDefinitionTests: XCTestCase {
         XCTAssertEqual(1.5.databaseValue.sqlLiteral, "1.5")
         XCTAssertEqual("it's".databaseValue.sqlLiteral, "'it''s'")
         XCTAssertEqual(Data([0, 255]).databaseValue.sqlLiteral, "X'00FF'")
+    }
+
+    func testColumnInfos() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE player(
+                  id INTEGER PRIMARY KEY,
+                  name TEXT NOT NULL DEFAULT 'Anonymous',
+                  score int DEFAULT 0,
+                  creationDate DATETIME DEFAULT CURRENT_TIMESTAMP,
+                  misc,
+                  doubled INTEGER GENERATED ALWAYS AS (score * 2))
+                """)
+            let columns = try db.columns(in: "player")
+            XCTAssertEqual(columns.map(\.name), ["id", "name", "score", "creationDate", "misc", "doubled"])
+            // (The casing of types depends on the SQLite version.)
+            XCTAssertEqual(columns.map { $0.type.uppercased() }, ["INTEGER", "TEXT", "INT", "DATETIME", "", "INTEGER"])
+            XCTAssertEqual(columns.map { $0.columnType?.rawValue.uppercased() }, ["INTEGER", "TEXT", "INT", "DATETIME", nil, "INTEGER"])
+            XCTAssertEqual(columns.map(\.isNotNull), [false, true, false, false, false, false])
+            XCTAssertEqual(columns.map(\.defaultValueSQL), [nil, "'Anonymous'", "0", "CURRENT_TIMESTAMP", nil, nil])
+            XCTAssertEqual(columns.map(\.primaryKeyIndex), [1, 0, 0, 0, 0, 0])
+            assertDatabaseError(.SQLITE_ERROR) { try db.columns(in: "missing") }
+        }
+    }
+
+    func testTableExistsSeesTemporaryTables() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            XCTAssertFalse(try db.tableExists("scratch"))
+            try db.execute(sql: "CREATE TEMPORARY TABLE scratch(a)")
+            XCTAssertTrue(try db.tableExists("scratch"))
+            XCTAssertTrue(try db.tableExists("SCRATCH"))
+            XCTAssertEqual(try db.columns(in: "scratch").map(\.name), ["a"])
+            try db.execute(sql: "CREATE TEMPORARY VIEW v AS SELECT 1")
+            XCTAssertFalse(try db.tableExists("v"))
+            XCTAssertTrue(try db.viewExists("v"))
+        }
     }
 }
