@@ -4,7 +4,9 @@ import Foundation
 extension ValueObservation {
     /// Starts the observation.
     ///
-    /// - parameter writer: a ``DatabaseQueue`` or a ``DatabasePool``.
+    /// - parameter reader: a ``DatabaseQueue`` or a ``DatabasePool``, which deliver a value
+    ///   after each transaction that changed it; or a reader that does not change, such
+    ///   as a ``DatabaseSnapshot``, which delivers one value.
     /// - parameter scheduling: `.async(onQueue:)` (the default, on the main queue),
     ///   `.immediate` (the initial value synchronously, during `start`, which must then be
     ///   called on the main actor), or `.mainActor`.
@@ -12,12 +14,12 @@ extension ValueObservation {
     /// - parameter onChange: called with each fresh value.
     /// - returns: a cancellable that stops the observation, also when deallocated.
     public func start(
-        in writer: some DatabaseWriter,
+        in reader: some DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
-        start(in: writer, scheduling: scheduler as any ValueObservationScheduler, onError: onError, onChange: onChange)
+        start(in: reader, scheduling: scheduler as any ValueObservationScheduler, onError: onError, onChange: onChange)
     }
 
     /// Starts the observation from main-actor code, and delivers its values on the main
@@ -45,7 +47,7 @@ extension ValueObservation {
     ///   `.immediate` (the initial value synchronously, during `start`).
     @MainActor
     public func start(
-        in writer: some DatabaseWriter,
+        in reader: some DatabaseReader,
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
         onError: @escaping @MainActor (any Error) -> Void,
         onChange: @escaping @MainActor (Value) -> Void) -> AnyDatabaseCancellable
@@ -53,7 +55,7 @@ extension ValueObservation {
         // The scheduler delivers on the main queue, the main actor's executor; the initial
         // value of .immediate comes during this call, on the main actor too.
         start(
-            in: writer,
+            in: reader,
             scheduling: scheduler as any ValueObservationScheduler,
             onError: { error in MainActor.assumeIsolated { onError(error) } },
             onChange: { value in MainActor.assumeIsolated { onChange(value) } })
@@ -61,16 +63,71 @@ extension ValueObservation {
 
     /// The existential form, which both public variants call.
     private func start(
-        in writer: some DatabaseWriter,
+        in reader: some DatabaseReader,
         scheduling scheduler: any ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
+        guard let writer = reader as? any DatabaseWriter else {
+            return UnchangingReaderObservation.start(
+                self, in: reader, scheduler: scheduler, onError: onError, onChange: onChange)
+        }
         let runner = ValueObservationRunner(
             writer: writer, observation: self, scheduler: scheduler,
             onError: onError, onChange: onChange)
         runner.start()
         return AnyDatabaseCancellable { runner.cancel() }
+    }
+}
+
+/// The observation of a reader that is not a writer (a ``DatabaseSnapshot``): its content
+/// never changes, and its one value is delivered as the scheduler says.
+enum UnchangingReaderObservation {
+    static func start<Value: Sendable>(
+        _ observation: ValueObservation<Value>,
+        in reader: some DatabaseReader,
+        scheduler: any ValueObservationScheduler,
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
+    {
+        let pipeline = observation.makePipeline()
+        let options = observation.options
+        let cancellation = Cancellation()
+        options.notify(\.willStart)
+        @Sendable func fetch(_ db: Database) throws -> Value? {
+            options.notify(\.willFetch)
+            return try pipeline.reduce(pipeline.fetch(db))
+        }
+        @Sendable func fail(_ error: any Error) {
+            options.notify(\.didFail, error)
+            onError(error)
+        }
+        if scheduler.immediateInitialValue() {
+            if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
+                fail(DatabaseError.misuse(ValueObservationRunner<Value>.immediateOffMainActorMessage))
+            } else {
+                do {
+                    if let value = try reader.read(fetch) { onChange(value) }
+                } catch {
+                    fail(error)
+                }
+            }
+        } else {
+            reader.asyncRead { result in
+                let outcome = Result { try fetch(result.get()) }
+                scheduler.schedule {
+                    guard !cancellation.isCancelled else { return }
+                    switch outcome {
+                    case .success(let value?): onChange(value)
+                    case .success(nil): break
+                    case .failure(let error): fail(error)
+                    }
+                }
+            }
+        }
+        return AnyDatabaseCancellable {
+            if cancellation.cancel() { options.notify(\.didCancel) }
+        }
     }
 }
 
@@ -125,15 +182,18 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     // MARK: Start and cancel
 
+    static var immediateOffMainActorMessage: String {
+        "ValueObservation with .immediate scheduling must be started on the main actor: "
+            + "start it from main-actor code, or schedule with .async(onQueue:) or .mainActor"
+    }
+
     func start() {
         guard let writer else { return }
         options.notify(\.willStart)
         if scheduler.immediateInitialValue() {
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
                 // Not a trap: the application hears of it, and may go on.
-                let error = DatabaseError.misuse(
-                    "ValueObservation with .immediate scheduling must be started on the main actor: "
-                    + "start it from main-actor code, or schedule with .async(onQueue:) or .mainActor")
+                let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
                 cancellation.cancel()
                 options.notify(\.didFail, error)
                 onError(error)

@@ -77,6 +77,21 @@ final class DatabaseSnapshotTests: XCTestCase {
         assertDatabaseError(.SQLITE_MISUSE) { try self.count(snapshot) }
     }
 
+    func testAnObservationOfASnapshotDeliversItsOneValue() throws {
+        let dbPool = try makePool()
+        let snapshot = try dbPool.makeSnapshot()
+        let values = ValueCollector<Int>()
+        let cancellable = ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
+            .start(in: snapshot, scheduling: .async(onQueue: DispatchQueue(label: "values")), onError: { XCTFail("\($0)") }, onChange: values.append)
+        XCTAssertEqual(values.wait { $0.count == 1 }, [1])
+        try dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('Fiona')") }
+        // The snapshot does not change: no second value.
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(values.values, [1])
+        cancellable.cancel()
+    }
+
     func testMakingASnapshotInsideATransactionIsAFatalError() throws {
         try assertFatalError(
             inScenario: "RippleTests.SnapshotFatalErrorScenarios/testMakeSnapshotInsideTransaction",
