@@ -155,6 +155,48 @@ final class CallbackReentrancyTests: XCTestCase {
         XCTAssertEqual(lateFromRollback.log, ["lateR didChange 5", "lateR willCommit", "lateR didCommit"])
     }
 
+    func testObserversRemovedAndAddedWhileTheyAreAskedAboutAStatement() throws {
+        // The observers are asked about each statement in registration order; one of them
+        // removes an observer asked before it, and adds another, while it is asked. The
+        // ones after it are still asked (none is skipped), the removed one hears nothing
+        // more, and the added one starts with the next statement.
+        final class AskingObserver: TransactionObserver, @unchecked Sendable {  // used on the writer's queue only
+            var log: [String] = []
+            var onAsked: (() -> Void)?
+            let name: String
+            init(_ name: String) { self.name = name }
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+                if let onAsked { self.onAsked = nil; onAsked() }
+                return true
+            }
+            func databaseDidChange(with event: DatabaseEvent) { log.append("\(name) \(event.rowID)") }
+            func databaseDidCommit(_ db: Database) {}
+            func databaseDidRollback(_ db: Database) {}
+        }
+        let dbQueue = try makeQueue()
+        let removed = AskingObserver("removed")
+        let asker = AskingObserver("asker")
+        let third = AskingObserver("third")
+        let fourth = AskingObserver("fourth")
+        let late = AskingObserver("late")
+        for observer in [removed, asker, third, fourth] { dbQueue.add(transactionObserver: observer) }
+        try dbQueue.write { db in
+            // Same statement twice: the second execution would reuse the first one's.
+            try db.execute(sql: "INSERT INTO t (id) VALUES (1)")
+            asker.onAsked = {
+                dbQueue.remove(transactionObserver: removed)
+                dbQueue.add(transactionObserver: late)
+            }
+            try db.execute(sql: "INSERT INTO t (id) VALUES (2)")
+            try db.execute(sql: "INSERT INTO t (id) VALUES (3)")
+        }
+        XCTAssertEqual(asker.log, ["asker 1", "asker 2", "asker 3"])
+        XCTAssertEqual(removed.log, ["removed 1"])
+        XCTAssertEqual(third.log, ["third 1", "third 2", "third 3"])
+        XCTAssertEqual(fourth.log, ["fourth 1", "fourth 2", "fourth 3"])
+        XCTAssertEqual(late.log, ["late 3"])
+    }
+
     func testRegionObservationCancelledFromItsOwnHandler() throws {
         let dbQueue = try makeQueue()
         let count = LockedCounter()

@@ -201,7 +201,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHook()
             return
         }
-        let cache = cachedActivation(for: statement)
+        // The statement's cache is moved out while the execution starts, and moved back
+        // after: a reference held across the observers' calls would be retained and
+        // released, two atomic operations for each statement (callgrind, W1b).
+        let cache = takeCachedActivation(for: statement)
+        startExecution(of: statement, cache: cache)
+        if cache.isCacheable { statement.observationCache = consume cache }
+    }
+
+    private func startExecution(of statement: Statement, cache: CachedActivation) {
         let totalChanges = sqlite3_total_changes(connection)
         // Each observer is asked once per execution. When the answers, the observers and
         // the region index are those of the last execution of the statement, its execution
@@ -250,15 +258,29 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // active users; `answers` holds them all from the first difference on.
         var matchedCount = 0
         var answersDiffer = candidate == nil
-        // (A local copy of the list: its elements are read without retaining them.)
-        let userEntries = registry.userEntries
-        for index in userEntries.indices where !userEntries[index].isStopped {
-            guard let observer = userEntries[index].observer else { continue }
+        // The list is read in place, not copied: a copy is a retain and a release of its
+        // storage, two atomic operations for each statement (callgrind, W1b). An observer
+        // that changes the registry while it is asked (by adding or removing observers)
+        // moves the rest of the questions to `askObserversAfterRegistryChange`.
+        let generation = registry.generation
+        // (Observers added while the statement's observers are asked start with the next
+        // statement, as those added from other callbacks.)
+        let lastIDAtStart = registry.userEntries.last?.id ?? 0
+        var index = 0
+        while index < registry.userEntries.count {
+            defer { index += 1 }
+            guard !registry.userEntries[index].isStopped, let observer = registry.userEntries[index].observer else { continue }
+            let askedID = registry.userEntries[index].id
             let mask = cache.acceptanceMask(of: observer)
+            guard registry.generation == generation else {
+                if !answersDiffer, let candidate { answers.append(contentsOf: candidate.answers(count: matchedCount)) }
+                askObserversAfterRegistryChange(cache, askedID: askedID, observer: observer, mask: mask, lastID: lastIDAtStart)
+                return false
+            }
             guard mask != 0 else { continue }
             liveObservers.append(consume observer)
             if !answersDiffer, let candidate, matchedCount < candidate.activeUsers.count,
-               candidate.activeUsers[matchedCount].entry === userEntries[index], candidate.activeUsers[matchedCount].mask == mask
+               candidate.activeUsers[matchedCount].entry === registry.userEntries[index], candidate.activeUsers[matchedCount].mask == mask
             {
                 matchedCount += 1
                 continue
@@ -267,7 +289,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 answersDiffer = true
                 answers.append(contentsOf: candidate!.answers(count: matchedCount))
             }
-            answers.append((userEntries[index], mask))
+            answers.append((registry.userEntries[index], mask))
         }
         // Fewer active observers than the last execution: the answers differ too.
         if !answersDiffer, let candidate, matchedCount != candidate.activeUsers.count {
@@ -275,6 +297,26 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             return false
         }
         return !answersDiffer
+    }
+
+    /// The rest of ``askObservers(_:expecting:)`` once an observer changed the registry
+    /// while it was asked: `answers` holds the answers so far. The answer of the entry of
+    /// `askedID` (`mask`) is kept unless that entry is gone; then the entries registered
+    /// after it, up to `lastID` (the last one when the questions began), are asked, from a
+    /// copy of the list. (Entries stay in registration order, and their ids grow with it.)
+    private func askObserversAfterRegistryChange(_ cache: CachedActivation, askedID: Int, observer: any TransactionObserver, mask: UInt64, lastID: Int) {
+        let userEntries = registry.userEntries
+        if mask != 0, let entry = userEntries.first(where: { $0.id == askedID }) {
+            liveObservers.append(observer)
+            answers.append((entry, mask))
+        }
+        for entry in userEntries where entry.id > askedID && entry.id <= lastID && !entry.isStopped {
+            guard let observer = entry.observer else { continue }
+            let mask = cache.acceptanceMask(of: observer)
+            guard mask != 0 else { continue }
+            liveObservers.append(observer)
+            answers.append((entry, mask))
+        }
     }
 
     /// Asks each application observer about the statement's kinds of changes, once, for a
@@ -324,12 +366,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     /// The kinds of changes the statement may make, kept with the statement until its
-    /// report or the schema changes.
-    private func cachedActivation(for statement: Statement) -> CachedActivation {
-        if let cached = statement.observationCache, cached.report === statement.report,
-           let version = schemaFactsVersion, cached.schemaFacts == version, !schemaFactsMayBeStale
-        {
-            return cached
+    /// report or the schema changes: moved out of the statement, which gets it back (see
+    /// `startExecution(of:)`).
+    private func takeCachedActivation(for statement: Statement) -> CachedActivation {
+        if let cached = statement.observationCache.take() {
+            if cached.report === statement.report, let version = schemaFactsVersion, cached.schemaFacts == version, !schemaFactsMayBeStale {
+                return cached
+            }
         }
         let facts = schemaFactsMayBeStale ? nil : currentSchemaFacts()
         let cacheable = facts != nil
@@ -351,7 +394,6 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let cache = CachedActivation(
             report: statement.report, schemaFacts: facts?.version, activation: activation,
             isCacheable: cacheable, updateHookSuffices: updateHookSuffices)
-        if cacheable { statement.observationCache = cache }
         return cache
     }
 
