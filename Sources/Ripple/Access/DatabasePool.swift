@@ -3,7 +3,7 @@ import Dispatch
 /// A database in WAL mode, with one serialized writer connection and a bounded set of
 /// reader connections, so that reads run concurrently with each other and with writes.
 ///
-/// Every ``read(_:)`` runs in a transaction with snapshot isolation: it sees the database as
+/// Every `read(_:)` runs in a transaction with snapshot isolation: it sees the database as
 /// it was when it began, whatever is committed meanwhile.
 ///
 /// ```swift

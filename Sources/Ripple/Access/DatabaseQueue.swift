@@ -83,7 +83,7 @@ public final class DatabaseQueue: DatabaseWriter {
         return try writer.sync(updates)
     }
 
-    /// Same as ``writeWithoutTransaction(_:)``.
+    /// Same as `writeWithoutTransaction(_:)`.
     public func inDatabase<T>(_ updates: (Database) throws -> T) rethrows -> T {
         try writeWithoutTransaction(updates)
     }

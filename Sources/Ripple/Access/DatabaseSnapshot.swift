@@ -77,7 +77,7 @@ public final class DatabaseSnapshot: DatabaseReader {
         }
     }
 
-    /// The same as ``read(_:)``: a snapshot never changes.
+    /// The same as `read(_:)`: a snapshot never changes.
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
         try read(value)
     }

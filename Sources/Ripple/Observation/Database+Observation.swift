@@ -9,6 +9,7 @@ extension Database {
 
     /// Starts notifying `transactionObserver` of changes and transactions.
     ///
+    /// - parameter transactionObserver: the observer.
     /// - parameter extent: how long: `.observerLifetime` (the default: the connection holds
     ///   the observer weakly), `.nextTransaction`, or `.databaseLifetime`.
     public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {

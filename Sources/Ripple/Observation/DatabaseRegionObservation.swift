@@ -47,6 +47,7 @@ public struct DatabaseRegionObservation: Sendable {
     /// request on a missing table), `onError` is called with the error, and the
     /// observation does not start.
     ///
+    /// - parameter writer: a ``DatabaseQueue`` or a ``DatabasePool``.
     /// - parameter onError: called with the error of the region's computation.
     /// - parameter onChange: called on the writer's queue after each impactful transaction.
     /// - returns: a cancellable that stops the observation, also when deallocated.

@@ -7,7 +7,7 @@ extension ValueObservation {
     /// - parameter reader: a ``DatabaseQueue`` or a ``DatabasePool``, which deliver a value
     ///   after each transaction that changed it; or a reader that does not change, such
     ///   as a ``DatabaseSnapshot``, which delivers one value.
-    /// - parameter scheduling: `.async(onQueue:)` (the default, on the main queue),
+    /// - parameter scheduler: `.async(onQueue:)` (the default, on the main queue),
     ///   `.immediate` (the initial value synchronously, during `start`, which must then be
     ///   called on the main actor), or `.mainActor`.
     /// - parameter onError: called when a fetch fails; the observation goes on.
@@ -43,8 +43,14 @@ extension ValueObservation {
     /// }
     /// ```
     ///
-    /// - parameter scheduling: `.mainActor` (the default: every value asynchronously) or
+    /// - parameter reader: a ``DatabaseQueue`` or a ``DatabasePool`` (or a reader that does
+    ///   not change, which delivers one value).
+    /// - parameter scheduler: `.mainActor` (the default: every value asynchronously) or
     ///   `.immediate` (the initial value synchronously, during `start`).
+    /// - parameter onError: called on the main actor when a fetch fails; the observation
+    ///   goes on.
+    /// - parameter onChange: called on the main actor with each fresh value.
+    /// - returns: a cancellable that stops the observation, also when deallocated.
     @MainActor
     public func start(
         in reader: some DatabaseReader,

@@ -4,9 +4,9 @@ import Foundation
 /// Where and when a value observation delivers its values.
 ///
 /// - ``async(onQueue:)``: every value, asynchronously, on a dispatch queue.
-/// - ``immediate``: the initial value synchronously, during `start`, which must be called
-///   on the main actor; later values on the main actor.
-/// - ``mainActor``: every value, asynchronously, on the main actor.
+/// - ``ValueObservationScheduler/immediate``: the initial value synchronously, during
+///   `start`, which must be called on the main actor; later values on the main actor.
+/// - ``ValueObservationScheduler/mainActor``: every value, asynchronously, on the main actor.
 public protocol ValueObservationScheduler: Sendable {
     /// Whether the initial value is delivered synchronously, during `start`, on the
     /// calling thread.
@@ -17,7 +17,8 @@ public protocol ValueObservationScheduler: Sendable {
     func schedule(_ action: @escaping @Sendable () -> Void)
 }
 
-/// A scheduler that delivers values on the main actor: ``immediate`` and ``mainActor``,
+/// A scheduler that delivers values on the main actor: ``ValueObservationScheduler/immediate``
+/// and ``ValueObservationScheduler/mainActor``,
 /// for the `start` method of main-actor code, whose handlers are main-actor isolated.
 public protocol ValueObservationMainActorScheduler: ValueObservationScheduler {}
 

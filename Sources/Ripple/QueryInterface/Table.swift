@@ -26,19 +26,19 @@ public struct Table<RowDecoder>: DatabaseRegionConvertible, Sendable {
         DatabaseRegion(table: tableName)
     }
 
-    /// See ``QueryInterfaceRequest/select(_:)-(any SQLSelectable...)``.
+    /// See `QueryInterfaceRequest.select(_:)`.
     public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
     /// See ``QueryInterfaceRequest/select(_:as:)``.
     public func select<T>(_ selection: any SQLSelectable, as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
-    /// See ``QueryInterfaceRequest/filter(_:)``.
+    /// See `QueryInterfaceRequest.filter(_:)`.
     public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> { all().filter(predicate) }
-    /// See ``QueryInterfaceRequest/filter(key:)-(DatabaseValueConvertible)``.
+    /// See `QueryInterfaceRequest.filter(key:)`.
     public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
-    /// See ``QueryInterfaceRequest/filter(keys:)``.
+    /// See `QueryInterfaceRequest.filter(keys:)`.
     public func filter<S: Sequence>(keys: S) -> QueryInterfaceRequest<RowDecoder> where S.Element: DatabaseValueConvertible { all().filter(keys: keys) }
-    /// See ``QueryInterfaceRequest/filter(key:)-([String: (any DatabaseValueConvertible)?])``.
+    /// See `QueryInterfaceRequest.filter(key:)`.
     public func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
-    /// See ``QueryInterfaceRequest/order(_:)``.
+    /// See `QueryInterfaceRequest.order(_:)`.
     public func order(_ orderings: any SQLOrderingTerm...) -> QueryInterfaceRequest<RowDecoder> {
         var request = all()
         request.orderings = orderings.map(\.sqlOrdering)

@@ -145,7 +145,7 @@ extension MutablePersistableRecord {
         return (columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND "), columns.map { key[$0]! })
     }
 
-    /// Updates the row with the record's primary key. Throws ``RecordError/recordNotFound``
+    /// Updates the row with the record's primary key. Throws ``RecordError/recordNotFound(databaseTableName:key:)``
     /// when there is none.
     public func update(_ db: Database) throws {
         try update(db, columns: nil)
