@@ -125,15 +125,15 @@ extension Statement {
             let hasRow = try step()
             // After the first step: SQLite may have compiled the statement again, and what
             // it reads is the new report's.
-            switch pendingReadRegion {
+            switch observation.pendingReadRegion {
             case .report?: database.recordRead(report.readRegion)
             case .precise(let region)?: database.recordRead(region)
             case nil: break
             }
-            pendingReadRegion = nil
+            observation.pendingReadRegion = nil
             if hasRow { return true }
         } catch {
-            pendingReadRegion = nil
+            observation.pendingReadRegion = nil
             reset()
             throw database.statementDidFail(self, error: error)
         }

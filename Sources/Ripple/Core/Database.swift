@@ -73,7 +73,7 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         ripple_disable_double_quoted_strings(connection)
         authorizer.install(on: connection)
-        authorizer.collectionDidBegin = { [unowned self] in self.statementHook?.recompilationDidBegin() }
+        authorizer.collectionDidBegin = { [unowned self] in self.observation.hook?.recompilationDidBegin() }
         do {
             try AccessChain.withAccess(to: self) { try setUp(configuration: configuration) }
         } catch {
@@ -119,8 +119,8 @@ public final class Database {
         finalizeReleasedStatements()
         statementCache.removeAll()
         lastCachedStatement = nil
-        statementHook?.connectionWillClose()
-        statementHook = nil
+        observation.hook?.connectionWillClose()
+        observation.hook = nil
         internalStatements = internalStatements.map { _ in nil }
         if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
         authorizer.uninstall(from: connection)
@@ -161,7 +161,7 @@ public final class Database {
     func checkOpen() throws {
         if isClosed { throw DatabaseError.misuse("Connection is closed: \(description)") }
         if !AccessChain.holds(self) { throw usedOutsideOfAccess() }
-        if forbidsAccess {
+        if observation.forbidsAccess {
             fatalError("""
                 The database connection was used from databaseDidChange(with:), databaseDidChange(), \
                 databaseWillChange(with:) or databaseWillCommit(): these callbacks must not use it. \
@@ -179,55 +179,43 @@ public final class Database {
             """)
     }
 
-    /// Set while observers run callbacks that must not use the connection.
-    @exclusivity(unchecked) var forbidsAccess = false
 
-    /// The region read by the statements run since recording started (value observations
-    /// track what their fetch closure reads); nil when not recording.
-    @exclusivity(unchecked) var recordedRegion: DatabaseRegion?
 
-    /// A more precise region (with rowids) than its report for a statement a request
-    /// prepared while recording: recorded instead of the report if that statement runs
-    /// next, forgotten otherwise.
-    @exclusivity(unchecked) var preparedStatementRegion: (statement: Statement, region: DatabaseRegion)?
+    /// What observation keeps with the connection, in one place (see
+    /// ``DatabaseObservationState``).
+    @exclusivity(unchecked) var observation = DatabaseObservationState()
 
     /// Runs `block` and returns the region it read.
     func recordingReadRegion<T>(_ block: () throws -> T) rethrows -> (T, DatabaseRegion) {
-        let previous = recordedRegion
-        recordedRegion = DatabaseRegion()
+        let previous = observation.recordedRegion
+        observation.recordedRegion = DatabaseRegion()
         defer {
-            recordedRegion = previous.map { $0.union(recordedRegion ?? DatabaseRegion()) }
-            preparedStatementRegion = nil
+            observation.recordedRegion = previous.map { $0.union(observation.recordedRegion ?? DatabaseRegion()) }
+            observation.preparedStatementRegion = nil
         }
         let result = try block()
-        return (result, recordedRegion ?? DatabaseRegion())
+        return (result, observation.recordedRegion ?? DatabaseRegion())
     }
 
     /// Adds to the recorded region, when recording.
     func recordRead(_ region: DatabaseRegion) {
-        if recordedRegion != nil { recordedRegion!.formUnion(region) }
+        if observation.recordedRegion != nil { observation.recordedRegion!.formUnion(region) }
     }
 
     /// Prepares the recording of what a cursor's statement reads, when recording: the
     /// precise region a request gave for this very statement, or the statement's report,
     /// read after the first step (SQLite may compile the statement again then).
     func prepareReadRecording(of statement: Statement) {
-        guard recordedRegion != nil else { return }
-        if let prepared = preparedStatementRegion, prepared.statement === statement {
-            statement.pendingReadRegion = .precise(prepared.region)
+        guard observation.recordedRegion != nil else { return }
+        if let prepared = observation.preparedStatementRegion, prepared.statement === statement {
+            statement.observation.pendingReadRegion = .precise(prepared.region)
         } else {
-            statement.pendingReadRegion = .report
+            statement.observation.pendingReadRegion = .report
         }
-        preparedStatementRegion = nil
+        observation.preparedStatementRegion = nil
     }
 
-    /// The data version read by the last external change check (see
-    /// ``Configuration/externalChangeCheckInterval``), and the number of checks so far.
-    var lastDataVersion: Int?
-    var externalChangeChecks = 0
 
-    /// Where transaction observation plugs in (see ``StatementExecutionHook``).
-    @exclusivity(unchecked) var statementHook: StatementExecutionHook?
 
     // MARK: - Facts
 
@@ -421,7 +409,7 @@ public final class Database {
         try checkOpen()
         // The hook is read once for both calls: each read retains it (two atomic
         // operations). It is read again in the rare case it changed while the statement ran.
-        let hook = statementHook
+        let hook = observation.hook
         try statementWillStart(statement, hook: hook)
         do {
             while try statement.step() {}
@@ -429,7 +417,7 @@ public final class Database {
             throw statementDidFail(statement, error: error)
         }
         statement.reset()
-        if hook === statementHook {
+        if hook === observation.hook {
             try statementDidFinish(statement, hook: hook)
         } else {
             try statementDidFinish(statement)
@@ -439,12 +427,12 @@ public final class Database {
     // The narrow hook transaction observation plugs into, around each statement execution.
     @inline(__always)
     func statementWillStart(_ statement: Statement) throws {
-        try statementWillStart(statement, hook: statementHook)
+        try statementWillStart(statement, hook: observation.hook)
     }
 
     @inline(__always)
     private func statementWillStart(_ statement: Statement, hook: StatementExecutionHook?) throws {
-        statement.isExecuting = true
+        statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionStatementStartsOutsideOfTransaction = !isInsideTransaction
         }
@@ -495,14 +483,14 @@ public final class Database {
 
     @inline(__always)
     func statementDidFinish(_ statement: Statement) throws {
-        try statementDidFinish(statement, hook: statementHook)
+        try statementDidFinish(statement, hook: observation.hook)
     }
 
     @inline(__always)
     private func statementDidFinish(_ statement: Statement, hook: StatementExecutionHook?) throws {
         // Every way of running a statement ends here: executions and cursors.
-        guard statement.isExecuting else { return }
-        statement.isExecuting = false
+        guard statement.observation.isExecuting else { return }
+        statement.observation.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect { transactionStatementDidRun() }
         try hook?.statementDidFinish(statement)
@@ -511,11 +499,11 @@ public final class Database {
     /// Returns the error to throw (an observer may replace SQLite's).
     @inline(__always)
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
-        guard statement.isExecuting else { return error }
-        statement.isExecuting = false
+        guard statement.observation.isExecuting else { return error }
+        statement.observation.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
         if !isInsideTransaction { currentTransactionDate = nil }
-        return statementHook?.statementDidFail(statement, error: error) ?? error
+        return observation.hook?.statementDidFail(statement, error: error) ?? error
     }
 
     /// Called after a step of `statement` during which the authorizer collected
@@ -527,11 +515,11 @@ public final class Database {
         let wasRecompiled = reprepareCount != authorizer.collectionReprepareCount
         guard let report = authorizer.takeCollection(), wasRecompiled else { return }
         statement.report = report
-        statement.observationCache = nil
+        statement.observation.cache = nil
         statement.refreshColumns()
         // The schema changed, maybe through another connection.
         schemaCache = SchemaCache()
-        statementHook?.statementWasRecompiled(statement)
+        observation.hook?.statementWasRecompiled(statement)
     }
 
     // MARK: - Read-only accesses

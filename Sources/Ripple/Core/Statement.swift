@@ -65,25 +65,9 @@ public final class Statement {
     /// See `columnIndexCache`.
     var _columnIndexCache: ColumnIndexCache?
 
-    /// What the observation layer decided about this statement and keeps from one
-    /// execution to the next; only the observation broker reads and writes it. (Typed:
-    /// a cast from `AnyObject` costs a hundred instructions for each statement.)
-    @exclusivity(unchecked) var observationCache: DatabaseObservationBroker.CachedActivation?
-
-    /// Whether the connection was told that an execution started, and not yet that it
-    /// ended (see `Database.statementWillStart`).
-    @exclusivity(unchecked) var isExecuting = false
-
-    /// Set when a cursor starts while the connection records what is read: the region is
-    /// recorded after the first step (see `Database.prepareReadRecording(of:)`).
-    var pendingReadRegion: PendingReadRegion?
-
-    enum PendingReadRegion {
-        /// What the statement's report says it reads.
-        case report
-        /// A more precise region (with rowids) that a request gave.
-        case precise(DatabaseRegion)
-    }
+    /// What observation keeps with the statement, in one place (see
+    /// ``StatementObservationState``).
+    @exclusivity(unchecked) var observation = StatementObservationState()
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
         self.report = report

@@ -1,9 +1,9 @@
 extension Database {
     /// The broker of this connection, created with the first observer.
     var observationBroker: DatabaseObservationBroker {
-        if let broker = statementHook as? DatabaseObservationBroker { return broker }
+        if let broker = observation.hook as? DatabaseObservationBroker { return broker }
         let broker = DatabaseObservationBroker(database: self)
-        statementHook = broker
+        observation.hook = broker
         return broker
     }
 
@@ -18,7 +18,7 @@ extension Database {
 
     /// Stops notifying `transactionObserver`.
     public func remove(transactionObserver: some TransactionObserver) {
-        (statementHook as? DatabaseObservationBroker)?.remove(transactionObserver)
+        (observation.hook as? DatabaseObservationBroker)?.remove(transactionObserver)
     }
 
     /// Tells observers about changes they could not see (changes by statements Ripple did
@@ -43,7 +43,7 @@ extension Database {
         // that never comes.
         guard !isReadOnly else { return }
         let region = try region.databaseRegion(self)
-        guard let broker = statementHook as? DatabaseObservationBroker, broker.hasObservers else { return }
+        guard let broker = observation.hook as? DatabaseObservationBroker, broker.hasObservers else { return }
         if isInsideTransaction {
             broker.notifyChanges(in: region)
         } else {

@@ -62,9 +62,9 @@ extension Database {
         guard !isClosed, !isInsideTransaction,
               let version = try? Int.fetchOne(self, sql: "PRAGMA data_version")
         else { return }
-        externalChangeChecks += 1
-        defer { lastDataVersion = version }
-        guard let lastDataVersion, lastDataVersion != version else { return }
+        observation.externalChangeChecks += 1
+        defer { observation.lastDataVersion = version }
+        guard let lastVersion = observation.lastDataVersion, lastVersion != version else { return }
         try? notifyChanges(in: DatabaseRegion.fullDatabase)
     }
 }

@@ -281,9 +281,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
         let sql = try makeSQL(db, forSingleResult: forSingleResult)
         let prepared = PreparedRequest(statement: try db.cachedStatement(sql: sql.sql), arguments: sql.arguments)
-        if db.recordedRegion != nil {
+        if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs.
-            db.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
+            db.observation.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
         }
         return prepared
     }

@@ -14,9 +14,9 @@ final class ExternalChangeMonitorTests: XCTestCase {
 
     /// Waits until `writer` has run `count` more external change checks.
     private func waitForChecks(_ writer: some DatabaseWriter, count: Int) throws {
-        let start = writer.unsafeReentrantWrite { $0.externalChangeChecks }
+        let start = writer.unsafeReentrantWrite { $0.observation.externalChangeChecks }
         let deadline = Date().addingTimeInterval(10)
-        while writer.unsafeReentrantWrite({ $0.externalChangeChecks }) < start + count {
+        while writer.unsafeReentrantWrite({ $0.observation.externalChangeChecks }) < start + count {
             XCTAssertLessThan(Date(), deadline, "external change checks do not run")
             if Date() > deadline { return }
             usleep(5_000)
@@ -75,8 +75,8 @@ final class ExternalChangeMonitorTests: XCTestCase {
         let unconfigured = try DatabaseQueue(path: path)
         let inMemory = try DatabaseQueue(configuration: configuration(interval: 0.01))
         usleep(50_000)
-        XCTAssertEqual(try unconfigured.read { $0.externalChangeChecks }, 0)
-        XCTAssertEqual(try inMemory.read { $0.externalChangeChecks }, 0)
+        XCTAssertEqual(try unconfigured.read { $0.observation.externalChangeChecks }, 0)
+        XCTAssertEqual(try inMemory.read { $0.observation.externalChangeChecks }, 0)
     }
 }
 

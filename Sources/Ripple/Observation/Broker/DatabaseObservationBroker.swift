@@ -150,11 +150,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// Runs callbacks that must not use the connection, with the broker current.
     func withoutDatabaseAccess<T>(_ body: () throws -> T) rethrows -> T {
         let savedBroker = ripple_current_broker()
-        let savedForbids = database.forbidsAccess
+        let savedForbids = database.observation.forbidsAccess
         ripple_set_current_broker(Unmanaged.passUnretained(self).toOpaque())
-        database.forbidsAccess = true
+        database.observation.forbidsAccess = true
         defer {
-            database.forbidsAccess = savedForbids
+            database.observation.forbidsAccess = savedForbids
             ripple_set_current_broker(savedBroker)
         }
         return try body()
@@ -206,7 +206,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // released, two atomic operations for each statement (callgrind, W1b).
         let cache = takeCachedActivation(for: statement)
         startExecution(of: statement, cache: cache)
-        if cache.isCacheable { statement.observationCache = consume cache }
+        if cache.isCacheable { statement.observation.cache = consume cache }
     }
 
     private func startExecution(of statement: Statement, cache: CachedActivation) {
@@ -369,7 +369,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// report or the schema changes: moved out of the statement, which gets it back (see
     /// `startExecution(of:)`).
     private func takeCachedActivation(for statement: Statement) -> CachedActivation {
-        if let cached = statement.observationCache.take() {
+        if let cached = statement.observation.cache.take() {
             if cached.report === statement.report, let version = schemaFactsVersion, cached.schemaFacts == version, !schemaFactsMayBeStale {
                 return cached
             }

@@ -1,0 +1,52 @@
+/// What observation keeps with a connection: the one place, owned by the observation side,
+/// for the state that `Database` carries for it (`db.observation`).
+///
+/// The core calls the hook around each statement, checks `forbidsAccess` at each access,
+/// and records what statements read while `recordedRegion` is set; everything else is
+/// the observation side's.
+struct DatabaseObservationState {
+    /// Where transaction observation plugs in (see ``StatementExecutionHook``): the
+    /// connection's broker, created with its first observer.
+    var hook: StatementExecutionHook?
+
+    /// Set while observers run callbacks that must not use the connection.
+    var forbidsAccess = false
+
+    /// The region read by the statements run since recording started (value observations
+    /// track what their fetch closure reads); nil when not recording.
+    var recordedRegion: DatabaseRegion?
+
+    /// A more precise region (with rowids) than its report for a statement a request
+    /// prepared while recording: recorded instead of the report if that statement runs
+    /// next, forgotten otherwise.
+    var preparedStatementRegion: (statement: Statement, region: DatabaseRegion)?
+
+    /// The data version read by the last external change check (see
+    /// ``Configuration/externalChangeCheckInterval``), and the number of checks so far.
+    var lastDataVersion: Int?
+    var externalChangeChecks = 0
+}
+
+/// What observation keeps with a statement, from one execution to the next
+/// (`statement.observation`).
+struct StatementObservationState {
+    /// What the broker decided about the statement (its questions to observers, its last
+    /// execution); only the broker reads and writes it. (Typed: a cast from `AnyObject`
+    /// costs a hundred instructions for each statement.)
+    var cache: DatabaseObservationBroker.CachedActivation?
+
+    /// Whether the connection told the hook that an execution started, and not yet that
+    /// it ended (see `Database.statementWillStart`).
+    var isExecuting = false
+
+    /// Set when a cursor starts while the connection records what is read: the region is
+    /// recorded after the first step (see `Database.prepareReadRecording(of:)`).
+    var pendingReadRegion: PendingReadRegion?
+
+    enum PendingReadRegion {
+        /// What the statement's report says it reads.
+        case report
+        /// A more precise region (with rowids) that a request gave.
+        case precise(DatabaseRegion)
+    }
+}
