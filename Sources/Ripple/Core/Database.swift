@@ -531,17 +531,26 @@ public final class Database {
 
     /// Runs `block` with writes forbidden (`PRAGMA query_only`): a write throws
     /// `SQLITE_READONLY`.
+    ///
+    /// The pragmas that switch `query_only` on and off run inside the read-only span too
+    /// (`isReadOnly` is true for them): observers are never told of a read-only access
+    /// (see `DatabaseObservationBroker.statementWillStart`).
     func readOnly<T>(_ block: () throws -> T) throws -> T {
         if configuration.readonly { return try block() }
-        if readOnlyDepth == 0 {
-            try internalStatement(.queryOnlyOn).execute()
-        }
         readOnlyDepth += 1
+        if readOnlyDepth == 1 {
+            do {
+                try internalStatement(.queryOnlyOn).execute()
+            } catch {
+                readOnlyDepth -= 1
+                throw error
+            }
+        }
         defer {
-            readOnlyDepth -= 1
-            if readOnlyDepth == 0, !isClosed {
+            if readOnlyDepth == 1, !isClosed {
                 try? internalStatement(.queryOnlyOff).execute()
             }
+            readOnlyDepth -= 1
         }
         return try block()
     }

@@ -86,6 +86,45 @@ final class ValueObservationTests: XCTestCase {
         }
     }
 
+    func testThousandsOfObservationsOfOneCommitOnADatabaseQueue() throws {
+        // Each observation fetches on the writer right after the commit; the fetch of one
+        // must not deliver the others' commit callbacks from inside it (they would nest,
+        // one level of the stack for each observation, until the stack overflows: 10,000
+        // observations crashed a release build).
+        let dbQueue = try makePlayerDatabase()
+        let count = 2_000
+        let collector = ValueCollector<Int>()
+        let queue = DispatchQueue(label: "values")
+        let cancellables = (0..<count).map { _ in
+            ValueObservation.tracking(playerCount)
+                .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { collector.append(error: $0) }, onChange: collector.append)
+        }
+        collector.wait { $0.count == count }
+        // The write, and the fetches after its commit, run on a thread with a small stack
+        // (1 MiB): deep enough for any one callback, far too small for callbacks nested
+        // two thousand deep.
+        let written = DispatchSemaphore(value: 0)
+        let writeError = ErrorBox()
+        let thread = Thread {
+            do {
+                try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") }
+            } catch {
+                writeError.error = error
+            }
+            written.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        written.wait()
+        XCTAssertNil(writeError.error)
+        // (Counts only: a failure message with thousands of values is unreadable.)
+        let values = collector.wait { $0.count == 2 * count }
+        XCTAssertEqual(values.count, 2 * count)
+        XCTAssertEqual(values.filter { $0 == 1 }.count, count, "each observation got the new value")
+        XCTAssertTrue(collector.errors.isEmpty)
+        withExtendedLifetime(cancellables) {}
+    }
+
     func testRegionIsRecordedAgainOnEachFetch() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE setting (useTeams INTEGER); INSERT INTO setting VALUES (0)") }
@@ -397,4 +436,9 @@ final class SharedValueObservationTests: XCTestCase {
         let first = try await iterator.next()
         XCTAssertEqual(first, 0)
     }
+}
+
+/// An error written by another thread before it signals, read after the wait.
+private final class ErrorBox: @unchecked Sendable {  // the semaphore orders the write before the read
+    var error: (any Error)?
 }

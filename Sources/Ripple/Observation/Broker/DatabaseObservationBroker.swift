@@ -165,8 +165,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     override func statementWillStart(_ statement: Statement) throws {
         // Transaction callbacks of an earlier statement that a callback interrupted (by
         // running this statement) come first: each observer hears of the end of a
-        // transaction before it hears of the next one.
-        deliverRound()
+        // transaction before it hears of the next one. A read-only access, which observers
+        // are never told of, leaves them to the loop under way: otherwise the callbacks
+        // would nest in each other's statements (the value observations of a database
+        // queue fetch from their commit callbacks), one level of the stack for each
+        // observation, and thousands of them overflowed it
+        // (`testThousandsOfObservationsOfOneCommitOnADatabaseQueue`).
+        if !statement.database.isReadOnly { deliverRound() }
         // A statement that started earlier and did not end (a cursor, maybe of this very
         // statement) made all its changes by now.
         if execution != nil { finishExecution(succeeded: true) }
