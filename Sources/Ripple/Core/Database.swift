@@ -529,6 +529,12 @@ public final class Database {
         configuration.readonly || readOnlyDepth > 0 || sqlite3_db_readonly(sqliteConnection, "main") == 1
     }
 
+    /// Whether a read-only connection runs, or a read access (`readOnly(_:)`): the
+    /// cheap part of ``isReadOnly``, checked for each statement.
+    var isInReadOnlyAccess: Bool {
+        configuration.readonly || readOnlyDepth > 0
+    }
+
     /// Runs `block` with writes forbidden (`PRAGMA query_only`): a write throws
     /// `SQLITE_READONLY`.
     ///

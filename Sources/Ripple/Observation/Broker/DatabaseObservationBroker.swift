@@ -171,7 +171,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // queue fetch from their commit callbacks), one level of the stack for each
         // observation, and thousands of them overflowed it
         // (`testThousandsOfObservationsOfOneCommitOnADatabaseQueue`).
-        if !statement.database.isReadOnly { deliverRound() }
+        if !round.isEmpty && !database.isInReadOnlyAccess { deliverRound() }
         // A statement that started earlier and did not end (a cursor, maybe of this very
         // statement) made all its changes by now.
         if execution != nil { finishExecution(succeeded: true) }
