@@ -70,6 +70,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// The running statement, when it has no execution because it was inert (see
     /// `startExecution(of:)`).
     @exclusivity(unchecked) var inertStatement: Statement?
+    /// The entries whose `hasTransactionImpact` the current transaction set (see
+    /// `markImpacted(_:)`).
+    @exclusivity(unchecked) var impactedEntries: [ObserverEntry] = []
+    /// The entries stopped until the next transaction.
+    @exclusivity(unchecked) var stoppedEntries: [ObserverEntry] = []
     /// Transaction callbacks that remain to be called (see ``NotificationRound``).
     @exclusivity(unchecked) var round = NotificationRound()
     /// The row callback installed, if any.
@@ -137,7 +142,18 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     func stopObservingUntilNextTransaction(_ observer: any TransactionObserver) {
-        registry.entry(of: observer)?.isStopped = true
+        guard let entry = registry.entry(of: observer), !entry.isStopped else { return }
+        entry.isStopped = true
+        stoppedEntries.append(entry)
+    }
+
+    /// Region observers touched by the current transaction: `hasTransactionImpact` is set
+    /// through here, so that the end of the transaction visits them, and not every
+    /// observer (a commit costs the same with 10,000 observations as with a few).
+    func markImpacted(_ entry: ObserverEntry) {
+        guard !entry.hasTransactionImpact else { return }
+        entry.hasTransactionImpact = true
+        impactedEntries.append(entry)
     }
 
     // MARK: - The current broker, for stopObservingDatabaseChangesUntilNextTransaction()
@@ -539,7 +555,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 totalChanges: sqlite3_total_changes(connection))
             : []
         if savepoints.isEmpty {
-            for entry in impacts { entry.hasTransactionImpact = true }
+            for entry in impacts { markImpacted(entry) }
             deliverEvents(of: execution)
         } else {
             for entry in impacts { savepoints.append(.impact(entry)) }
@@ -581,7 +597,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                     toldObservers = true
                     observer.databaseDidChange(with: event)
                 case .impact(let entry):
-                    entry.hasTransactionImpact = true
+                    markImpacted(entry)
                 }
             }
         }
@@ -662,7 +678,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             for entry in registry.entries {
                 if let regionObserver = entry.regionObserver {
                     if !regionObserver.region.intersection(region).isEmpty || region.isFullDatabase || regionObserver.region.isFullDatabase {
-                        entry.hasTransactionImpact = true
+                        markImpacted(entry)
                     }
                     continue
                 }

@@ -146,7 +146,9 @@ extension DatabaseObservationBroker {
     }
 
     /// Forgets the transaction's state; returns the observers to call back, in
-    /// registration order.
+    /// registration order: the application's observers, and the region observers that
+    /// the transaction touched (the others have nothing to hear). The work is that of the
+    /// observers called back, whatever the number of region observers.
     private func endTransaction(announced: Bool = true) -> [ObserverEntry] {
         completion = .none
         implicitTransactionRolledBack = false
@@ -154,12 +156,39 @@ extension DatabaseObservationBroker {
         toldObservers = false
         endExecution()
         _ = savepoints.removeAll()
-        let entries = registry.entries
-        for entry in entries { entry.isStopped = false }
-        for entry in registry.removeEntries(where: { $0.observer == nil }) { entry.release() }
+        for entry in stoppedEntries { entry.isStopped = false }
+        stoppedEntries.removeAll(keepingCapacity: true)
+        let users = registry.userEntries
+        let entries = Self.merged(users, impactedEntries.sorted { $0.id < $1.id })
+        impactedEntries.removeAll(keepingCapacity: true)
+        // (Only application observers are held weakly, or for the next transaction.)
+        if users.contains(where: { $0.observer == nil }) {
+            for entry in registry.removeEntries(where: { $0.observer == nil }) { entry.release() }
+        }
         // .nextTransaction observers are called back this once more, then forgotten.
-        if announced { registry.removeEntries { $0.extent == .nextTransaction } }
+        if announced, users.contains(where: { $0.extent == .nextTransaction }) {
+            registry.removeEntries { $0.extent == .nextTransaction }
+        }
         return entries.filter { !$0.isRemoved }
+    }
+
+    /// Two lists of entries in registration order (by id), merged in that order.
+    static func merged(_ first: [ObserverEntry], _ second: [ObserverEntry]) -> [ObserverEntry] {
+        if second.isEmpty { return first }
+        if first.isEmpty { return second }
+        var result: [ObserverEntry] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = 0, j = 0
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && first[i].id < second[j].id) {
+                result.append(first[i])
+                i += 1
+            } else {
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
     }
 
     func resetTransaction() {
