@@ -253,13 +253,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             execution = makeExecution(of: statement, cache: cache, totalChanges: totalChanges)
             reused = false
         }
-        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled) {
+        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: impactedEntries.isEmpty) {
             becomeInert(statement)
             return
         }
         // A new execution starts with the counter already; one that serves again restarts.
         if reused { execution.restart(totalChanges: totalChanges) }
-        if execution.needsRowEvents || !registry.regionIndex.fullDatabase.isEmpty {
+        if execution.needsRowEvents(regionObserversAreUntouched: impactedEntries.isEmpty) || !registry.regionIndex.fullDatabase.isEmpty {
             installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
         } else {
             uninstallRowHook()

@@ -54,12 +54,21 @@ final class StatementExecution {
         var watchers: RegionIndex.TableWatchers? {
             didSet {
                 hasRowWatchers = watchers?.idsByRowID.isEmpty == false
-                watcherEntries = (watchers?.wholeTable.values.map(\.entry) ?? []) + (watchers?.someRows.values.map(\.entry) ?? [])
+                watcherEntries = nil
             }
         }
         /// The entries of `watchers`, in an array: walking a dictionary costs several
-        /// hundred instructions, for each statement.
-        private(set) var watcherEntries: [ObserverEntry] = []
+        /// hundred instructions, for each statement. Made when first needed (see
+        /// `needsRowEvents(regionObserversAreUntouched:)`): a table may have thousands of
+        /// watchers, and a statement made anew for each transaction must not cost as many.
+        private(set) var watcherEntries: [ObserverEntry]?
+
+        mutating func makeWatcherEntries() -> [ObserverEntry] {
+            if let watcherEntries { return watcherEntries }
+            let entries = (watchers?.wholeTable.values.map(\.entry) ?? []) + (watchers?.someRows.values.map(\.entry) ?? [])
+            watcherEntries = entries
+            return entries
+        }
         /// Whether some region observers watch rows of this table by rowid.
         private(set) var hasRowWatchers = false
         /// Whether SQLite reported writes to this table when it compiled the statement.
@@ -207,10 +216,13 @@ final class StatementExecution {
     /// Whether the statement's changes can matter to no observer, whatever it changes: no
     /// active application observer, no region observer that has yet to learn that the
     /// transaction touched its region, and no schema change.
-    func isInert(fullDatabaseIsSettled: @autoclosure () -> Bool) -> Bool {
+    ///
+    /// - parameter regionObserversAreUntouched: whether no region observer learned yet
+    ///   that the transaction touched its region.
+    func isInert(fullDatabaseIsSettled: @autoclosure () -> Bool, regionObserversAreUntouched: Bool) -> Bool {
         guard activeUsers.isEmpty && !hasSchemaEffects else { return false }
         guard fullDatabaseIsSettled() else { return false }
-        return hasNoWatchers || !needsRowEvents
+        return hasNoWatchers || !needsRowEvents(regionObserversAreUntouched: regionObserversAreUntouched)
     }
 
     /// Whether ``regionImpacts(regionIndex:virtualTables:totalChanges:)`` may find region
@@ -224,10 +236,15 @@ final class StatementExecution {
 
     /// Whether the statement needs row callbacks at all: to tell application observers, or
     /// to know which watched tables and rows changed.
-    var needsRowEvents: Bool {
+    ///
+    /// - parameter regionObserversAreUntouched: whether no region observer learned yet
+    ///   that the transaction touched its region: then any watcher of the statement's
+    ///   tables needs them, and the watchers are not looked at one by one.
+    func needsRowEvents(regionObserversAreUntouched: Bool) -> Bool {
         if !activeUsers.isEmpty { return true }
-        for index in slots.indices {
-            for entry in slots[index].watcherEntries where !entry.hasTransactionImpact { return true }
+        if regionObserversAreUntouched { return !hasNoWatchers }
+        for index in slots.indices where slots[index].watchers != nil {
+            for entry in slots[index].makeWatcherEntries() where !entry.hasTransactionImpact { return true }
         }
         return false
     }
