@@ -443,6 +443,9 @@ public final class Database {
     /// opens it (with the system's clock; a custom clock is asked at the first read); nil
     /// outside of a transaction. See ``transactionDate``.
     private var currentTransactionDate: Result<Date, any Error>?
+    /// Whether `configuration.transactionClock` is the system's: known once, since a type
+    /// check of the existential costs 60 instructions at each `BEGIN` and `COMMIT`.
+    private lazy var usesSystemClock = configuration.transactionClock is DefaultTransactionClock
     /// Whether the transaction statement that runs started outside of a transaction.
     private var transactionStatementStartsOutsideOfTransaction = false
 
@@ -454,7 +457,7 @@ public final class Database {
         } else if transactionStatementStartsOutsideOfTransaction || currentTransactionDate == nil {
             // (A custom clock is asked later: its closure may use the database, which is
             // in the middle of the statement that opened the transaction.)
-            currentTransactionDate = configuration.transactionClock is DefaultTransactionClock ? .success(Date()) : nil
+            currentTransactionDate = usesSystemClock ? .success(Date()) : nil
         }
     }
 
