@@ -8,6 +8,8 @@ public struct Sizes: Sendable {
     public var w3Transactions = 1000
     public var w4Transactions = 5000
     public var w5Transactions = 10_000
+    public var w6Observations = 10_000
+    public var w6Transactions = 1000
     public init() {}
 
     public static let quick: Sizes = {
@@ -18,6 +20,8 @@ public struct Sizes: Sendable {
         sizes.w3Transactions /= 5
         sizes.w4Transactions /= 5
         sizes.w5Transactions /= 5
+        sizes.w6Observations /= 5
+        sizes.w6Transactions /= 5
         return sizes
     }()
 }
@@ -48,6 +52,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     case w2a = "W2a", w2b = "W2b", w2c = "W2c"
     case w3 = "W3", w4 = "W4"
     case w5b = "W5b", w5c = "W5c"
+    case w6 = "W6", w6one = "W6one"
 
     public var summary: String {
         switch self {
@@ -62,6 +67,8 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w4: return "1 ValueObservation on a pool, 5000 one-row writes, latency"
         case .w5b: return "10k single-insert transactions, cached statement, 1 observer"
         case .w5c: return "10k single-insert transactions, cached statement, no observer"
+        case .w6: return "10,000 row observations, 1000 one-row update transactions"
+        case .w6one: return "W6 with 1 observation, 1000 updates of its row"
         }
     }
 
@@ -73,6 +80,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w3: return sizes.w3Transactions
         case .w4: return sizes.w4Transactions
         case .w5b, .w5c: return sizes.w5Transactions
+        case .w6, .w6one: return sizes.w6Transactions
         }
     }
 
@@ -82,7 +90,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         switch self {
         case .w1a, .w1b, .w1c, .w1d: return .w1a
         case .w2a, .w2b, .w2c: return self
-        case .w3, .w4: return nil
+        case .w3, .w4, .w6, .w6one: return nil
         case .w5b, .w5c: return .w5c
         }
     }

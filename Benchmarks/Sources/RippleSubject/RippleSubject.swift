@@ -14,7 +14,9 @@ public struct RippleSubject: BenchSubject {
         case .w1b: return { try Self.insertItems($0, $1, observe: .transactionObserver) }
         case .w1c: return { try Self.insertItems($0, $1, observe: .regionObservation) }
         case .w1d: return { try Self.insertItems($0, $1, observe: .unrelatedValueObservations) }
-        case .w3: return { try Self.rowObservations($0, $1) }
+        case .w3: return { try Self.rowObservations($0, observations: $1.w3Observations, transactions: $1.w3Transactions) }
+        case .w6: return { try Self.rowObservations($0, observations: $1.w6Observations, transactions: $1.w6Transactions) }
+        case .w6one: return { try Self.rowObservations($0, observations: 1, transactions: $1.w6Transactions) }
         case .w4: return { try Self.poolLatency($0, $1) }
         case .w2a: return { try Self.fetchRows($0, $1) }
         case .w2b: return { try Self.fetchAll(RecordItem.self, $0, $1) }
@@ -156,15 +158,16 @@ public struct RippleSubject: BenchSubject {
         return Sample(seconds: seconds)
     }
 
-    static func rowObservations(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+    /// W3, W6, W6one: `observations` one-row observations, `transactions` one-row updates.
+    static func rowObservations(_ directory: URL, observations: Int, transactions: Int) throws -> Sample {
         let dbQueue = try makeQueue(directory)
-        try populate(dbQueue, count: sizes.w3Observations)
-        let updates = w3UpdatedRows(observations: sizes.w3Observations, transactions: sizes.w3Transactions)
-        let tracker = RowTracker(observations: sizes.w3Observations, updates: updates)
+        try populate(dbQueue, count: observations)
+        let updates = w3UpdatedRows(observations: observations, transactions: transactions)
+        let tracker = RowTracker(observations: observations, updates: updates)
         let fetches = Tally()
         let queue = DispatchQueue(label: "observations")
         var cancellables: [AnyDatabaseCancellable] = []
-        for id in 1...Int64(sizes.w3Observations) {
+        for id in 1...Int64(observations) {
             let request = Table("item").filter(key: id).select(Column("a"), as: Int64.self)
             cancellables.append(ValueObservation
                 .tracking { db in
