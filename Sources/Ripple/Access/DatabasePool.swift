@@ -90,7 +90,7 @@ public final class DatabasePool: DatabaseWriter {
     // MARK: - Reading
 
     /// Begins a read-only transaction and establishes its snapshot right away.
-    private static func beginSnapshot(_ db: Database) throws {
+    static func beginSnapshot(_ db: Database) throws {
         try db.beginTransaction(.deferred)
         // A deferred transaction only takes its snapshot at its first read: read now.
         _ = try Row.fetchCursor(db, sql: "SELECT rootpage FROM sqlite_master LIMIT 1").next()

@@ -37,10 +37,8 @@ public final class DatabaseSnapshot: DatabaseReader {
             path: path, configuration: configuration, label: label,
             context: AccessContext(role: .reader))
         try reader.sync { db in
-            try db.beginTransaction(.deferred)
             do {
-                // A deferred transaction takes its snapshot at its first read.
-                _ = try Row.fetchCursor(db, sql: "SELECT rootpage FROM sqlite_master LIMIT 1").next()
+                try DatabasePool.beginSnapshot(db)
             } catch {
                 db.rollbackIfInsideTransaction()
                 throw error

@@ -54,6 +54,7 @@ public final class Database {
     /// Opens a connection. `readonly` overrides the configuration (DatabasePool readers).
     init(path: String, description: String, configuration: Configuration, readonly: Bool? = nil) throws {
         self.path = path
+        self.usesSystemClock = configuration.transactionClock is DefaultTransactionClock
         self.description = description
         self.configuration = configuration
         let isReadonly = readonly ?? configuration.readonly
@@ -445,7 +446,7 @@ public final class Database {
     private var currentTransactionDate: Result<Date, any Error>?
     /// Whether `configuration.transactionClock` is the system's: known once, since a type
     /// check of the existential costs 60 instructions at each `BEGIN` and `COMMIT`.
-    private lazy var usesSystemClock = configuration.transactionClock is DefaultTransactionClock
+    private let usesSystemClock: Bool
     /// Whether the transaction statement that runs started outside of a transaction.
     private var transactionStatementStartsOutsideOfTransaction = false
 

@@ -79,12 +79,12 @@ extension DatabaseObservationBroker {
         let slotIndex = execution.knownSlotIndex(databaseName: databaseName, tableName: tableName)
             ?? execution.newSlotIndex(databaseName: databaseName, tableName: tableName, regionIndex: registry.regionIndex)
         execution.recordRowChange(slot: slotIndex, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
-        guard let connection, execution.slots[slotIndex].hasPreUpdateUsers else { return }
+        guard let connection, execution.log.pointer.pointee.slots[slotIndex].hasPreUpdateUsers else { return }
         // Observers that do not implement databaseWillChange(with:) stop wanting its events
         // at the first one: the slot's flag is then stale, and no event is made for them.
         guard execution.slots[slotIndex].users.contains(where: { execution.activeUsers[$0.index].entry.wantsPreUpdateEvents }) else {
             // For good: an observer does not want these events again.
-            execution.forgetPreUpdateUsers(ofSlot: slotIndex)
+            execution.log.pointer.pointee.forgetPreUpdateUsers(ofSlot: slotIndex)
             return
         }
         let origin = StatementActivation.Kinds(kind)

@@ -44,11 +44,10 @@ final class StatementExecution {
         /// The names as SQLite spells them in its row callbacks.
         var name: String
         var databaseName: String
-        /// Whether SQLite passed the names of this table to a row callback yet.
-        var hasNames = false
         /// The active users that accept some kind of change of this table, with the kinds.
         var users: [(index: Int, kinds: StatementActivation.Kinds)] = []
-        /// Whether some active user wants the pre-update events of this table.
+        /// Whether some active user wanted the pre-update events of this table when the
+        /// execution was made; the log's flag is the live one (see `RowChangeLog.Slot`).
         var hasPreUpdateUsers = false
         /// The region observers of this table.
         var watchers: RegionIndex.TableWatchers? {
@@ -131,13 +130,6 @@ final class StatementExecution {
     /// The log's slot for an execution's slot.
     private static func logSlot(of slot: TableSlot) -> RowChangeLog.Slot {
         RowChangeLog.Slot(hasUsers: !slot.users.isEmpty, hasRowWatchers: slot.hasRowWatchers, hasPreUpdateUsers: slot.hasPreUpdateUsers)
-    }
-
-    /// No active user of the slot wants pre-update events any longer (they stop wanting
-    /// them at the first one, when they do not implement `databaseWillChange(with:)`).
-    func forgetPreUpdateUsers(ofSlot index: Int) {
-        slots[index].hasPreUpdateUsers = false
-        log.pointer.pointee.forgetPreUpdateUsers(ofSlot: index)
     }
 
     /// The users of the reported slots (those of a slot made for a row change are none),
@@ -264,15 +256,16 @@ final class StatementExecution {
         let name = String(cString: tableName)
         let key = name.lowercased()
         let database = String(cString: databaseName)
-        if let index = slots.firstIndex(where: { $0.key == key && (!$0.hasNames || $0.databaseName == database) }) {
+        // (A slot whose names SQLite never passed has no pointers in the log yet.)
+        if let index = slots.indices.first(where: {
+            slots[$0].key == key && (log.pointer.pointee.slots[$0].tablePointer == nil || slots[$0].databaseName == database)
+        }) {
             log.pointer.pointee.setPointers(ofSlot: index, databaseName: databaseName, tableName: tableName)
-            slots[index].hasNames = true
             slots[index].name = name
             slots[index].databaseName = database
             return index
         }
         var slot = TableSlot(key: key, name: name, databaseName: database, isReported: false)
-        slot.hasNames = true
         slot.watchers = regionIndex.tables[key]
         if slot.watchers != nil { hasNoWatchers = false }
         slots.append(slot)
