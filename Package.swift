@@ -36,7 +36,9 @@ let package = Package(
         // The libFuzzer target (Scripts/fuzz); built plainly, it replays input files.
         .target(name: "CFuzzSupport"),
         .executableTarget(name: "ripple-fuzz", dependencies: ["RippleOracle", "CFuzzSupport"]),
-        .testTarget(name: "RippleTests", dependencies: ["Ripple", "CSQLite", "RippleOracle"]),
+        // The second process of the tests of other processes' commits.
+        .executableTarget(name: "ripple-external-writer", dependencies: ["Ripple", "CSQLite"]),
+        .testTarget(name: "RippleTests", dependencies: ["Ripple", "CSQLite", "RippleOracle", "ripple-external-writer"]),
         .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine", "Ripple"]),
     ],
     swiftLanguageModes: [.v6]

@@ -25,7 +25,7 @@ public final class DatabasePool: DatabaseWriter {
     /// The configuration of the database.
     public let configuration: Configuration
 
-    /// Checks for changes by other connections and processes, when configured.
+    /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
     private let externalChangeMonitor: ExternalChangeMonitor?
 
     /// The path of the database file.
@@ -63,7 +63,7 @@ public final class DatabasePool: DatabaseWriter {
                 label: "\(label).reader.\(index + 1)",
                 context: AccessContext(owner: owner, role: .reader))
         }
-        externalChangeMonitor = ExternalChangeMonitor.start(for: writer, path: path, configuration: configuration)
+        externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
     }
 
     public func close() throws {

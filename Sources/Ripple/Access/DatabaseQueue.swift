@@ -21,7 +21,7 @@ public final class DatabaseQueue: DatabaseWriter {
     /// The configuration of the database.
     public let configuration: Configuration
 
-    /// Checks for changes by other connections and processes, when configured.
+    /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
     private let externalChangeMonitor: ExternalChangeMonitor?
 
     /// The path of the database file, or `:memory:`.
@@ -36,7 +36,7 @@ public final class DatabaseQueue: DatabaseWriter {
             configuration: configuration,
             label: configuration.label ?? "Ripple.DatabaseQueue",
             context: AccessContext(role: .writer))
-        externalChangeMonitor = ExternalChangeMonitor.start(for: writer, path: path, configuration: configuration)
+        externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
     }
 
     /// Opens a private in-memory database.

@@ -38,26 +38,57 @@ public struct Configuration: Sendable {
     /// A label for the connections' dispatch queues and descriptions, for debugging.
     public var label: String? = nil
 
-    /// How often, in seconds, a ``DatabaseQueue`` or ``DatabasePool`` checks its database
-    /// file for changes committed by other connections and processes. Default nil: no
-    /// checks.
+    /// Whether observers hear of the commits of other processes and connections to the
+    /// database file. Default true.
     ///
-    /// Ripple sees the changes made through its own connection as they happen. Changes
-    /// committed elsewhere (another process, an app extension, another `DatabaseQueue`
-    /// on the same file) leave no trace SQLite could report, except the file's data
-    /// version (`PRAGMA data_version`). With an interval, the writer connection reads it
-    /// that often, and when it changed, transaction observers, region observations and
-    /// value observations are told of a change to the whole database (as with
-    /// `db.notifyChanges(in: .fullDatabase)`): they cannot know which tables changed.
+    /// Ripple sees the changes made through its own connection as they happen. Those
+    /// committed elsewhere (another process, an app extension, a replication process
+    /// such as LiteFS, another `DatabaseQueue` on the same file) are found by watching the
+    /// database file: on Linux with inotify, on Apple platforms with a dispatch source, and
+    /// with a slow safety poll (``externalChangeCheckInterval``) for file systems that do
+    /// not report changes. The writer connection then tells observers, as
+    /// `Database.notifyChanges(in:)` does: of the tables that changed when every writer is
+    /// Ripple and logged its commits (see ``commitLogging``), else of a change to the whole
+    /// database. A commit of another process is never missed; the process's own commits
+    /// are never told twice.
+    ///
+    /// Only while an observer is registered (a transaction observer, a region or value
+    /// observation) is the file watched: no thread, timer or file watch otherwise.
+    /// In-memory databases are never watched: nothing else can change them.
     ///
     /// ```swift
     /// var config = Configuration()
-    /// config.externalChangeCheckInterval = 0.25
-    /// let dbPool = try DatabasePool(path: sharedContainerPath, configuration: config)
+    /// config.observesExternalChanges = false   // this process is the only writer
+    /// let dbPool = try DatabasePool(path: path, configuration: config)
     /// ```
+    public var observesExternalChanges = true
+
+    /// The interval, in seconds, of the safety poll that checks the database file for
+    /// other processes' commits even when no file event came (network and FUSE file
+    /// systems deliver none). Default 2. Nil: no poll, file events only.
     ///
-    /// In-memory databases are never checked: nothing else can change them.
-    public var externalChangeCheckInterval: TimeInterval? = nil
+    /// Only while ``observesExternalChanges`` is true and an observer is registered.
+    public var externalChangeCheckInterval: TimeInterval? = 2
+
+    /// Whether the writer connection records the tables each of its transactions changed
+    /// in the commit log, a small table that makes other processes' observations precise
+    /// to the table. Default ``CommitLogging/whenObserved``.
+    public var commitLogging = CommitLogging.whenObserved
+
+    /// See ``Configuration/commitLogging``.
+    public enum CommitLogging: Sendable, Equatable {
+        /// The connection logs its transactions while another connection observes the
+        /// database (it subscribed in the log), and, in rollback-journal mode, while the
+        /// connection observes other processes itself.
+        case whenObserved
+        /// The connection logs every transaction that writes (the log is created with the
+        /// first one): for observers that cannot subscribe, such as the read-only replicas
+        /// of a replicated database.
+        case always
+        /// The connection never logs: other processes' observers see each of its commits as a
+        /// change to the whole database.
+        case never
+    }
 
     /// The clock of ``Database/transactionDate``. Default ``TransactionClock/default``,
     /// the system's clock.

@@ -122,6 +122,9 @@ public final class Database {
         lastCachedStatement = nil
         observation.hook?.connectionWillClose()
         observation.hook = nil
+        observation.externalChanges?.connectionWillClose()
+        observation.externalChanges = nil
+        observation.gathersWrites = false
         internalStatements = internalStatements.map { _ in nil }
         if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
         authorizer.uninstall(from: connection)
@@ -436,7 +439,9 @@ public final class Database {
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionStatementStartsOutsideOfTransaction = !isInsideTransaction
+            if observation.externalChanges != nil { commitLogTransactionStatementWillStart(statement) }
         }
+        if observation.gathersWrites { commitLogStatementWillStart(statement) }
         try hook?.statementWillStart(statement)
     }
 
@@ -519,6 +524,7 @@ public final class Database {
         let wasRecompiled = reprepareCount != authorizer.collectionReprepareCount
         guard let report = authorizer.takeCollection(), wasRecompiled else { return }
         statement.report = report
+        if observation.gathersWrites { commitLogStatementWillStart(statement) }
         statement.observation.cache = nil
         statement.refreshColumns()
         // The schema changed, maybe through another connection.

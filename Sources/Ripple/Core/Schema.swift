@@ -64,9 +64,11 @@ extension Database {
         return columns
     }
 
-    /// Whether `table` exists, temporary tables included.
+    /// Whether `table` exists, temporary tables included. Ripple's own tables (the commit
+    /// log, see ``Configuration/commitLogging``) do not count.
     public func tableExists(_ table: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: """
+        guard !RippleTables.isHidden(table) else { return false }
+        return try Bool.fetchOne(self, sql: """
             SELECT EXISTS (
               SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE
               UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE)
@@ -108,4 +110,21 @@ extension String {
     public var quotedDatabaseIdentifier: String {
         "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+}
+
+/// The tables Ripple keeps in a database for itself (the commit log that tells other
+/// processes which tables a transaction changed): the application never sees them in
+/// introspection, regions, or migrations' schema comparisons.
+enum RippleTables {
+    static let commitLog = "_ripple_commit_log"
+    static let commitSubscriber = "_ripple_commit_subscriber"
+
+    /// Whether `name` is one of them (case-insensitively, as SQLite compares names).
+    static func isHidden(_ name: String) -> Bool {
+        let lowercased = name.lowercased()
+        return lowercased == commitLog || lowercased == commitSubscriber
+    }
+
+    /// An SQL condition on a `name` column of `sqlite_master` that leaves them out.
+    static let excludedFromSchemaSQL = "name NOT IN ('\(commitLog)', '\(commitSubscriber)')"
 }

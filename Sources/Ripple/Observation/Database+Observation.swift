@@ -14,6 +14,7 @@ extension Database {
     ///   the observer weakly), `.nextTransaction`, or `.databaseLifetime`.
     public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
         observationBroker.add(transactionObserver, extent: extent)
+        if let tracker = observation.externalChanges, !tracker.isActive { startExternalChangeTracking() }
     }
 
     /// Stops notifying `transactionObserver`.

@@ -21,10 +21,19 @@ struct DatabaseObservationState {
     /// next, forgotten otherwise.
     var preparedStatementRegion: (statement: Statement, region: DatabaseRegion)?
 
-    /// The data version read by the last external change check (see
-    /// ``Configuration/externalChangeCheckInterval``), and the number of checks so far.
-    var lastDataVersion: Int?
-    var externalChangeChecks = 0
+    /// What the writer connection of a queue or pool on a file keeps to observe other
+    /// processes' commits and log its own (nil elsewhere, or when
+    /// ``Configuration/observesExternalChanges`` is false and nothing is logged).
+    var externalChanges: ExternalChangeTracker?
+
+    /// Whether the connection gathers what its transactions write, for the commit log
+    /// (`externalChanges` is set, on a connection that may write): read before each
+    /// statement, so a plain flag.
+    var gathersWrites = false
+
+    /// Set while the commit log reads or writes: the broker's transaction hooks ignore
+    /// that work.
+    var runsUnobservedWork = false
 }
 
 /// What observation keeps with a statement, from one execution to the next

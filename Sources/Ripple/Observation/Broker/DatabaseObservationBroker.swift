@@ -690,4 +690,18 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
         }
     }
+
+    /// Commits of other connections or processes (see `Database.checkExternalChanges()`),
+    /// told outside of any transaction of this connection, as one transaction of their own:
+    /// `databaseDidChange()` to the transaction observers that observe the region, then
+    /// `databaseDidCommit(_:)`; region and value observations of the region are notified.
+    /// There is no `databaseWillCommit()`: the commit happened elsewhere, and cannot be
+    /// vetoed.
+    func notifyExternalCommit(in region: DatabaseRegion) {
+        assert(!database.isInsideTransaction, "external commits are told between transactions")
+        // (The schema may have changed: it is read again.)
+        if region.isFullDatabase { schemaFacts = nil }
+        notifyChanges(in: region)
+        notifyCommit()
+    }
 }

@@ -52,6 +52,8 @@ extension DatabaseObservationBroker {
 
     /// SQLite is about to commit: true lets it.
     private func commitHook() -> Bool {
+        // The commit log's own work is not the application's (see `CommitLog`).
+        guard !database.observation.runsUnobservedWork else { return true }
         // The statement that commits (an autocommit statement, COMMIT, RELEASE) made its
         // changes: they are told before the commit is announced, then everything that
         // waited for savepoints to be released.
@@ -68,6 +70,7 @@ extension DatabaseObservationBroker {
     }
 
     private func rollbackHook() {
+        guard !database.observation.runsUnobservedWork else { return }
         _ = savepoints.removeAll()
         if case .cancelledCommit = completion {
             endExecution()

@@ -1,0 +1,157 @@
+import CSQLite
+import Foundation
+
+/// The commit log: how a Ripple connection tells other processes which tables its
+/// transactions changed.
+///
+/// Two small tables, created on demand by the first connection that observes other
+/// processes, and hidden from the application (Ripple's introspection, regions and
+/// `DatabaseMigrator.hasSchemaChanges` never show them; observers never hear of their
+/// changes):
+///
+/// - `_ripple_commit_subscriber`: the connections that observe other processes' commits,
+///   each with a time after which it counts as gone (refreshed by its safety poll).
+/// - `_ripple_commit_log`: one entry per logged transaction, written inside that
+///   transaction just before it commits: the writer's identifier, and the tables it may
+///   have changed. Pruned to its last ``keptEntries`` entries.
+///
+/// A connection logs its transactions only while some other connection subscribes (and,
+/// in rollback-journal mode, while it observes other processes itself: the file change
+/// counter does not tell its own commits apart). ``Configuration/commitLogging`` changes
+/// that.
+///
+/// The log only makes other processes' observations precise: they check that it accounts
+/// for every commit the file shows, and take any commit it does not account for as a
+/// change to the whole database (see ``ExternalChangeVerdict``).
+enum CommitLog {
+    static let logTable = RippleTables.commitLog
+    static let subscriberTable = RippleTables.commitSubscriber
+
+    /// How many entries the log keeps: an observer that misses more (a long pause of its
+    /// process) sees a change to the whole database.
+    static let keptEntries: Int64 = 4096
+    /// How long a subscription lasts without being refreshed, in seconds.
+    static let subscriptionLifetime: TimeInterval = 120
+    /// How often a subscriber refreshes its subscription, in seconds.
+    static let subscriptionRefresh: TimeInterval = 30
+
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS \(logTable) (seq INTEGER PRIMARY KEY, writer INTEGER NOT NULL, tables TEXT);
+        CREATE TABLE IF NOT EXISTS \(subscriberTable) (writer INTEGER PRIMARY KEY, expires REAL NOT NULL)
+        """
+    static let insertSQL = "INSERT INTO \(logTable) (writer, tables) VALUES (?, ?)"
+    static let updateSQL = "UPDATE \(logTable) SET tables = ? WHERE seq = ?"
+    static let pruneSQL = "DELETE FROM \(logTable) WHERE seq <= ?"
+    static let entriesSQL = "SELECT seq, writer, tables FROM \(logTable) WHERE seq > ? ORDER BY seq"
+    static let lastSequenceSQL = "SELECT max(seq) FROM \(logTable)"
+    static let otherSubscribersSQL = "SELECT count(*) FROM \(subscriberTable) WHERE writer <> ? AND expires > ?"
+    static let subscribeSQL = "INSERT OR REPLACE INTO \(subscriberTable) (writer, expires) VALUES (?, ?)"
+    static let unsubscribeSQL = "DELETE FROM \(subscriberTable) WHERE writer = ?"
+
+    /// The text of an entry's tables: the lowercased names, one per line; NULL when the
+    /// transaction changed the schema.
+    static func encode(_ tables: Set<String>?) -> String? {
+        tables.map { $0.sorted().joined(separator: "\n") }
+    }
+
+    static func decode(_ text: String?) -> Set<String>? {
+        guard let text else { return nil }
+        return Set(text.split(separator: "\n").map(String.init))
+    }
+
+    /// Whether `name` is one of the log's tables (case-insensitively, as SQLite names).
+    static func isHidden(_ name: String) -> Bool {
+        RippleTables.isHidden(name)
+    }
+}
+
+/// What a connection may log of the transaction that runs (see ``CommitLog``): the
+/// reports of its statements that write, gathered as they run (a comparison with the last
+/// one for each statement), read only when the transaction commits and logs.
+struct CommitLogTransaction {
+    private(set) var reports: [StatementReport] = []
+    /// The entry written at a RELEASE that did not end the transaction, updated at its end.
+    var entrySequence: Int64?
+    /// Whether the entry is for a commit that changes nothing of the application's.
+    private var isEmpty = false
+
+    /// The transaction of the log's own writes, which change nothing of the application's.
+    static var empty: CommitLogTransaction {
+        var transaction = CommitLogTransaction()
+        transaction.isEmpty = true
+        return transaction
+    }
+
+    mutating func add(_ report: StatementReport) {
+        guard report.mayWrite || report.changesSchema, reports.last !== report else { return }
+        reports.append(report)
+    }
+
+    /// Whether there is something to log.
+    var hasWrites: Bool { isEmpty || !reports.isEmpty }
+
+    /// The tables written (lowercased); nil when the schema changed.
+    var tables: Set<String>? {
+        var tables: Set<String> = []
+        for report in reports {
+            if report.changesSchema { return nil }
+            for writes in report.writes { tables.insert(writes.key) }
+        }
+        return tables
+    }
+}
+
+/// A statement compiled through the C API, that Ripple's observation never sees (the
+/// authorizer ignores it, the broker's hooks skip its rows): the commit log's own reads
+/// and writes.
+final class UnobservedStatement {
+    let handle: OpaquePointer
+
+    init?(_ connection: OpaquePointer, sql: String) {
+        var handle: OpaquePointer?
+        guard sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil) == SQLITE_OK, let handle else {
+            sqlite3_finalize(handle)
+            return nil
+        }
+        self.handle = handle
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ index: CInt, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ index: CInt, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+    func bind(_ index: CInt, _ value: String?) {
+        if let value {
+            sqlite3_bind_text(handle, index, value, -1, ripple_sqlite_transient())
+        } else {
+            sqlite3_bind_null(handle, index)
+        }
+    }
+
+    /// Runs the statement to its end; the result code of the failure, if any.
+    @discardableResult
+    func run() -> CInt {
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_ROW { continue }
+            return code == SQLITE_DONE ? SQLITE_OK : code
+        }
+    }
+
+    /// The rows, each read by `row`; nil when the statement fails.
+    func rows<T>(_ row: (OpaquePointer) -> T) -> [T]? {
+        defer { sqlite3_reset(handle) }
+        var rows: [T] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_ROW { rows.append(row(handle)); continue }
+            return code == SQLITE_DONE ? rows : nil
+        }
+    }
+
+    static func text(_ statement: OpaquePointer, _ column: CInt) -> String? {
+        guard let text = sqlite3_column_text(statement, column) else { return nil }
+        return String(cString: text)
+    }
+}

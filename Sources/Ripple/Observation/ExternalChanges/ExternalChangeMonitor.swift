@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+
+/// Watches a database file for commits of other processes and connections, and has the
+/// writer connection check and tell observers (see `Database.checkExternalChanges()`).
+///
+/// Owned by the ``DatabaseQueue`` or ``DatabasePool`` of a database file, when
+/// ``Configuration/observesExternalChanges`` is true. It does nothing until the writer
+/// connection gets its first observer: then it watches the file (``FileWatch``) and runs
+/// the safety poll; when the last observer is gone, it stops both. When the checks run is
+/// decided by ``ExternalCheckScheduler``.
+final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behind `lock`
+    private let lock = NSLock()
+    private weak var writer: SerializedDatabase?
+    private let path: String
+    private let pollInterval: TimeInterval?
+    /// Where file events and timers run (a queue, not a thread).
+    private let queue: DispatchQueue
+
+    // Protected by `lock`.
+    private var scheduler = ExternalCheckScheduler(minimumInterval: 1_000_000)
+    private var isTracking = false
+    private var watch: FileWatch?
+    private var pollTimer: DispatchSourceTimer?
+    /// The delay before the next retry of a check that asked for one, in nanoseconds.
+    private var retryDelay: UInt64 = 0
+    /// When the subscription in the commit log was last written (uptime seconds).
+    private var subscribedAt: TimeInterval?
+
+    /// Sets up the writer of a database file: its tracker (when it observes other
+    /// processes or logs for them), and the monitor (when it observes them).
+    static func setUp(writer: SerializedDatabase, path: String, configuration: Configuration) -> ExternalChangeMonitor? {
+        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file::memory:") else { return nil }
+        let observes = configuration.observesExternalChanges
+        guard observes || configuration.commitLogging == .always else { return nil }
+        let monitor = observes ? ExternalChangeMonitor(writer: writer, path: path, configuration: configuration) : nil
+        writer.sync { db in
+            guard let connection = db.sqliteConnection else { return }
+            let tracker = ExternalChangeTracker(connection: connection, commitLogging: configuration.commitLogging)
+            tracker.monitor = monitor
+            db.observation.externalChanges = tracker
+            db.observation.gathersWrites = configuration.commitLogging != .never && !configuration.readonly
+        }
+        return monitor
+    }
+
+    private init(writer: SerializedDatabase, path: String, configuration: Configuration) {
+        self.writer = writer
+        self.path = path
+        self.pollInterval = configuration.externalChangeCheckInterval
+        self.queue = DispatchQueue(label: "\(configuration.label ?? "Ripple").externalChanges")
+    }
+
+    deinit {
+        watch?.cancel()
+        pollTimer?.cancel()
+    }
+
+    // MARK: - Tracking starts and stops (on the writer's queue)
+
+    func trackingDidStart() {
+        lock.withLock {
+            guard !isTracking else { return }
+            isTracking = true
+            scheduler.reset()
+            retryDelay = 0
+            watch = FileWatch(databasePath: path, queue: queue) { [weak self] in self?.requestCheck() }
+            if let pollInterval {
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                let nanoseconds = Int(max(pollInterval, 0.001) * 1_000_000_000)
+                timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds), leeway: .nanoseconds(nanoseconds / 10))
+                timer.setEventHandler { [weak self] in self?.requestCheck() }
+                timer.resume()
+                pollTimer = timer
+            }
+        }
+        // Other processes log their commits for this one from now on.
+        writer?.async { [weak self] db in self?.refreshSubscription(db, force: true) }
+    }
+
+    func trackingDidStop() {
+        let wasSubscribed = lock.withLock {
+            isTracking = false
+            scheduler.reset()
+            watch?.cancel()
+            watch = nil
+            pollTimer?.cancel()
+            pollTimer = nil
+            defer { subscribedAt = nil }
+            return subscribedAt != nil
+        }
+        if wasSubscribed {
+            writer?.async { db in db.updateCommitLogSubscription(subscribe: false) }
+        }
+    }
+
+    // MARK: - Checks
+
+    /// A file event, the poll or a retry: something may have changed.
+    func requestCheck() {
+        let action = lock.withLock {
+            isTracking ? scheduler.request(now: DispatchTime.now().uptimeNanoseconds) : .none
+        }
+        perform(action)
+    }
+
+    private func perform(_ action: ExternalCheckScheduler.Action) {
+        switch action {
+        case .none:
+            break
+        case .check:
+            writer?.async { [weak self] db in self?.runCheck(db) }
+        case .checkAt(let time):
+            queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: time)) { [weak self] in
+                guard let self else { return }
+                self.writer?.async { [weak self] db in self?.runCheck(db) }
+            }
+        }
+    }
+
+    private func runCheck(_ db: Database) {
+        let starts = lock.withLock { isTracking && scheduler.checkWillStart(now: DispatchTime.now().uptimeNanoseconds) }
+        guard starts else { return }
+        guard db.hasTransactionObservers else {
+            // The last observer is gone.
+            db.stopExternalChangeTracking()
+            return
+        }
+        let outcome = db.checkExternalChanges()
+        refreshSubscription(db, force: false)
+        let (next, retry) = lock.withLock { () -> (ExternalCheckScheduler.Action, UInt64?) in
+            let next = scheduler.checkDidEnd(now: DispatchTime.now().uptimeNanoseconds)
+            guard outcome == .checkAgainSoon else {
+                retryDelay = 0
+                return (next, nil)
+            }
+            // 1 ms, doubling up to a quarter of a second.
+            retryDelay = min(max(retryDelay * 2, 1_000_000), 256_000_000)
+            return (next, retryDelay)
+        }
+        perform(next)
+        if let retry {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(retry))) { [weak self] in self?.requestCheck() }
+        }
+    }
+
+    /// Writes this connection's subscription in the commit log when it is due.
+    private func refreshSubscription(_ db: Database, force: Bool) {
+        let now = ProcessInfo.processInfo.systemUptime
+        let isDue = lock.withLock {
+            isTracking && (force || subscribedAt.map { now - $0 > CommitLog.subscriptionRefresh } ?? true)
+        }
+        guard isDue, db.updateCommitLogSubscription(subscribe: true) else { return }
+        lock.withLock { if isTracking { subscribedAt = now } }
+    }
+}

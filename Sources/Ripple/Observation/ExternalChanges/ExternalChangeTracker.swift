@@ -1,0 +1,179 @@
+import CSQLite
+import Foundation
+
+/// What the writer connection of a ``DatabaseQueue`` or ``DatabasePool`` on a file keeps to
+/// observe other processes' commits, and to log its own for them (see ``CommitLog``).
+/// Only used on the writer's queue (`db.observation.externalChanges`).
+///
+/// While it is active (some observer is registered), it knows where the last check left
+/// the file: the connection's data version (`PRAGMA data_version`, which moves when another
+/// connection commits), the position in the write-ahead log or the file change counter,
+/// and the last commit log entry. A check compares the file with that, tells observers,
+/// and moves on (see `Database.checkExternalChanges()`).
+final class ExternalChangeTracker {
+    /// This connection's identifier in the commit log: random, so that processes need not
+    /// agree on anything.
+    let writerID = Int64.random(in: 1...Int64.max)
+    let commitLogging: Configuration.CommitLogging
+    /// Told to start and stop watching the file.
+    weak var monitor: ExternalChangeMonitor?
+
+    /// Whether observers are registered, and the file is watched.
+    private(set) var isActive = false
+
+    // MARK: Where the last check left the file
+
+    var dataVersion: Int64?
+    var walPosition: WALFile.Position?
+    var changeCounter: UInt32?
+    var logSequence: Int64 = 0
+    /// Whether the database was in WAL mode at the last check.
+    var isWAL = false
+    /// The number of frames of the log after each commit of this connection since the last
+    /// check (SQLite's WAL hook): its own commits, not to be told again.
+    var ownCommitFrames: [Int] = []
+
+    /// The number of checks so far, that read the file (for tests).
+    var checks = 0
+
+    // MARK: Logging
+
+    /// What the running transaction may log.
+    var transaction = CommitLogTransaction()
+    /// Whether another connection subscribes, and when that was read (uptime seconds).
+    private var othersSubscribe = false
+    private var othersSubscribeReadAt: TimeInterval = -.infinity
+
+    private var statements: [String: UnobservedStatement] = [:]
+    private let connection: OpaquePointer
+
+    init(connection: OpaquePointer, commitLogging: Configuration.CommitLogging) {
+        self.connection = connection
+        self.commitLogging = commitLogging
+    }
+
+    /// A statement of the log, compiled once; nil when it does not compile (the log's
+    /// tables do not exist yet).
+    func statement(_ sql: String) -> UnobservedStatement? {
+        if let statement = statements[sql] { return statement }
+        guard let statement = UnobservedStatement(connection, sql: sql) else { return nil }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Forgets the compiled statements: the connection closes.
+    func connectionWillClose() {
+        uninstallWALHook()
+        statements = [:]
+    }
+
+    // MARK: Activity
+
+    func activate() {
+        guard !isActive else { return }
+        isActive = true
+        installWALHook()
+    }
+
+    func deactivate() {
+        guard isActive else { return }
+        isActive = false
+        uninstallWALHook()
+        dataVersion = nil
+        walPosition = nil
+        changeCounter = nil
+        ownCommitFrames = []
+    }
+
+    // MARK: The WAL hook: this connection's own commits
+
+    /// The checkpoint threshold of SQLite's default WAL hook, which this one replaces
+    /// (`PRAGMA wal_autocheckpoint`, read when installing).
+    private var autocheckpoint: Int = 1000
+
+    private func installWALHook() {
+        var statement: OpaquePointer?
+        if sqlite3_prepare_v2(connection, "PRAGMA wal_autocheckpoint", -1, &statement, nil) == SQLITE_OK,
+           sqlite3_step(statement) == SQLITE_ROW
+        {
+            autocheckpoint = Int(sqlite3_column_int64(statement, 0))
+        }
+        sqlite3_finalize(statement)
+        sqlite3_wal_hook(connection, { context, connection, databaseName, frameCount in
+            guard let context, let connection, let databaseName else { return SQLITE_OK }
+            let tracker = Unmanaged<ExternalChangeTracker>.fromOpaque(context).takeUnretainedValue()
+            guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
+            tracker.ownCommitFrames.append(Int(frameCount))
+            // What SQLite's default hook does: checkpoint when the log grew long.
+            if tracker.autocheckpoint > 0, Int(frameCount) >= tracker.autocheckpoint {
+                sqlite3_wal_checkpoint(connection, databaseName)
+            }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func uninstallWALHook() {
+        // Back to SQLite's default hook.
+        sqlite3_wal_autocheckpoint(connection, CInt(clamping: autocheckpoint))
+    }
+
+    // MARK: Logging decisions
+
+    /// Whether the transaction that ends logs its changes (read inside it, before its
+    /// COMMIT or RELEASE).
+    func transactionLogs() -> Bool {
+        switch commitLogging {
+        case .never:
+            return false
+        case .always:
+            return true
+        case .whenObserved:
+            // In rollback-journal mode, this connection's own commits are told apart from
+            // the others' by their entries.
+            if isActive && !isWAL { return true }
+            let now = ProcessInfo.processInfo.systemUptime
+            if now - othersSubscribeReadAt > 1 {
+                othersSubscribeReadAt = now
+                othersSubscribe = readOthersSubscribe()
+            }
+            return othersSubscribe
+        }
+    }
+
+    private func readOthersSubscribe() -> Bool {
+        guard let statement = statement(CommitLog.otherSubscribersSQL) else { return false }
+        statement.bind(1, writerID)
+        statement.bind(2, Date().timeIntervalSince1970)
+        return statement.rows { sqlite3_column_int64($0, 0) }?.first ?? 0 > 0
+    }
+
+    /// Writes the entry of the running transaction, just before a statement that may end
+    /// it (COMMIT, RELEASE). Failures are ignored: an entry that misses makes other
+    /// processes see a change to the whole database, never miss one.
+    func writeEntry() {
+        guard transaction.hasWrites else { return }
+        if commitLogging == .always, statement(CommitLog.insertSQL) == nil {
+            sqlite3_exec(connection, CommitLog.createSQL, nil, nil, nil)
+        }
+        let text = CommitLog.encode(transaction.tables)
+        if let sequence = transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
+            update.bind(1, text)
+            update.bind(2, sequence)
+            // (A ROLLBACK TO may have removed the entry: then it is written anew.)
+            if update.run() == SQLITE_OK, sqlite3_changes(connection) == 1 { return }
+        }
+        guard let insert = statement(CommitLog.insertSQL) else { return }
+        insert.bind(1, writerID)
+        insert.bind(2, text)
+        // The application's last inserted rowid stays its own.
+        let lastInsertedRowID = sqlite3_last_insert_rowid(connection)
+        defer { sqlite3_set_last_insert_rowid(connection, lastInsertedRowID) }
+        guard insert.run() == SQLITE_OK else { return }
+        let sequence = sqlite3_last_insert_rowid(connection)
+        transaction.entrySequence = sequence
+        if sequence % 256 == 0, let prune = statement(CommitLog.pruneSQL) {
+            prune.bind(1, sequence - CommitLog.keptEntries)
+            prune.run()
+        }
+    }
+}

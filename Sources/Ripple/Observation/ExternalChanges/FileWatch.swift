@@ -1,0 +1,152 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Calls a handler when the database file, its write-ahead log or its rollback journal
+/// changes: what wakes the checks of ``ExternalChangeMonitor``.
+///
+/// - Linux: inotify, on the directory of the database (the log and the journal come and go;
+///   a watch on the directory sees them by name). No descriptor is ever opened on the
+///   database's own files: closing one would drop the process's POSIX locks on them, which
+///   SQLite relies on.
+/// - Apple platforms: dispatch sources on the directory (the journal's creation and
+///   deletion, which ends each rollback-journal commit) and on the write-ahead log once it
+///   exists (SQLite takes no lock on that file). The database file itself is not watched,
+///   for the reason above: the safety poll covers the journal modes that neither source
+///   sees.
+///
+/// Events may be spurious or coalesced: a change is only a reason to check.
+final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; sources are thread-safe
+    private let lock = NSLock()
+    private var cancellers: [() -> Void] = []
+    private var isCancelled = false
+
+    /// Starts watching; nil when the platform or the file system refuses.
+    init?(databasePath: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) {
+        let url = URL(fileURLWithPath: databasePath)
+        let directory = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        #if os(Linux) || os(Android)
+        guard let cancel = Self.watchWithINotify(directory: directory, names: [name, name + "-wal", name + "-journal"], queue: queue, onChange: onChange) else { return nil }
+        cancellers.append(cancel)
+        #elseif canImport(Darwin)
+        let walPath = databasePath + "-wal"
+        let watchesLog = LockedFlag()
+        let directoryChange: @Sendable () -> Void = { [weak self] in
+            // The log appeared: watch it too.
+            if let self, !watchesLog.isSet, let cancel = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
+                watchesLog.set()
+                self.append(cancel)
+            }
+            onChange()
+        }
+        guard let cancel = Self.watchWithDispatch(path: directory, queue: queue, onChange: directoryChange) else { return nil }
+        cancellers.append(cancel)
+        if let cancel = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
+            watchesLog.set()
+            cancellers.append(cancel)
+        }
+        #else
+        return nil
+        #endif
+    }
+
+    deinit { cancel() }
+
+    /// Stops watching.
+    func cancel() {
+        let cancellers = lock.withLock {
+            isCancelled = true
+            defer { self.cancellers = [] }
+            return self.cancellers
+        }
+        for cancel in cancellers { cancel() }
+    }
+
+    private func append(_ cancel: @escaping () -> Void) {
+        let cancelled = lock.withLock {
+            if !isCancelled { cancellers.append(cancel) }
+            return isCancelled
+        }
+        if cancelled { cancel() }
+    }
+
+    #if os(Linux) || os(Android)
+    /// An inotify watch on `directory`, whose events for files named `names` call
+    /// `onChange`; returns what cancels it.
+    private static func watchWithINotify(directory: String, names: Set<String>, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (() -> Void)? {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        let mask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
+        guard inotify_add_watch(descriptor, directory, mask) >= 0 else {
+            close(descriptor)
+            return nil
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler {
+            if Self.readINotifyEvents(descriptor, names: names) { onChange() }
+        }
+        source.setCancelHandler { close(descriptor) }
+        source.resume()
+        return { source.cancel() }
+    }
+
+    /// Reads the pending events; true when one concerns `names` (or events were lost).
+    private static func readINotifyEvents(_ descriptor: Int32, names: Set<String>) -> Bool {
+        // The kernel's `struct inotify_event`: wd (4 bytes), mask (4), cookie (4), len (4),
+        // then `len` bytes of NUL-padded name.
+        let eventHeaderSize = 16
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        var isRelevant = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            buffer.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset + eventHeaderSize <= count {
+                    let eventMask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                    let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    let nameStart = offset + eventHeaderSize
+                    let nameEnd = min(nameStart + length, count)
+                    if eventMask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        isRelevant = true
+                    } else if nameEnd > nameStart {
+                        let nameBytes = bytes[nameStart..<nameEnd].prefix { $0 != 0 }
+                        if names.contains(String(decoding: nameBytes, as: UTF8.self)) { isRelevant = true }
+                    }
+                    offset = nameStart + length
+                }
+            }
+        }
+        return isRelevant
+    }
+    #elseif canImport(Darwin)
+    /// A dispatch source on the file or directory at `path`; returns what cancels it.
+    private static func watchWithDispatch(path: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (() -> Void)? {
+        let descriptor = open(path, O_EVTONLY)
+        guard descriptor >= 0 else { return nil }
+        let source = DispatchSource.makeFileSystemObjectSource(
+            fileDescriptor: descriptor, eventMask: [.write, .extend, .delete, .rename], queue: queue)
+        source.setEventHandler(handler: onChange)
+        source.setCancelHandler { close(descriptor) }
+        source.resume()
+        return { source.cancel() }
+    }
+    #endif
+}
+
+#if canImport(Darwin)
+/// A flag set once, from any thread.
+private final class LockedFlag: @unchecked Sendable {  // `value` behind `lock`
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+#endif

@@ -1,0 +1,163 @@
+/// Reads the commits a write-ahead log holds, from its documented file format
+/// (https://www.sqlite.org/fileformat2.html#the_write_ahead_log): a 32-byte header, then
+/// frames of a 24-byte header and one page each. A frame whose "database size" field is not
+/// zero ends a commit.
+///
+/// Only valid frames count: a frame is valid when its salts are the header's and its
+/// checksum, which chains from the header through every frame before it, matches. Frames
+/// left by an earlier generation of the log (before a checkpoint reset it), by a transaction
+/// that rolled back, or half written by a process that died, are not.
+///
+/// Pure: it reads bytes through a closure, so that tests give it any bytes.
+enum WALFile {
+    static let headerSize = 32
+    static let frameHeaderSize = 24
+
+    /// Reads `buffer.count` bytes at `offset`; false when the file has fewer.
+    typealias Read = (_ offset: Int64, _ buffer: UnsafeMutableRawBufferPointer) -> Bool
+
+    /// What identifies one generation of the log: a checkpoint that resets the log
+    /// writes a new header with new salts.
+    struct Header: Equatable {
+        var pageSize: Int
+        var salt1: UInt32
+        var salt2: UInt32
+        /// Whether checksums read the bytes as big-endian words (the magic number says so).
+        var bigEndianChecksums: Bool
+        var checksum: Checksum
+    }
+
+    /// A running checksum: two 32-bit sums.
+    struct Checksum: Equatable {
+        var s0: UInt32 = 0
+        var s1: UInt32 = 0
+    }
+
+    /// Just after a valid commit frame of one generation of the log (frame 0: just after
+    /// the header), with the checksum that frame stores: where the next scan goes on.
+    struct Position: Equatable {
+        var salt1: UInt32
+        var salt2: UInt32
+        /// The number of frames up to the position.
+        var frame: Int
+        /// The checksum stored in that frame (the header's for frame 0).
+        var checksum: Checksum
+    }
+
+    enum ScanResult: Equatable {
+        /// No log, or no valid header: nothing can be counted.
+        case unreadable
+        /// The log is not the generation of the position any longer (a checkpoint reset it,
+        /// or a commit frame the position stood on was overwritten): commits may be gone
+        /// unseen.
+        case positionLost
+        /// The commits after the position: the frame number that ends each one, and the
+        /// position after the last one.
+        case commits(endFrames: [Int], end: Position)
+    }
+
+    /// Reads the header, checking its checksum.
+    static func header(_ read: Read) -> Header? {
+        var bytes = [UInt8](repeating: 0, count: headerSize)
+        let complete = bytes.withUnsafeMutableBytes { read(0, $0) }
+        guard complete else { return nil }
+        let magic = bigEndianWord(bytes, 0)
+        guard magic == 0x377f_0682 || magic == 0x377f_0683 else { return nil }
+        let bigEndian = magic == 0x377f_0683
+        let pageSize = Int(bigEndianWord(bytes, 8))
+        guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else { return nil }
+        var checksum = Checksum()
+        bytes.withUnsafeBytes { accumulate(&checksum, $0[0..<24], bigEndian: bigEndian) }
+        guard checksum == Checksum(s0: bigEndianWord(bytes, 24), s1: bigEndianWord(bytes, 28)) else { return nil }
+        return Header(
+            pageSize: pageSize, salt1: bigEndianWord(bytes, 16), salt2: bigEndianWord(bytes, 20),
+            bigEndianChecksums: bigEndian, checksum: checksum)
+    }
+
+    /// The commits after `position` (nil: from the start of the current generation).
+    static func scan(from position: Position?, _ read: Read) -> ScanResult {
+        guard let header = header(read) else { return .unreadable }
+        var current = Position(salt1: header.salt1, salt2: header.salt2, frame: 0, checksum: header.checksum)
+        let frameSize = frameHeaderSize + header.pageSize
+        var frame = [UInt8](repeating: 0, count: frameSize)
+        if let position {
+            guard position.salt1 == header.salt1, position.salt2 == header.salt2 else { return .positionLost }
+            if position.frame > 0 {
+                // The frame the position stands on must still be the one it was.
+                let offset = Int64(headerSize) + Int64(position.frame - 1) * Int64(frameSize)
+                let isSame = frame.withUnsafeMutableBytes { buffer in
+                    read(offset, UnsafeMutableRawBufferPointer(rebasing: buffer[0..<frameHeaderSize]))
+                } && bigEndianWord(frame, 4) != 0
+                    && bigEndianWord(frame, 8) == header.salt1 && bigEndianWord(frame, 12) == header.salt2
+                    && Checksum(s0: bigEndianWord(frame, 16), s1: bigEndianWord(frame, 20)) == position.checksum
+                guard isSame else { return .positionLost }
+            }
+            current = position
+        }
+        var endFrames: [Int] = []
+        var running = current.checksum
+        var index = current.frame
+        while true {
+            let offset = Int64(headerSize) + Int64(index) * Int64(frameSize)
+            let complete = frame.withUnsafeMutableBytes { read(offset, $0) }
+            guard complete,
+                  bigEndianWord(frame, 8) == header.salt1, bigEndianWord(frame, 12) == header.salt2
+            else { break }
+            frame.withUnsafeBytes { bytes in
+                accumulate(&running, bytes[0..<8], bigEndian: header.bigEndianChecksums)
+                accumulate(&running, bytes[frameHeaderSize..<frameSize], bigEndian: header.bigEndianChecksums)
+            }
+            guard running == Checksum(s0: bigEndianWord(frame, 16), s1: bigEndianWord(frame, 20)) else { break }
+            index += 1
+            if bigEndianWord(frame, 4) != 0 {
+                endFrames.append(index)
+                current.frame = index
+                current.checksum = running
+            }
+        }
+        return .commits(endFrames: endFrames, end: current)
+    }
+
+    /// The checksum stored in frame `frame` (numbered from 1), if that frame ends a commit
+    /// of the generation of `header`.
+    static func commitFrameChecksum(at frame: Int, header: Header, _ read: Read) -> Checksum? {
+        guard frame > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: frameHeaderSize)
+        let offset = Int64(headerSize) + Int64(frame - 1) * Int64(frameHeaderSize + header.pageSize)
+        guard bytes.withUnsafeMutableBytes({ read(offset, $0) }),
+              bigEndianWord(bytes, 4) != 0,
+              bigEndianWord(bytes, 8) == header.salt1, bigEndianWord(bytes, 12) == header.salt2
+        else { return nil }
+        return Checksum(s0: bigEndianWord(bytes, 16), s1: bigEndianWord(bytes, 20))
+    }
+
+    /// The log's checksum (the documentation's algorithm): adds `bytes`, a multiple of 8
+    /// bytes long, to `checksum`.
+    static func accumulate(_ checksum: inout Checksum, _ bytes: Slice<UnsafeRawBufferPointer>, bigEndian: Bool) {
+        assert(bytes.count % 8 == 0, "checksums cover whole pairs of 32-bit words")
+        var s0 = checksum.s0
+        var s1 = checksum.s1
+        let base = bytes.base.baseAddress! + bytes.startIndex
+        var offset = 0
+        let count = bytes.count
+        while offset < count {
+            var x0 = base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            var x1 = base.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            if bigEndian {
+                x0 = UInt32(bigEndian: x0)
+                x1 = UInt32(bigEndian: x1)
+            } else {
+                x0 = UInt32(littleEndian: x0)
+                x1 = UInt32(littleEndian: x1)
+            }
+            s0 = s0 &+ x0 &+ s1
+            s1 = s1 &+ x1 &+ s0
+            offset += 8
+        }
+        checksum = Checksum(s0: s0, s1: s1)
+    }
+
+    static func bigEndianWord(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+}

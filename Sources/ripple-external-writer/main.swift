@@ -1,0 +1,121 @@
+// A second process for the tests of other processes' commits (ExternalChangeTests): it
+// opens the database file given as argument, then follows commands read from its standard
+// input, one per line, and answers each with a line "ok" once done (or "error ...").
+//
+//     ripple-external-writer ripple|raw PATH
+//
+// Commands:
+//   insert TABLE     one transaction that inserts a row into TABLE
+//   autocommit TABLE one INSERT outside of any transaction
+//   hang TABLE       begins a transaction, inserts a row, answers, and waits to be killed
+//   observe          (ripple only) registers an observer, so that this process subscribes
+//                    to the commit log
+//   quit
+//
+// `ripple` writes with Ripple (a DatabaseQueue, whose transactions log their tables for
+// other processes that observe), `raw` with the SQLite C API (no log).
+import CSQLite
+import Foundation
+import Ripple
+
+/// Writes a line to the standard output, unbuffered: the test waits for it.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, ["ripple", "raw"].contains(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: ripple-external-writer ripple|raw PATH\n".utf8))
+    exit(2)
+}
+let path = arguments[2]
+
+protocol Writer {
+    func run(_ sql: String, inTransaction: Bool) throws
+    func hang(_ sql: String) throws
+    func observe() throws
+}
+
+final class Observer: TransactionObserver, @unchecked Sendable {
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) {}
+}
+
+final class RippleWriter: Writer {
+    let dbQueue: DatabaseQueue
+    var observer: Observer?
+    init() throws {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        dbQueue = try DatabaseQueue(path: path, configuration: config)
+    }
+    func run(_ sql: String, inTransaction: Bool) throws {
+        if inTransaction {
+            try dbQueue.write { try $0.execute(sql: sql) }
+        } else {
+            try dbQueue.writeWithoutTransaction { try $0.execute(sql: sql) }
+        }
+    }
+    func hang(_ sql: String) throws {
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: sql)
+            say("ok")
+            while true { sleep(60) }
+        }
+    }
+    func observe() throws {
+        let observer = Observer()
+        self.observer = observer
+        dbQueue.add(transactionObserver: observer)
+    }
+}
+
+final class RawWriter: Writer {
+    var connection: OpaquePointer?
+    init() throws {
+        guard sqlite3_open(path, &connection) == SQLITE_OK else { throw DatabaseError(message: "could not open \(path)") }
+        sqlite3_busy_timeout(connection, 10_000)
+    }
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(connection, sql, nil, nil, &message) == SQLITE_OK else {
+            throw DatabaseError(message: message.map { String(cString: $0) } ?? "error")
+        }
+    }
+    func run(_ sql: String, inTransaction: Bool) throws {
+        try execute(inTransaction ? "BEGIN IMMEDIATE; \(sql); COMMIT" : sql)
+    }
+    func hang(_ sql: String) throws {
+        try execute("BEGIN IMMEDIATE; \(sql)")
+        say("ok")
+        while true { sleep(60) }
+    }
+    func observe() throws {}
+}
+
+do {
+    let writer: any Writer = arguments[1] == "ripple" ? try RippleWriter() : try RawWriter()
+    say("ready")
+    while let line = readLine() {
+        let words = line.split(separator: " ").map(String.init)
+        do {
+            switch words.first {
+            case "insert"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: true)
+            case "autocommit"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: false)
+            case "hang"?: try writer.hang("INSERT INTO \(words[1]) DEFAULT VALUES")
+            case "observe"?: try writer.observe()
+            case "quit"?: exit(0)
+            default: say("error unknown command \(line)"); continue
+            }
+            say("ok")
+        } catch {
+            say("error \(error)")
+        }
+    }
+} catch {
+    say("error \(error)")
+    exit(1)
+}

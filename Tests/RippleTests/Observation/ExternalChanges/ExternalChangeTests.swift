@@ -1,0 +1,421 @@
+import CSQLite
+import Foundation
+import XCTest
+@testable import Ripple
+
+/// Commits of other processes (the `ripple-external-writer` executable of the package) and
+/// other connections reach observers, with the default configuration: table-precise when
+/// the writer is Ripple, whole-database otherwise, never missed, never told twice.
+final class ExternalChangeTests: XCTestCase {
+    // MARK: - Support
+
+    /// The second process: commands on its standard input, an "ok" line for each.
+    final class ExternalWriter {
+        let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+        private var buffer = Data()
+
+        init(_ kind: String, path: String) throws {
+            process.executableURL = Self.executableURL
+            process.arguments = [kind, path]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            XCTAssertEqual(try readLine(), "ready")
+        }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+        }
+
+        static var executableURL: URL {
+            // The products' directory: where the test executable (Linux) or bundle (Apple
+            // platforms) is.
+            #if os(Linux)
+            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            #else
+            let directory = Bundle(for: ExternalChangeTests.self).bundleURL.deletingLastPathComponent()
+            #endif
+            return directory.appendingPathComponent("ripple-external-writer")
+        }
+
+        private func readLine() throws -> String {
+            while true {
+                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer = Data(buffer[(newline + 1)...])
+                    return line
+                }
+                let data = output.fileHandleForReading.availableData
+                guard !data.isEmpty else { throw DatabaseError(message: "the external writer ended") }
+                buffer.append(data)
+            }
+        }
+
+        /// Sends a command and waits until it is done.
+        func send(_ command: String) throws {
+            input.fileHandleForWriting.write(Data((command + "\n").utf8))
+            let answer = try readLine()
+            XCTAssertEqual(answer, "ok", command)
+        }
+
+        /// Ends the process.
+        func quit() {
+            input.fileHandleForWriting.write(Data("quit\n".utf8))
+            process.waitUntilExit()
+        }
+
+        /// Kills the process, as a crash would.
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Waits until `condition` holds (the checks run on their own, after file events).
+    private func waitUntil(_ message: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            if Date() > deadline {
+                throw DatabaseError(message: "timeout: \(message)")
+            }
+            usleep(2000)
+        }
+    }
+
+    /// Runs a check now, on the writer (the checks also run by themselves).
+    private func check(_ writer: some DatabaseWriter) {
+        _ = writer.unsafeReentrantWrite { $0.checkExternalChanges() }
+    }
+
+    private func tracker(_ writer: some DatabaseWriter) -> ExternalChangeTracker? {
+        writer.unsafeReentrantWrite { $0.observation.externalChanges }
+    }
+
+    private func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        return config
+    }
+
+    enum Kind { case pool, walQueue, rollbackQueue }
+
+    private func makeObserved(_ kind: Kind, path: String) throws -> any DatabaseWriter {
+        switch kind {
+        case .pool:
+            return try DatabasePool(path: path, configuration: configuration())
+        case .walQueue, .rollbackQueue:
+            let dbQueue = try DatabaseQueue(path: path, configuration: configuration())
+            if kind == .walQueue {
+                try dbQueue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            }
+            return dbQueue
+        }
+    }
+
+    /// An observed database with tables `player` and `team`, a value observation of the
+    /// player count that counts its fetches, and a region observation of `team`.
+    final class Observed {
+        let writer: any DatabaseWriter
+        let playerFetches = ChangeCounter()
+        let teamChanges = ChangeCounter()
+        let playerCounts = LockedBox<[Int]>([])
+        var cancellables: [AnyDatabaseCancellable] = []
+
+        init(_ writer: any DatabaseWriter) throws {
+            self.writer = writer
+            try writer.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS player (id INTEGER PRIMARY KEY); CREATE TABLE IF NOT EXISTS team (id INTEGER PRIMARY KEY)")
+            }
+            let playerFetches = playerFetches
+            let playerCounts = playerCounts
+            let teamChanges = teamChanges
+            cancellables.append(ValueObservation
+                .tracking { db -> Int in
+                    playerFetches.increment()
+                    return try Table("player").fetchCount(db)
+                }
+                .start(in: writer, scheduling: .async(onQueue: .global()), onError: { XCTFail("\($0)") }) { count in
+                    playerCounts.update { $0.append(count) }
+                })
+            cancellables.append(DatabaseRegionObservation(tracking: Table("team"))
+                .start(in: writer, onError: { XCTFail("\($0)") }, onChange: { _ in teamChanges.increment() }))
+        }
+
+        var lastPlayerCount: Int? { playerCounts.value.last }
+    }
+
+    /// Waits until the observed connection subscribed in the commit log, so that writers
+    /// that start afterwards log their commits for it.
+    private func waitForSubscription(_ observed: Observed) throws {
+        try waitUntil("subscription") {
+            try observed.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?", arguments: [CommitLog.subscriberTable]) == 1
+                    ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \(CommitLog.subscriberTable)")! > 0
+                    : false
+            }
+        }
+    }
+
+    // MARK: - Ripple writers: precise to the table
+
+    private func assertRippleWriterIsPrecise(_ kind: Kind) throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let observed = try Observed(makeObserved(kind, path: path))
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForSubscription(observed)
+        let writer = try ExternalWriter("ripple", path: path)
+        for index in 1...3 {
+            try writer.send("insert team")
+            // Each commit is seen.
+            try waitUntil("team commit \(index)") { observed.teamChanges.count == index }
+        }
+        // The player observation did not fetch for the team commits.
+        XCTAssertEqual(observed.playerFetches.count, 1)
+        try writer.send("insert player")
+        try waitUntil("player commit") { observed.lastPlayerCount == 1 }
+        XCTAssertEqual(observed.playerFetches.count, 2)
+        XCTAssertEqual(observed.teamChanges.count, 3)
+        writer.quit()
+    }
+
+    func testRippleWriterIsPreciseToTheTableOnAPool() throws {
+        try assertRippleWriterIsPrecise(.pool)
+    }
+
+    func testRippleWriterIsPreciseToTheTableOnAWALQueue() throws {
+        try assertRippleWriterIsPrecise(.walQueue)
+    }
+
+    func testRippleWriterIsPreciseToTheTableOnARollbackJournalQueue() throws {
+        try assertRippleWriterIsPrecise(.rollbackQueue)
+    }
+
+    // MARK: - Other writers: the whole database
+
+    private func assertRawWriterChangesTheWholeDatabase(_ kind: Kind, command: String = "insert", writerKind: String = "raw") throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let observed = try Observed(makeObserved(kind, path: path))
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        let writer = try ExternalWriter(writerKind, path: path)
+        for index in 1...3 {
+            try writer.send("\(command) team")
+            try waitUntil("team commit \(index)") { observed.teamChanges.count == index }
+            // No log tells which table changed: the player observation fetches again.
+            try waitUntil("player fetch \(index)") { observed.playerFetches.count == index + 1 }
+        }
+        try writer.send("\(command) player")
+        try waitUntil("player commit") { observed.lastPlayerCount == 1 }
+        writer.quit()
+    }
+
+    func testRawWriterChangesTheWholeDatabaseOnAPool() throws {
+        try assertRawWriterChangesTheWholeDatabase(.pool)
+    }
+
+    func testRawWriterChangesTheWholeDatabaseOnARollbackJournalQueue() throws {
+        try assertRawWriterChangesTheWholeDatabase(.rollbackQueue)
+    }
+
+    func testRippleStatementsOutsideOfTransactionsChangeTheWholeDatabase() throws {
+        // An INSERT outside of a transaction commits by itself, without a log entry.
+        try assertRawWriterChangesTheWholeDatabase(.pool, command: "autocommit", writerKind: "ripple")
+    }
+
+    // MARK: - A writer killed in the middle of a transaction
+
+    private func assertKilledWriterNotifiesNothing(_ kind: Kind) throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let observed = try Observed(makeObserved(kind, path: path))
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForSubscription(observed)
+        let writer = try ExternalWriter("ripple", path: path)
+        try writer.send("hang player")
+        writer.kill()
+        // The rolled back work is never told, however often the file is checked.
+        for _ in 0..<3 { check(observed.writer) }
+        XCTAssertEqual(observed.teamChanges.count, 0)
+        XCTAssertEqual(try observed.writer.read { try Table("player").fetchCount($0) }, 0)
+
+        // The next commit is seen.
+        let next = try ExternalWriter("ripple", path: path)
+        try next.send("insert player")
+        try waitUntil("next commit") { observed.lastPlayerCount == 1 }
+        XCTAssertEqual(observed.playerCounts.value.filter { $0 != 0 }, [1], "the killed writer's row was never seen")
+        XCTAssertEqual(observed.teamChanges.count, 0)
+        next.quit()
+    }
+
+    func testKilledWriterNotifiesNothingOnAPool() throws {
+        try assertKilledWriterNotifiesNothing(.pool)
+    }
+
+    func testKilledWriterNotifiesNothingOnARollbackJournalQueue() throws {
+        try assertKilledWriterNotifiesNothing(.rollbackQueue)
+    }
+
+    // MARK: - The process's own writes
+
+    func testOwnWritesAreNotFetchedTwice() throws {
+        for kind in [Kind.pool, .rollbackQueue] {
+            let path = try makeTemporaryDatabasePath(self, name: "own-\(kind).sqlite")
+            let observed = try Observed(makeObserved(kind, path: path))
+            try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+            try waitForSubscription(observed)
+            for index in 1...5 {
+                try observed.writer.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
+                try observed.writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+                try waitUntil("own commit \(index)") { observed.lastPlayerCount == index }
+            }
+            // Checks after the process's own commits find nothing to tell.
+            for _ in 0..<3 { check(observed.writer) }
+            XCTAssertEqual(observed.playerFetches.count, 6, "\(kind)")
+            XCTAssertEqual(observed.teamChanges.count, 5, "\(kind)")
+            XCTAssertGreaterThan(tracker(observed.writer)?.checks ?? 0, 0)
+        }
+    }
+
+    // MARK: - Another connection of the same process
+
+    func testAnotherConnectionOfTheProcessIsAnotherWriter() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let observed = try Observed(makeObserved(.pool, path: path))
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForSubscription(observed)
+        let other = try DatabasePool(path: path, configuration: configuration())
+        try other.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
+        try waitUntil("team commit") { observed.teamChanges.count == 1 }
+        XCTAssertEqual(observed.playerFetches.count, 1, "precise: the other pool logged its commit")
+        try other.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        try waitUntil("player commit") { observed.lastPlayerCount == 1 }
+    }
+
+    // MARK: - Checkpoints
+
+    func testCheckpointAndResetBetweenTwoChecksStillNotifies() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        var config = configuration()
+        config.externalChangeCheckInterval = nil
+        let observedPool = try DatabasePool(path: path, configuration: config)
+        let observed = try Observed(observedPool)
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        // Another connection commits, checkpoints and resets the log, and commits again,
+        // with no check in between (the observed writer is kept busy meanwhile).
+        var otherConfig = configuration()
+        otherConfig.observesExternalChanges = false
+        let other = try DatabaseQueue(path: path, configuration: otherConfig)
+        try observed.writer.unsafeReentrantWrite { _ in
+            try other.writeWithoutTransaction { db in
+                try db.execute(sql: "INSERT INTO player DEFAULT VALUES")
+                try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)")
+                try db.execute(sql: "INSERT INTO team DEFAULT VALUES")
+            }
+        }
+        try waitUntil("notified") { observed.lastPlayerCount == 1 && observed.teamChanges.count >= 1 }
+    }
+
+    // MARK: - The log is hidden
+
+    func testCommitLogIsHiddenFromTheApplication() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let pool = try DatabasePool(path: path, configuration: configuration())
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.create(table: "player") { $0.autoIncrementedPrimaryKey("id") } }
+        try migrator.migrate(pool)
+
+        // Observers of everything hear nothing of the log's own transactions.
+        let fullDatabaseChanges = ChangeCounter()
+        let commits = ChangeCounter()
+        let observer = CommitCounter(commits)
+        pool.add(transactionObserver: observer)
+        let cancellable = DatabaseRegionObservation(tracking: .fullDatabase)
+            .start(in: pool, onError: { XCTFail("\($0)") }, onChange: { _ in fullDatabaseChanges.increment() })
+        try waitUntil("subscription") {
+            try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?", arguments: [CommitLog.subscriberTable]) == 1 }
+        }
+        // Another writer logs its commits.
+        let other = try DatabaseQueue(path: path, configuration: configuration())
+        try other.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        try waitUntil("the other commit") { fullDatabaseChanges.count == 1 }
+        XCTAssertEqual(try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(CommitLog.logTable)") }, 2, "the subscription and the insert")
+        for _ in 0..<3 { check(pool) }
+        XCTAssertEqual(fullDatabaseChanges.count, 1)
+        XCTAssertEqual(commits.count, 1)
+
+        try pool.read { db in
+            XCTAssertFalse(try db.tableExists(CommitLog.logTable))
+            XCTAssertFalse(try db.tableExists(CommitLog.subscriberTable))
+            XCTAssertFalse(try migrator.hasSchemaChanges(db))
+        }
+        // The last inserted rowid is the application's.
+        try other.write { db in
+            try db.execute(sql: "INSERT INTO player (id) VALUES (42)")
+            XCTAssertEqual(db.lastInsertedRowID, 42)
+        }
+        XCTAssertEqual(other.unsafeReentrantWrite { $0.lastInsertedRowID }, 42)
+        withExtendedLifetime((cancellable, observer)) {}
+    }
+
+    final class CommitCounter: TransactionObserver, @unchecked Sendable {
+        let counter: ChangeCounter
+        init(_ counter: ChangeCounter) { self.counter = counter }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) { counter.increment() }
+        func databaseDidRollback(_ db: Database) {}
+    }
+
+    // MARK: - Activity
+
+    func testNothingIsWatchedWhileNothingObserves() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let pool = try DatabasePool(path: path, configuration: configuration())
+        XCTAssertEqual(tracker(pool)?.isActive, false)
+        var cancellable: AnyDatabaseCancellable? = DatabaseRegionObservation(tracking: .fullDatabase)
+            .start(in: pool, onError: { XCTFail("\($0)") }, onChange: { _ in })
+        XCTAssertEqual(tracker(pool)?.isActive, true)
+        cancellable?.cancel()
+        cancellable = nil
+        // The next check (a file event, the poll) finds no observer and stops.
+        try pool.write { try $0.execute(sql: "CREATE TABLE t (x)") }
+        try waitUntil("stop") { tracker(pool)?.isActive == false }
+
+        var config = configuration()
+        config.observesExternalChanges = false
+        let unobserved = try DatabasePool(path: path, configuration: config)
+        XCTAssertNil(tracker(unobserved))
+        let inMemory = try DatabaseQueue()
+        XCTAssertNil(tracker(inMemory))
+    }
+
+    func testCommitLoggingAlwaysLogsWithoutSubscribers() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        var config = configuration()
+        config.observesExternalChanges = false
+        config.commitLogging = .always
+        let dbQueue = try DatabaseQueue(path: path, configuration: config)
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        try dbQueue.read { db in
+            let tables = try String?.fetchAll(db, sql: "SELECT tables FROM \(CommitLog.logTable) ORDER BY seq")
+            XCTAssertEqual(tables, [nil, "player"], "the schema change, then the insert")
+        }
+        var never = configuration()
+        never.commitLogging = .never
+        let other = try DatabaseQueue(path: path, configuration: never)
+        let cancellable = DatabaseRegionObservation(tracking: .fullDatabase).start(in: other, onError: { XCTFail("\($0)") }, onChange: { _ in })
+        try other.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        XCTAssertEqual(try other.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(CommitLog.logTable)") }, 2)
+        withExtendedLifetime(cancellable) {}
+    }
+}
+
+/// A value shared between threads.
+final class LockedBox<Value>: @unchecked Sendable {  // `_value` behind `lock`
+    private let lock = NSLock()
+    private var _value: Value
+    init(_ value: Value) { _value = value }
+    var value: Value { lock.withLock { _value } }
+    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&_value) } }
+}
