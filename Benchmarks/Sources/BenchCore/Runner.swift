@@ -95,11 +95,14 @@ public struct Runner {
                     }
                 }
             }
+            if workload == .w7, names.contains("GRDB"), byName["GRDB"] == nil {
+                notes.append("GRDB never sees another process's commits")
+            }
             line += " \(notes.joined(separator: ", ")) |"
             print(line)
         }
         print("")
-        print("Sizes: W1 \(sizes.w1Inserts) inserts, W2 \(sizes.w2Rows) rows, W3 \(sizes.w3Observations) observations x \(sizes.w3Transactions) transactions, W4 \(sizes.w4Transactions) writes, W5 \(sizes.w5Transactions) transactions, W6 \(sizes.w6Observations) observations x \(sizes.w6Transactions) transactions.")
+        print("Sizes: W1 \(sizes.w1Inserts) inserts, W2 \(sizes.w2Rows) rows, W3 \(sizes.w3Observations) observations x \(sizes.w3Transactions) transactions, W4 \(sizes.w4Transactions) writes, W5 \(sizes.w5Transactions) transactions, W6 \(sizes.w6Observations) observations x \(sizes.w6Transactions) transactions, W7 \(sizes.w7Transactions) transactions.")
     }
 
     private func format(_ value: Double) -> String {

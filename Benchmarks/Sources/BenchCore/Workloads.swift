@@ -10,6 +10,7 @@ public struct Sizes: Sendable {
     public var w5Transactions = 10_000
     public var w6Observations = 10_000
     public var w6Transactions = 1000
+    public var w7Transactions = 500
     public init() {}
 
     public static let quick: Sizes = {
@@ -22,6 +23,7 @@ public struct Sizes: Sendable {
         sizes.w5Transactions /= 5
         sizes.w6Observations /= 5
         sizes.w6Transactions /= 5
+        sizes.w7Transactions /= 5
         return sizes
     }()
 }
@@ -51,8 +53,9 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     case w1a = "W1a", w1b = "W1b", w1c = "W1c", w1d = "W1d"
     case w2a = "W2a", w2b = "W2b", w2c = "W2c"
     case w3 = "W3", w4 = "W4"
-    case w5b = "W5b", w5c = "W5c"
+    case w5b = "W5b", w5c = "W5c", w5d = "W5d"
     case w6 = "W6", w6one = "W6one"
+    case w7 = "W7"
 
     public var summary: String {
         switch self {
@@ -67,6 +70,8 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w4: return "1 ValueObservation on a pool, 5000 one-row writes, latency"
         case .w5b: return "10k single-insert transactions, cached statement, 1 observer"
         case .w5c: return "10k single-insert transactions, cached statement, no observer"
+        case .w5d: return "W5b with observesExternalChanges = false (Ripple only)"
+        case .w7: return "another process commits 500 one-row transactions; latency to the observer's value"
         case .w6: return "10,000 row observations, 1000 one-row update transactions"
         case .w6one: return "W6 with 1 observation, 1000 updates of its row"
         }
@@ -79,8 +84,9 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w2a, .w2b, .w2c: return sizes.w2Rows
         case .w3: return sizes.w3Transactions
         case .w4: return sizes.w4Transactions
-        case .w5b, .w5c: return sizes.w5Transactions
+        case .w5b, .w5c, .w5d: return sizes.w5Transactions
         case .w6, .w6one: return sizes.w6Transactions
+        case .w7: return sizes.w7Transactions
         }
     }
 
@@ -90,8 +96,8 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         switch self {
         case .w1a, .w1b, .w1c, .w1d: return .w1a
         case .w2a, .w2b, .w2c: return self
-        case .w3, .w4, .w6, .w6one: return nil
-        case .w5b, .w5c: return .w5c
+        case .w3, .w4, .w6, .w6one, .w7: return nil
+        case .w5b, .w5c, .w5d: return .w5c
         }
     }
 }

@@ -23,6 +23,8 @@ public struct GRDBSubject: BenchSubject {
         case .w4: return { try Self.poolLatency($0, $1) }
         case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
         case .w5c: return { try Self.singleInsertTransactions($0, $1, observer: false) }
+        // W5d is Ripple's switch; GRDB never sees another process's commits (W7).
+        case .w5d, .w7: return nil
         }
     }
 

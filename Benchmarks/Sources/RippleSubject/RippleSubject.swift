@@ -23,6 +23,8 @@ public struct RippleSubject: BenchSubject {
         case .w2c: return { try Self.fetchAll(DecodableItem.self, $0, $1) }
         case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
         case .w5c: return { try Self.singleInsertTransactions($0, $1, observer: false) }
+        case .w5d: return { try Self.singleInsertTransactions($0, $1, observer: true, observesExternalChanges: false) }
+        case .w7: return { try Self.externalLatency($0, $1) }
         }
     }
 
@@ -218,9 +220,12 @@ public struct RippleSubject: BenchSubject {
         return Sample(seconds: seconds, counters: probe.percentiles())
     }
 
-    static func singleInsertTransactions(_ directory: URL, _ sizes: Sizes, observer: Bool) throws -> Sample {
+    static func singleInsertTransactions(_ directory: URL, _ sizes: Sizes, observer: Bool, observesExternalChanges: Bool = true) throws -> Sample {
         let data = ItemData(count: sizes.w5Transactions)
-        let dbQueue = try makeQueue(directory)
+        var config = configuration()
+        config.observesExternalChanges = observesExternalChanges
+        let dbQueue = try DatabaseQueue(path: directory.appendingPathComponent("db.sqlite").path, configuration: config)
+        try dbQueue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try dbQueue.write { db in try db.execute(sql: itemSchema) }
         let everyEvent = EveryEventObserver()
         if observer { dbQueue.add(transactionObserver: everyEvent) }
@@ -234,5 +239,113 @@ public struct RippleSubject: BenchSubject {
             }
         }
         return Sample(seconds: seconds)
+    }
+
+    // MARK: - W7: another process's commits
+
+    /// W7, the observing side: this process holds a value observation with the default
+    /// configuration; a writer process (this executable, `--w7-writer`) commits one-row
+    /// transactions one at a time, and tells the time right after each commit returned.
+    /// Latency: from then to the delivery of the committed value.
+    static func externalLatency(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let dbPool = try DatabasePool(path: path, configuration: configuration())
+        try dbPool.write { db in
+            try db.execute(sql: itemSchema)
+            try db.execute(sql: "INSERT INTO item (id, a, b, c, d, e) VALUES (1, -1, 0, '', 0, '')")
+        }
+        let deliveries = Deliveries()
+        let cancellable = ValueObservation
+            .tracking { db in try Int64.fetchOne(db, sql: "SELECT a FROM item WHERE id = 1") }
+            .start(in: dbPool, scheduling: .async(onQueue: DispatchQueue(label: "W7")), onError: { _ in }, onChange: { value in
+                deliveries.received(value ?? -2)
+            })
+        _ = deliveries.wait(for: -1)
+        // (Other processes log their commits for this one once it subscribed.)
+        while try dbPool.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = '_ripple_commit_subscriber'") }) == 0 {
+            usleep(1000)
+        }
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        writer.arguments = ["--w7-writer", path]
+        let input = Pipe()
+        let output = Pipe()
+        writer.standardInput = input
+        writer.standardOutput = output
+        try writer.run()
+        let reader = LineReader(output.fileHandleForReading)
+        var latencies: [Double] = []
+        let seconds = try measure {
+            for i in 0..<Int64(sizes.w7Transactions) {
+                input.fileHandleForWriting.write(Data("\(i)\n".utf8))
+                guard let line = reader.readLine(), let committedAt = UInt64(line) else { throw RippleBenchError("the W7 writer stopped") }
+                let deliveredAt = deliveries.wait(for: i)
+                latencies.append(Double(Int64(bitPattern: deliveredAt &- committedAt)) / 1e9)
+            }
+        }
+        input.fileHandleForWriting.write(Data("quit\n".utf8))
+        writer.waitUntilExit()
+        withExtendedLifetime(cancellable) {}
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        return Sample(seconds: seconds, counters: ["p50_us": percentile(0.5) * 1e6, "p99_us": percentile(0.99) * 1e6])
+    }
+
+    /// W7, the writing process: for each line read, one transaction, then the time
+    /// (`DispatchTime`, the system's monotonic clock) right after the commit.
+    public static func runW7Writer(path: String) throws {
+        let dbQueue = try DatabaseQueue(path: path, configuration: configuration())
+        while let line = Swift.readLine(), let value = Int64(line) {
+            try dbQueue.write { db in
+                try db.execute(sql: "UPDATE item SET a = ? WHERE id = 1", arguments: [value])
+            }
+            FileHandle.standardOutput.write(Data("\(DispatchTime.now().uptimeNanoseconds)\n".utf8))
+        }
+    }
+
+    /// The values an observation delivered, with the time of each delivery.
+    final class Deliveries: @unchecked Sendable {  // `times` behind `condition`
+        private let condition = NSCondition()
+        private var times: [Int64: UInt64] = [:]
+
+        func received(_ value: Int64) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            condition.lock()
+            times[value] = now
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits until `value` was delivered; the time of the delivery.
+        func wait(for value: Int64) -> UInt64 {
+            condition.lock()
+            defer { condition.unlock() }
+            while times[value] == nil { condition.wait() }
+            return times[value]!
+        }
+    }
+
+    /// Lines of a pipe.
+    final class LineReader {
+        private let handle: FileHandle
+        private var buffer = Data()
+        init(_ handle: FileHandle) { self.handle = handle }
+        func readLine() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer = Data(buffer[(newline + 1)...])
+                    return line
+                }
+                let data = handle.availableData
+                if data.isEmpty { return nil }
+                buffer.append(data)
+            }
+        }
+    }
+
+    struct RippleBenchError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 }

@@ -7,6 +7,11 @@ import RippleSubject
 // swift run -c release --package-path Benchmarks ripple-bench [--quick] [--filter W1] [--rounds N]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+// The writing process of W7, which W7 starts.
+if arguments.first == "--w7-writer", arguments.count == 2 {
+    try RippleSubject.runW7Writer(path: arguments[1])
+    exit(0)
+}
 var sizes = Sizes()
 var rounds = 5
 var filters: [String] = []

@@ -82,6 +82,13 @@ struct CommitLogTransaction {
         return transaction
     }
 
+    /// Forgets everything, for the next transaction (keeping its storage).
+    mutating func reset() {
+        reports.removeAll(keepingCapacity: true)
+        entrySequence = nil
+        isEmpty = false
+    }
+
     mutating func add(_ report: StatementReport) {
         guard report.mayWrite || report.changesSchema, reports.last !== report else { return }
         reports.append(report)

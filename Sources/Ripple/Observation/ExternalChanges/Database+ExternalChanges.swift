@@ -4,6 +4,9 @@ import Foundation
 extension Database {
     /// What a check of the file asks of the monitor next.
     enum ExternalCheckOutcome: Equatable {
+        /// Nothing committed elsewhere since the last check.
+        case nothingNew
+        /// Commits of other connections were told.
         case done
         /// The file could not be read now (locked by a writer), or it holds a commit of
         /// another process that is not visible yet: check again soon.
@@ -39,7 +42,7 @@ extension Database {
         withUnobservedReadTransaction {
             tracker.dataVersion = readDataVersion()
             tracker.logSequence = readLastLogSequence()
-            tracker.ownCommitFrames = []
+            tracker.forgetWALPosition()
             if tracker.isWAL {
                 if case .commits(_, let end) = withWALFile({ WALFile.scan(from: nil, $0) }) ?? .unreadable {
                     tracker.walPosition = end
@@ -55,7 +58,7 @@ extension Database {
     /// Checks the file for commits of other connections and processes, and tells observers
     /// (on the writer queue, between the connection's own accesses).
     func checkExternalChanges() -> ExternalCheckOutcome {
-        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive else { return .done }
+        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive else { return .nothingNew }
         // A transaction left open (allowsUnsafeTransactions) keeps its own snapshot: wait.
         guard !isInsideTransaction else { return .checkAgainSoon }
         tracker.checks += 1
@@ -63,7 +66,7 @@ extension Database {
         if version == tracker.dataVersion {
             // Nothing another connection committed is visible. A commit may be on its way,
             // though: in WAL mode, a commit frame is written before the commit is visible.
-            return tracker.isWAL ? walHoldsPendingCommit(tracker) : .done
+            return tracker.isWAL ? walHoldsPendingCommit(tracker) : .nothingNew
         }
         var verdict = ExternalChangeVerdict.fullDatabase
         let read = withUnobservedReadTransaction { () -> Bool in
@@ -81,6 +84,7 @@ extension Database {
                 tracker.walPosition = nil
             }
             tracker.ownCommitFrames = []
+            tracker.ownResets = 0
             var accountingEntries = entries.flatMap { ExternalChangeVerdict.entries($0, after: tracker.logSequence) }
             if tracker.isWAL {
                 // The connection's own commits are left out of the count of commits: their
@@ -118,27 +122,37 @@ extension Database {
         broker.notifyExternalCommit(in: region)
     }
 
-    /// WAL mode, nothing new visible: is a commit of another connection on its way (its
-    /// commit frame written, but not visible yet)? Then the monitor checks again soon.
-    /// Only a question of latency: the position does not move here, and the next check
-    /// that sees the data version move counts every commit from the position on.
+    /// WAL mode, nothing new visible since the last check: every commit since the position
+    /// is this connection's own, so the position moves past the last one. Then, is a commit
+    /// of another connection on its way (its commit frame written, but not visible yet)?
+    /// The monitor then checks again soon.
     private func walHoldsPendingCommit(_ tracker: ExternalChangeTracker) -> ExternalCheckOutcome {
         let pending: Bool? = withWALFile { read in
             guard let header = WALFile.header(read) else { return false }
-            // The commits since the last check are this connection's own: look after the
-            // last one.
-            var start = tracker.walPosition
-            if let lastOwn = tracker.ownCommitFrames.last, lastOwn > (start?.frame ?? 0),
-               let checksum = WALFile.commitFrameChecksum(at: lastOwn, header: header, read)
-            {
-                start = WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: lastOwn, checksum: checksum)
-            }
-            guard let start, start.salt1 == header.salt1, start.salt2 == header.salt2,
-                  case .commits(let frames, _) = WALFile.scan(from: start, read)
+            skipOwnCommits(tracker, header: header, read)
+            guard let position = tracker.walPosition, position.salt1 == header.salt1, position.salt2 == header.salt2,
+                  case .commits(let frames, _) = WALFile.scan(from: position, read)
             else { return false }
             return !frames.isEmpty
         }
-        return pending == true ? .checkAgainSoon : .done
+        return pending == true ? .checkAgainSoon : .nothingNew
+    }
+
+    /// Moves the position to the last commit of this connection, when no other connection
+    /// committed since the position (the data version did not move) and no other
+    /// connection reset the log (its salt-1 grew by this connection's resets only: each
+    /// reset adds one). A frame is not rewritten until the log is reset, so the frame that
+    /// ends the connection's last commit is still the one it wrote.
+    private func skipOwnCommits(_ tracker: ExternalChangeTracker, header: WALFile.Header, _ read: WALFile.Read) {
+        guard let position = tracker.walPosition, let lastOwn = tracker.ownCommitFrames.last else { return }
+        let resets = UInt32(truncatingIfNeeded: tracker.ownResets)
+        guard header.salt1 == position.salt1 &+ resets,
+              resets > 0 || (header.salt2 == position.salt2 && lastOwn > position.frame),
+              let checksum = WALFile.commitFrameChecksum(at: lastOwn, header: header, read)
+        else { return }
+        tracker.walPosition = WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: lastOwn, checksum: checksum)
+        tracker.ownCommitFrames = []
+        tracker.ownResets = 0
     }
 
     /// The commits in the log since the last check, except this connection's own; nil when
@@ -253,7 +267,7 @@ extension Database {
     func commitLogTransactionStatementWillStart(_ statement: Statement) {
         guard let tracker = observation.externalChanges else { return }
         if !isInsideTransaction {
-            tracker.transaction = CommitLogTransaction()
+            tracker.transaction.reset()
             return
         }
         let report = statement.report

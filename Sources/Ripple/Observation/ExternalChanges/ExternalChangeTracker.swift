@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 import Foundation
 
 /// What the writer connection of a ``DatabaseQueue`` or ``DatabasePool`` on a file keeps to
@@ -29,9 +30,22 @@ final class ExternalChangeTracker {
     var logSequence: Int64 = 0
     /// Whether the database was in WAL mode at the last check.
     var isWAL = false
-    /// The number of frames of the log after each commit of this connection since the last
-    /// check (SQLite's WAL hook): its own commits, not to be told again.
+    /// The number of frames of the log after each commit of this connection since the
+    /// position (SQLite's WAL hook): its own commits, not to be told again.
     var ownCommitFrames: [Int] = []
+    /// The checkpoint resets of the log that this connection made since the position (seen
+    /// as its frame count going down): each adds one to the log's salt-1.
+    var ownResets = 0
+    /// How many own commits are remembered at most: past that, the position is forgotten
+    /// (the next commit of another process is then a change to the whole database).
+    static let maximumOwnCommitFrames = 4096
+
+    /// Forgets where the log stood: the next check counts nothing.
+    func forgetWALPosition() {
+        walPosition = nil
+        ownCommitFrames = []
+        ownResets = 0
+    }
 
     /// The number of checks so far, that read the file (for tests).
     var checks = 0
@@ -40,9 +54,10 @@ final class ExternalChangeTracker {
 
     /// What the running transaction may log.
     var transaction = CommitLogTransaction()
-    /// Whether another connection subscribes, and when that was read (uptime seconds).
+    /// Whether another connection subscribes, and when that was read (uptime nanoseconds;
+    /// nil: never).
     private var othersSubscribe = false
-    private var othersSubscribeReadAt: TimeInterval = -.infinity
+    private var othersSubscribeReadAt: UInt64?
 
     private var statements: [String: UnobservedStatement] = [:]
     private let connection: OpaquePointer
@@ -80,9 +95,8 @@ final class ExternalChangeTracker {
         isActive = false
         uninstallWALHook()
         dataVersion = nil
-        walPosition = nil
         changeCounter = nil
-        ownCommitFrames = []
+        forgetWALPosition()
     }
 
     // MARK: The WAL hook: this connection's own commits
@@ -103,13 +117,20 @@ final class ExternalChangeTracker {
             guard let context, let connection, let databaseName else { return SQLITE_OK }
             let tracker = Unmanaged<ExternalChangeTracker>.fromOpaque(context).takeUnretainedValue()
             guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
-            tracker.ownCommitFrames.append(Int(frameCount))
+            tracker.ownCommitDidWrite(frameCount: Int(frameCount))
             // What SQLite's default hook does: checkpoint when the log grew long.
             if tracker.autocheckpoint > 0, Int(frameCount) >= tracker.autocheckpoint {
                 sqlite3_wal_checkpoint(connection, databaseName)
             }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// A commit of this connection: the log holds `frameCount` frames.
+    private func ownCommitDidWrite(frameCount: Int) {
+        if frameCount <= ownCommitFrames.last ?? walPosition?.frame ?? 0 { ownResets += 1 }
+        ownCommitFrames.append(frameCount)
+        if ownCommitFrames.count > Self.maximumOwnCommitFrames { forgetWALPosition() }
     }
 
     private func uninstallWALHook() {
@@ -131,8 +152,10 @@ final class ExternalChangeTracker {
             // In rollback-journal mode, this connection's own commits are told apart from
             // the others' by their entries.
             if isActive && !isWAL { return true }
-            let now = ProcessInfo.processInfo.systemUptime
-            if now - othersSubscribeReadAt > 1 {
+            // Read at most once a second: a new subscriber waits that long for the entries
+            // (its checks see changes to the whole database meanwhile).
+            let now = DispatchTime.now().uptimeNanoseconds
+            if othersSubscribeReadAt.map({ now &- $0 > 1_000_000_000 }) ?? true {
                 othersSubscribeReadAt = now
                 othersSubscribe = readOthersSubscribe()
             }

@@ -21,11 +21,21 @@ import Darwin
 ///   for the reason above: the safety poll covers the journal modes that neither source
 ///   sees.
 ///
-/// Events may be spurious or coalesced: a change is only a reason to check.
+/// Events may be spurious or coalesced: a change is only a reason to check. While the
+/// watch is paused (a check is planned already, which will see every change made until
+/// it starts), no event is made: a process that writes fast pays for few events, in the
+/// kernel and out of it. (On Linux the inotify watch is removed meanwhile; on Apple
+/// platforms the sources are suspended, and the kernel coalesces their events.)
 final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; sources are thread-safe
     private let lock = NSLock()
-    private var cancellers: [() -> Void] = []
+    private var sources: [any DispatchSourceProtocol] = []
     private var isCancelled = false
+    private var isPaused = false
+    #if os(Linux) || os(Android)
+    /// The inotify instance, the watched directory and the watch.
+    private var inotify: (descriptor: Int32, directory: String, watch: Int32)?
+    private static let inotifyMask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
+    #endif
 
     /// Starts watching; nil when the platform or the file system refuses.
     init?(databasePath: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) {
@@ -33,24 +43,25 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
         let directory = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         #if os(Linux) || os(Android)
-        guard let cancel = Self.watchWithINotify(directory: directory, names: [name, name + "-wal", name + "-journal"], queue: queue, onChange: onChange) else { return nil }
-        cancellers.append(cancel)
+        guard let (source, descriptor, watch) = Self.watchWithINotify(directory: directory, names: [name, name + "-wal", name + "-journal"], queue: queue, onChange: onChange) else { return nil }
+        sources.append(source)
+        inotify = (descriptor, directory, watch)
         #elseif canImport(Darwin)
         let walPath = databasePath + "-wal"
         let watchesLog = LockedFlag()
         let directoryChange: @Sendable () -> Void = { [weak self] in
             // The log appeared: watch it too.
-            if let self, !watchesLog.isSet, let cancel = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
+            if let self, !watchesLog.isSet, let source = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
                 watchesLog.set()
-                self.append(cancel)
+                self.append(source)
             }
             onChange()
         }
-        guard let cancel = Self.watchWithDispatch(path: directory, queue: queue, onChange: directoryChange) else { return nil }
-        cancellers.append(cancel)
-        if let cancel = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
+        guard let source = Self.watchWithDispatch(path: directory, queue: queue, onChange: directoryChange) else { return nil }
+        sources.append(source)
+        if let source = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
             watchesLog.set()
-            cancellers.append(cancel)
+            sources.append(source)
         }
         #else
         return nil
@@ -61,30 +72,69 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
 
     /// Stops watching.
     func cancel() {
-        let cancellers = lock.withLock {
+        let (sources, wasPaused) = lock.withLock {
             isCancelled = true
-            defer { self.cancellers = [] }
-            return self.cancellers
+            defer { self.sources = []; isPaused = false }
+            return (self.sources, isPaused)
         }
-        for cancel in cancellers { cancel() }
+        for source in sources {
+            #if !(os(Linux) || os(Android))
+            // (A suspended source must be resumed before it goes.)
+            if wasPaused { source.resume() }
+            #endif
+            source.cancel()
+        }
     }
 
-    private func append(_ cancel: @escaping () -> Void) {
+    /// Makes no event until `resume()`.
+    func pause() {
+        lock.withLock {
+            guard !isPaused, !isCancelled else { return }
+            isPaused = true
+            #if os(Linux) || os(Android)
+            if let inotify { inotify_rm_watch(inotify.descriptor, inotify.watch) }
+            #else
+            for source in sources { source.suspend() }
+            #endif
+        }
+    }
+
+    func resume() {
+        lock.withLock {
+            guard isPaused else { return }
+            isPaused = false
+            #if os(Linux) || os(Android)
+            if let current = inotify {
+                // (Should the directory be gone, the safety poll remains.)
+                inotify?.watch = inotify_add_watch(current.descriptor, current.directory, Self.inotifyMask)
+            }
+            #else
+            for source in sources { source.resume() }
+            #endif
+        }
+    }
+
+    #if canImport(Darwin)
+    private func append(_ source: any DispatchSourceProtocol) {
         let cancelled = lock.withLock {
-            if !isCancelled { cancellers.append(cancel) }
+            if !isCancelled {
+                if isPaused { source.suspend() }
+                sources.append(source)
+            }
             return isCancelled
         }
-        if cancelled { cancel() }
+        if cancelled { source.cancel() }
     }
+    #endif
 
     #if os(Linux) || os(Android)
     /// An inotify watch on `directory`, whose events for files named `names` call
-    /// `onChange`; returns what cancels it.
-    private static func watchWithINotify(directory: String, names: Set<String>, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (() -> Void)? {
+    /// `onChange`; the source (resumed), the inotify descriptor and the watch.
+    private static func watchWithINotify(directory: String, names: Set<String>, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (any DispatchSourceProtocol, Int32, Int32)? {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let mask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
-        guard inotify_add_watch(descriptor, directory, mask) >= 0 else {
+        let watch = inotify_add_watch(descriptor, directory, inotifyMask)
+        guard watch >= 0 else {
             close(descriptor)
             return nil
         }
@@ -94,7 +144,7 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
         }
         source.setCancelHandler { close(descriptor) }
         source.resume()
-        return { source.cancel() }
+        return (source, descriptor, watch)
     }
 
     /// Reads the pending events; true when one concerns `names` (or events were lost).
@@ -127,8 +177,8 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
         return isRelevant
     }
     #elseif canImport(Darwin)
-    /// A dispatch source on the file or directory at `path`; returns what cancels it.
-    private static func watchWithDispatch(path: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (() -> Void)? {
+    /// A dispatch source on the file or directory at `path`, resumed.
+    private static func watchWithDispatch(path: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (any DispatchSourceProtocol)? {
         let descriptor = open(path, O_EVTONLY)
         guard descriptor >= 0 else { return nil }
         let source = DispatchSource.makeFileSystemObjectSource(
@@ -136,7 +186,7 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
         source.setEventHandler(handler: onChange)
         source.setCancelHandler { close(descriptor) }
         source.resume()
-        return { source.cancel() }
+        return source
     }
     #endif
 }

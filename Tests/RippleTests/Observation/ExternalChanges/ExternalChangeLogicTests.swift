@@ -9,41 +9,58 @@ final class ExternalChangeLogicTests: XCTestCase {
     // MARK: - ExternalCheckScheduler
 
     func testSchedulerRunsAtOnceWhenIdleThenKeepsTheMinimumInterval() {
-        var scheduler = ExternalCheckScheduler(minimumInterval: 100)
+        var scheduler = ExternalCheckScheduler(minimumInterval: 100, maximumInterval: 100)
         XCTAssertEqual(scheduler.request(now: 1000), .check)
         XCTAssertEqual(scheduler.request(now: 1001), .none, "a planned check serves later requests")
         XCTAssertTrue(scheduler.checkWillStart(now: 1002))
-        XCTAssertEqual(scheduler.checkDidEnd(now: 1010), .none)
+        XCTAssertEqual(scheduler.checkDidEnd(now: 1010, foundChanges: true), .none)
         // Too soon after the last start: later.
         XCTAssertEqual(scheduler.request(now: 1050), .checkAt(1102))
         XCTAssertTrue(scheduler.checkWillStart(now: 1102))
-        XCTAssertEqual(scheduler.checkDidEnd(now: 1103), .none)
+        XCTAssertEqual(scheduler.checkDidEnd(now: 1103, foundChanges: true), .none)
         XCTAssertEqual(scheduler.request(now: 5000), .check)
     }
 
     func testSchedulerNeverDropsARequestThatComesDuringACheck() {
-        var scheduler = ExternalCheckScheduler(minimumInterval: 100)
+        var scheduler = ExternalCheckScheduler(minimumInterval: 100, maximumInterval: 100)
         XCTAssertEqual(scheduler.request(now: 0), .check)
         XCTAssertTrue(scheduler.checkWillStart(now: 0))
         // Requests during the check: one more check after it, not one per request.
         XCTAssertEqual(scheduler.request(now: 10), .none)
         XCTAssertEqual(scheduler.request(now: 20), .none)
-        XCTAssertEqual(scheduler.checkDidEnd(now: 30), .checkAt(100))
+        XCTAssertEqual(scheduler.checkDidEnd(now: 30, foundChanges: true), .checkAt(100))
         XCTAssertTrue(scheduler.checkWillStart(now: 100))
-        XCTAssertEqual(scheduler.checkDidEnd(now: 300), .none)
+        XCTAssertEqual(scheduler.checkDidEnd(now: 300, foundChanges: true), .none)
         // Long after: at once.
         XCTAssertEqual(scheduler.request(now: 400), .check)
     }
 
+    func testSchedulerWidensTheIntervalWhileChecksFindNothing() {
+        var scheduler = ExternalCheckScheduler(minimumInterval: 100, maximumInterval: 400)
+        XCTAssertEqual(scheduler.request(now: 0), .check)
+        XCTAssertTrue(scheduler.checkWillStart(now: 0))
+        XCTAssertEqual(scheduler.checkDidEnd(now: 1, foundChanges: false), .none)
+        XCTAssertEqual(scheduler.request(now: 2), .checkAt(200))
+        XCTAssertTrue(scheduler.checkWillStart(now: 200))
+        XCTAssertEqual(scheduler.checkDidEnd(now: 201, foundChanges: false), .none)
+        XCTAssertEqual(scheduler.request(now: 202), .checkAt(600))
+        XCTAssertTrue(scheduler.checkWillStart(now: 600))
+        XCTAssertEqual(scheduler.checkDidEnd(now: 601, foundChanges: false), .none)
+        XCTAssertEqual(scheduler.request(now: 602), .checkAt(1000), "at most the maximum")
+        XCTAssertTrue(scheduler.checkWillStart(now: 1000))
+        XCTAssertEqual(scheduler.checkDidEnd(now: 1001, foundChanges: true), .none)
+        XCTAssertEqual(scheduler.request(now: 1002), .checkAt(1100), "back to the minimum")
+    }
+
     func testSchedulerResetForgetsPlannedChecks() {
-        var scheduler = ExternalCheckScheduler(minimumInterval: 100)
+        var scheduler = ExternalCheckScheduler(minimumInterval: 100, maximumInterval: 100)
         XCTAssertEqual(scheduler.request(now: 0), .check)
         scheduler.reset()
         XCTAssertFalse(scheduler.checkWillStart(now: 1), "a check planned before a reset does not run")
         XCTAssertEqual(scheduler.request(now: 2), .check)
         XCTAssertTrue(scheduler.checkWillStart(now: 2))
         scheduler.reset()
-        XCTAssertEqual(scheduler.checkDidEnd(now: 3), .none)
+        XCTAssertEqual(scheduler.checkDidEnd(now: 3, foundChanges: true), .none)
     }
 
     // MARK: - ExternalChangeVerdict
