@@ -6,6 +6,8 @@
 //
 // Commands:
 //   insert TABLE     one transaction that inserts a row into TABLE
+//   insert2 A B      one transaction that inserts a row into A and one into B
+//   update TABLE     one transaction that updates every row of TABLE (column x += 1)
 //   autocommit TABLE one INSERT outside of any transaction
 //   hang TABLE       begins a transaction, inserts a row, answers, and waits to be killed
 //   observe          (ripple only) registers an observer, so that this process subscribes
@@ -104,6 +106,8 @@ do {
         do {
             switch words.first {
             case "insert"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: true)
+            case "insert2"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES; INSERT INTO \(words[2]) DEFAULT VALUES", inTransaction: true)
+            case "update"?: try writer.run("UPDATE \(words[1]) SET x = x + 1", inTransaction: true)
             case "autocommit"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: false)
             case "hang"?: try writer.hang("INSERT INTO \(words[1]) DEFAULT VALUES")
             case "observe"?: try writer.observe()

@@ -18,11 +18,11 @@
 /// `WITHOUT ROWID` tables, rows deleted by `ON CONFLICT REPLACE`, and dropped tables
 /// (`DROP TABLE` notifies the observations of the table). Updates that do not
 /// touch the observed columns, and changes to rows outside the observed rowids, are not
-/// notified. Changes committed by other connections and processes are detected when
-/// ``Configuration/externalChangeCheckInterval`` is set, as a change to the whole database.
-/// What is not detected: statements that Ripple did not compile, and other connections and
-/// processes when that interval is not set. Tell about them with
-/// `Database.notifyChanges(in:)`.
+/// notified. Changes committed by other connections and processes are detected too (see
+/// ``Configuration/observesExternalChanges``): precise to the table when they wrote with
+/// Ripple, else as a change to the whole database. What is not detected: statements that
+/// Ripple did not compile, and other processes when ``Configuration/observesExternalChanges``
+/// is false. Tell about them with `Database.notifyChanges(in:)`.
 public struct DatabaseRegionObservation: Sendable {
     let regions: [any DatabaseRegionConvertible]
 

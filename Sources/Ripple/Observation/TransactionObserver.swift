@@ -30,8 +30,10 @@ public protocol TransactionObserver: AnyObject {
     /// event is only valid during the call: keep `event.copy()`.
     func databaseDidChange(with event: DatabaseEvent)
 
-    /// Changes happened that no row event describes (see `Database.notifyChanges(in:)`).
-    /// The default does nothing.
+    /// Changes happened that no row event describes (see `Database.notifyChanges(in:)`), or
+    /// another process or connection committed changes of tables this observer observes
+    /// (see ``Configuration/observesExternalChanges``: then `databaseDidCommit(_:)` follows,
+    /// without `databaseWillCommit()`). The default does nothing.
     func databaseDidChange()
 
     /// A transaction is about to commit; throw to roll it back instead. The error is

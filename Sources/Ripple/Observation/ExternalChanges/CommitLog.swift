@@ -12,17 +12,19 @@ import Foundation
 /// - `_ripple_commit_subscriber`: the connections that observe other processes' commits,
 ///   each with a time after which it counts as gone (refreshed by its safety poll).
 /// - `_ripple_commit_log`: one entry per logged transaction, written inside that
-///   transaction just before it commits: the writer's identifier, and the tables it may
-///   have changed. Pruned to its last ``keptEntries`` entries.
+///   transaction just before it commits: the writer's identifier, the tables it may have
+///   changed, and the key of the commit (``CommitKey``: what comes just before it in the
+///   write-ahead log, or the file change counter), which observers find again in the
+///   file. Pruned to its last ``keptEntries`` entries.
 ///
 /// A connection logs its transactions only while some other connection subscribes (and,
 /// in rollback-journal mode, while it observes other processes itself: the file change
 /// counter does not tell its own commits apart). ``Configuration/commitLogging`` changes
 /// that.
 ///
-/// The log only makes other processes' observations precise: they check that it accounts
-/// for every commit the file shows, and take any commit it does not account for as a
-/// change to the whole database (see ``ExternalChangeVerdict``).
+/// The log only makes other processes' observations precise: each commit the file shows
+/// must find its entry, and a commit without one is a change to the whole database (see
+/// ``ExternalChangeVerdict``).
 enum CommitLog {
     static let logTable = RippleTables.commitLog
     static let subscriberTable = RippleTables.commitSubscriber
@@ -36,14 +38,16 @@ enum CommitLog {
     static let subscriptionRefresh: TimeInterval = 30
 
     static let createSQL = """
-        CREATE TABLE IF NOT EXISTS \(logTable) (seq INTEGER PRIMARY KEY, writer INTEGER NOT NULL, tables TEXT);
+        CREATE TABLE IF NOT EXISTS \(logTable) (seq INTEGER PRIMARY KEY, writer INTEGER NOT NULL, tables TEXT, generation INTEGER, previous INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS \(subscriberTable) (writer INTEGER PRIMARY KEY, expires REAL NOT NULL)
         """
-    static let insertSQL = "INSERT INTO \(logTable) (writer, tables) VALUES (?, ?)"
-    static let updateSQL = "UPDATE \(logTable) SET tables = ? WHERE seq = ?"
+    static let insertSQL = "INSERT INTO \(logTable) (writer, tables, generation, previous) VALUES (?, ?, ?, ?)"
+    static let updateSQL = "UPDATE \(logTable) SET tables = ?, generation = ?, previous = ? WHERE seq = ?"
     static let pruneSQL = "DELETE FROM \(logTable) WHERE seq <= ?"
-    static let entriesSQL = "SELECT seq, writer, tables FROM \(logTable) WHERE seq > ? ORDER BY seq"
-    static let lastSequenceSQL = "SELECT max(seq) FROM \(logTable)"
+    /// The entries that may describe commits after a WAL position (generation, frame).
+    static let walEntriesSQL = "SELECT generation, previous, writer, tables FROM \(logTable) WHERE generation = ? AND previous >= ?"
+    /// The entries that may describe commits after a change counter value.
+    static let rollbackEntriesSQL = "SELECT generation, previous, writer, tables FROM \(logTable) WHERE generation IS NULL AND previous >= ?"
     static let otherSubscribersSQL = "SELECT count(*) FROM \(subscriberTable) WHERE writer <> ? AND expires > ?"
     static let subscribeSQL = "INSERT OR REPLACE INTO \(subscriberTable) (writer, expires) VALUES (?, ?)"
     static let unsubscribeSQL = "DELETE FROM \(subscriberTable) WHERE writer = ?"
@@ -126,6 +130,9 @@ final class UnobservedStatement {
     deinit { sqlite3_finalize(handle) }
 
     func bind(_ index: CInt, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ index: CInt, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
     func bind(_ index: CInt, _ value: Double) { sqlite3_bind_double(handle, index, value) }
     func bind(_ index: CInt, _ value: String?) {
         if let value {

@@ -41,14 +41,11 @@ extension Database {
     private func resetExternalChangeBaseline(_ tracker: ExternalChangeTracker) {
         withUnobservedReadTransaction {
             tracker.dataVersion = readDataVersion()
-            tracker.logSequence = readLastLogSequence()
             tracker.forgetWALPosition()
             if tracker.isWAL {
-                if case .commits(_, let end) = withWALFile({ WALFile.scan(from: nil, $0) }) ?? .unreadable {
-                    tracker.walPosition = end
-                } else {
-                    tracker.walPosition = nil
-                }
+                // (The last visible commit: one whose frame is written but not published
+                // yet comes after the position.)
+                tracker.walPosition = withWALFile { visiblePosition($0) } ?? nil
             } else {
                 tracker.changeCounter = readChangeCounter()
             }
@@ -72,37 +69,41 @@ extension Database {
         let read = withUnobservedReadTransaction { () -> Bool in
             guard let version = readDataVersion() else { return false }
             tracker.isWAL = readIsWAL()
-            let entries = readLogEntries(after: tracker.logSequence)
-            let commits: Int?
+            let commits: [CommitKey]?
+            let entries: [ExternalChangeVerdict.Entry]
             if tracker.isWAL {
-                commits = countOtherWALCommits(tracker)
+                let start = tracker.walPosition
+                commits = otherWALCommits(tracker)
+                entries = start.map { readLogEntries(CommitLog.walEntriesSQL, Int64($0.salt1), Int64($0.frame)) } ?? []
                 tracker.changeCounter = nil
             } else {
                 let counter = readChangeCounter()
-                commits = counter.flatMap { counter in tracker.changeCounter.map { Int(counter &- $0) } }
+                if let counter, let last = tracker.changeCounter {
+                    commits = CommitKey.rollbackCommits(from: last, to: counter)
+                    entries = readLogEntries(CommitLog.rollbackEntriesSQL, Int64(last), nil)
+                } else {
+                    commits = nil
+                    entries = []
+                }
                 tracker.changeCounter = counter
-                tracker.walPosition = nil
+                tracker.forgetWALPosition()
             }
-            tracker.ownCommitFrames = []
-            tracker.ownResets = 0
-            var accountingEntries = entries.flatMap { ExternalChangeVerdict.entries($0, after: tracker.logSequence) }
-            if tracker.isWAL {
-                // The connection's own commits are left out of the count of commits: their
-                // entries too. (In rollback-journal mode, the change counter counts them,
-                // and their entries account for them.)
-                accountingEntries = accountingEntries?.filter { $0.writer != tracker.writerID }
-            }
-            verdict = ExternalChangeVerdict(commits: commits, entries: accountingEntries, ownWriter: tracker.writerID)
-            if let last = entries?.last?.sequence {
-                tracker.logSequence = last
-            } else if entries == nil {
-                tracker.logSequence = readLastLogSequence()
+            verdict = ExternalChangeVerdict(commits: commits, entries: entries, ownWriter: tracker.writerID)
+            switch verdict {
+            case .nothing, .tables: tracker.preciseVerdicts += 1
+            case .fullDatabase: tracker.fullDatabaseVerdicts += 1
             }
             tracker.dataVersion = version
             return true
         }
         guard read == true else { return .checkAgainSoon }
         notifyExternalChanges(verdict)
+        if tracker.hasPendingCommit {
+            // Commits not visible yet: the data version moves again when they are, but
+            // no file event may come then.
+            tracker.hasPendingCommit = false
+            return .checkAgainSoon
+        }
         return .done
     }
 
@@ -155,25 +156,104 @@ extension Database {
         tracker.ownResets = 0
     }
 
-    /// The commits in the log since the last check, except this connection's own; nil when
-    /// they cannot be counted. Moves the position to the end of the log.
-    private func countOtherWALCommits(_ tracker: ExternalChangeTracker) -> Int? {
-        withWALFile { read -> Int? in
-            if let position = tracker.walPosition, case .commits(let endFrames, let end) = WALFile.scan(from: position, read) {
-                tracker.walPosition = end
-                // Since the position, the log was not reset: the frame numbers of this
-                // connection's commits are those of this generation of the log.
-                let own = Set(tracker.ownCommitFrames)
-                return endFrames.filter { !own.contains($0) }.count
+    /// The keys of the commits in the log since the last check, except this connection's
+    /// own; nil when they cannot be told. Moves the position past the commits that are
+    /// visible: a commit frame is written a little before the commit is published in the
+    /// wal-index, and the refetches that follow must see each commit the position moves
+    /// past. Commits not visible yet are counted by a later check (`hasPendingCommit`).
+    private func otherWALCommits(_ tracker: ExternalChangeTracker) -> [CommitKey]? {
+        defer {
+            tracker.ownCommitFrames = []
+            tracker.ownResets = 0
+        }
+        return withWALFile { read -> [CommitKey]? in
+            guard let position = tracker.walPosition,
+                  case .commits(let endFrames, let end) = WALFile.scan(from: position, read)
+            else {
+                // No position, or lost (the log was reset): commits may have gone unseen.
+                tracker.walPosition = visiblePosition(read)
+                if tracker.walPosition == nil { tracker.hasPendingCommit = true }
+                return nil
             }
-            // No position, or lost (the log was reset): commits may have gone unseen.
-            if case .commits(_, let end) = WALFile.scan(from: nil, read) {
-                tracker.walPosition = end
-            } else {
-                tracker.walPosition = nil
+            guard let index = readWALIndexHeader(), index.salt1 == end.salt1, index.salt2 == end.salt2 else {
+                // The wal-index does not tell which commits are visible: the position
+                // stays, until it does.
+                tracker.hasPendingCommit = true
+                return nil
             }
-            return nil
+            let visibleFrames = endFrames.filter { $0 <= index.maxFrame }
+            var newPosition = end
+            if visibleFrames.count < endFrames.count {
+                tracker.hasPendingCommit = true
+                if let lastVisible = visibleFrames.last {
+                    guard let header = WALFile.header(read),
+                          let checksum = WALFile.commitFrameChecksum(at: lastVisible, header: header, read)
+                    else { return nil }
+                    newPosition = WALFile.Position(salt1: end.salt1, salt2: end.salt2, frame: lastVisible, checksum: checksum)
+                } else {
+                    newPosition = position
+                }
+            }
+            tracker.walPosition = newPosition
+            // Since the position, the log was not reset: the frame numbers of this
+            // connection's commits are those of this generation of the log.
+            let own = Set(tracker.ownCommitFrames)
+            return CommitKey.walCommits(generation: position.salt1, start: position.frame, endFrames: visibleFrames)
+                .enumerated().filter { !own.contains(visibleFrames[$0.offset]) }.map(\.element)
         } ?? nil
+    }
+
+    /// The position after the last visible commit of the log; nil when the log or the
+    /// wal-index cannot be read, or disagree (a writer is resetting the log).
+    private func visiblePosition(_ read: WALFile.Read) -> WALFile.Position? {
+        guard let header = WALFile.header(read), let index = readWALIndexHeader(),
+              index.salt1 == header.salt1, index.salt2 == header.salt2
+        else { return nil }
+        if index.maxFrame == 0 {
+            return WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: 0, checksum: header.checksum)
+        }
+        guard case .commits(let endFrames, _) = WALFile.scan(from: nil, read),
+              endFrames.contains(index.maxFrame),
+              let checksum = WALFile.commitFrameChecksum(at: index.maxFrame, header: header, read)
+        else { return nil }
+        return WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: index.maxFrame, checksum: checksum)
+    }
+
+    /// The wal-index header, read through SQLite's own mapping of the `-shm` file (the VFS's
+    /// `xShmMap`): no other descriptor is opened on the database's files.
+    private func readWALIndexHeader() -> WALIndexHeader? {
+        guard let connection = sqliteConnection else { return nil }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+              let shmMap = methods.pointee.xShmMap
+        else { return nil }
+        var region: UnsafeMutableRawPointer?
+        // Region 0, of 32 KiB, already mapped by the connection (bExtend 0: nothing created).
+        guard withUnsafeMutablePointer(to: &region, { pointer in
+            pointer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) { shmMap(file, 0, 32768, 0, $0) }
+        }) == SQLITE_OK, let region else { return nil }
+        return WALIndexHeader.read(region)
+    }
+
+    /// The key of the commit that the running transaction is about to make (see
+    /// ``CommitKey``), read while the transaction holds the write lock; nil when unknown.
+    func keyOfNextCommit(_ tracker: ExternalChangeTracker) -> CommitKey? {
+        if let key = withWALFile({ read -> CommitKey? in
+            guard let header = WALFile.header(read) else { return nil }
+            var start = tracker.writerWALPosition
+            if start?.salt1 != header.salt1 || start?.salt2 != header.salt2 { start = nil }
+            var scan = WALFile.scan(from: start, read)
+            if case .positionLost = scan { scan = WALFile.scan(from: nil, read) }
+            guard case .commits(_, let end) = scan else { return nil }
+            tracker.writerWALPosition = end
+            return CommitKey(generation: end.salt1, previous: Int64(end.frame))
+        }), let key {
+            return key
+        }
+        // Rollback-journal mode: the change counter, which the write lock keeps still.
+        guard let counter = readChangeCounter(), !(observation.externalChanges?.isWAL ?? false) else { return nil }
+        return CommitKey(generation: nil, previous: Int64(counter))
     }
 
     // MARK: - Reading the file without observers hearing of it
@@ -208,25 +288,20 @@ extension Database {
         return mode??.lowercased() == "wal"
     }
 
-    private func readLastLogSequence() -> Int64 {
-        observation.externalChanges?.statement(CommitLog.lastSequenceSQL)?.rows { sqlite3_column_int64($0, 0) }?.first ?? 0
-    }
-
-    /// The entries after `sequence`; empty when the log does not exist; nil when it can not
-    /// be read.
-    private func readLogEntries(after sequence: Int64) -> [ExternalChangeVerdict.Entry]? {
-        guard let tracker = observation.externalChanges else { return nil }
-        guard let statement = tracker.statement(CommitLog.entriesSQL) else {
-            // No log yet (or its table is gone).
-            return []
-        }
-        statement.bind(1, sequence)
+    /// The entries that `sql` selects, with its two arguments; empty when the log does not
+    /// exist or cannot be read.
+    private func readLogEntries(_ sql: String, _ first: Int64?, _ second: Int64?) -> [ExternalChangeVerdict.Entry] {
+        guard let tracker = observation.externalChanges, let statement = tracker.statement(sql) else { return [] }
+        statement.bind(1, first)
+        if let second { statement.bind(2, second) }
         return statement.rows { row in
             ExternalChangeVerdict.Entry(
-                sequence: sqlite3_column_int64(row, 0),
-                writer: sqlite3_column_int64(row, 1),
-                tables: CommitLog.decode(UnobservedStatement.text(row, 2)))
-        }
+                key: CommitKey(
+                    generation: sqlite3_column_type(row, 0) == SQLITE_NULL ? nil : UInt32(truncatingIfNeeded: sqlite3_column_int64(row, 0)),
+                    previous: sqlite3_column_int64(row, 1)),
+                writer: sqlite3_column_int64(row, 2),
+                tables: CommitLog.decode(UnobservedStatement.text(row, 3)))
+        } ?? []
     }
 
     /// Reads the write-ahead log through SQLite's own file handle (another descriptor on
@@ -252,7 +327,9 @@ extension Database {
         else { return nil }
         var bytes: [UInt8] = [0, 0, 0, 0]
         let code = bytes.withUnsafeMutableBytes { xRead(file, $0.baseAddress, 4, 24) }
-        guard code == SQLITE_OK else { return nil }
+        // (A short read fills the rest with zeros: the file of a new database is empty, and
+        // its counter is zero.)
+        guard code == SQLITE_OK || code == SQLITE_IOERR | (2 << 8) else { return nil }  // SQLITE_IOERR_SHORT_READ
         return WALFile.bigEndianWord(bytes, 0)
     }
 }
@@ -281,7 +358,7 @@ extension Database {
         }
         guard mayEnd, tracker.transaction.hasWrites, !isReadOnly else { return }
         withUnobservedWork {
-            if tracker.transactionLogs() { tracker.writeEntry() }
+            if tracker.transactionLogs() { tracker.writeEntry(key: keyOfNextCommit(tracker)) }
         }
     }
 
@@ -320,7 +397,7 @@ extension Database {
             if succeeded {
                 let transaction = tracker.transaction
                 tracker.transaction = .empty
-                tracker.writeEntry()
+                tracker.writeEntry(key: keyOfNextCommit(tracker))
                 tracker.transaction = transaction
             }
             if succeeded, sqlite3_exec(connection, "COMMIT", nil, nil, nil) == SQLITE_OK { return true }

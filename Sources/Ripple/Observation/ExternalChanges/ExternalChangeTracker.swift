@@ -27,7 +27,8 @@ final class ExternalChangeTracker {
     var dataVersion: Int64?
     var walPosition: WALFile.Position?
     var changeCounter: UInt32?
-    var logSequence: Int64 = 0
+    /// Set by a check that found commit frames not visible yet.
+    var hasPendingCommit = false
     /// Whether the database was in WAL mode at the last check.
     var isWAL = false
     /// The number of frames of the log after each commit of this connection since the
@@ -47,8 +48,11 @@ final class ExternalChangeTracker {
         ownResets = 0
     }
 
-    /// The number of checks so far, that read the file (for tests).
+    /// The number of checks so far, that read the file, and of the verdicts of those that
+    /// found commits (for tests).
     var checks = 0
+    var preciseVerdicts = 0
+    var fullDatabaseVerdicts = 0
 
     // MARK: Logging
 
@@ -170,24 +174,33 @@ final class ExternalChangeTracker {
         return statement.rows { sqlite3_column_int64($0, 0) }?.first ?? 0 > 0
     }
 
+    /// Where this connection last found the end of the write-ahead log, as a writer: the
+    /// next search for the key of its commit starts there.
+    var writerWALPosition: WALFile.Position?
+
     /// Writes the entry of the running transaction, just before a statement that may end
-    /// it (COMMIT, RELEASE). Failures are ignored: an entry that misses makes other
-    /// processes see a change to the whole database, never miss one.
-    func writeEntry() {
-        guard transaction.hasWrites else { return }
+    /// it (COMMIT, RELEASE), with the key of the commit to come (nil: unknown, no entry).
+    /// Failures are ignored: an entry that misses makes other processes see a change to the
+    /// whole database, never miss one.
+    func writeEntry(key: CommitKey?) {
+        guard transaction.hasWrites, let key else { return }
         if commitLogging == .always, statement(CommitLog.insertSQL) == nil {
             sqlite3_exec(connection, CommitLog.createSQL, nil, nil, nil)
         }
         let text = CommitLog.encode(transaction.tables)
         if let sequence = transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
             update.bind(1, text)
-            update.bind(2, sequence)
+            update.bind(2, key.generation.map { Int64($0) })
+            update.bind(3, key.previous)
+            update.bind(4, sequence)
             // (A ROLLBACK TO may have removed the entry: then it is written anew.)
             if update.run() == SQLITE_OK, sqlite3_changes(connection) == 1 { return }
         }
         guard let insert = statement(CommitLog.insertSQL) else { return }
         insert.bind(1, writerID)
         insert.bind(2, text)
+        insert.bind(3, key.generation.map { Int64($0) })
+        insert.bind(4, key.previous)
         // The application's last inserted rowid stays its own.
         let lastInsertedRowID = sqlite3_last_insert_rowid(connection)
         defer { sqlite3_set_last_insert_rowid(connection, lastInsertedRowID) }

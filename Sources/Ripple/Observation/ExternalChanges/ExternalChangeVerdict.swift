@@ -3,10 +3,10 @@
 ///
 /// The commit log only tells of commits of Ripple connections that recorded them; any other
 /// commit (the `sqlite3` shell, another library, a statement that committed outside of a
-/// transaction) leaves no entry. So the log is believed only when it accounts for every
-/// commit the file shows since the last check: in WAL mode the commit frames of the log
-/// that this connection did not write, in rollback-journal mode the file change counter.
-/// Anything else, and whatever cannot be read, is a change to the whole database: no
+/// transaction) leaves no entry. So each commit the file shows since the last check must
+/// find its own entry, by the key both can tell (``CommitKey``): the commit frames of the
+/// write-ahead log in WAL mode, the file change counter in rollback-journal mode. A commit
+/// without an entry, and whatever cannot be read, is a change to the whole database: no
 /// commit of another process is ever missed.
 ///
 /// Pure: tested without files or processes.
@@ -17,7 +17,8 @@ enum ExternalChangeVerdict: Equatable {
 
     /// One entry of the commit log.
     struct Entry: Equatable {
-        var sequence: Int64
+        /// The commit the entry describes.
+        var key: CommitKey
         /// The identifier of the connection that wrote it.
         var writer: Int64
         /// The lowercased names of the tables the commit may have changed; nil when it
@@ -26,35 +27,56 @@ enum ExternalChangeVerdict: Equatable {
     }
 
     /// - parameter commits: the commits the file shows since the last check, except
-    ///   those this connection is known to have made (nil: the file cannot tell).
-    /// - parameter entries: the log's entries since the last check that stand for those
-    ///   commits (nil: the log cannot tell: entries are missing).
+    ///   those this connection made (nil: the file cannot tell).
+    /// - parameter entries: the log's entries that may describe them.
     /// - parameter ownWriter: this connection's identifier: its own entries name no
     ///   change to tell (its commits were told as they happened).
-    init(commits: Int?, entries: [Entry]?, ownWriter: Int64) {
-        guard let commits, let entries, commits == entries.count else {
+    init(commits: [CommitKey]?, entries: [Entry], ownWriter: Int64) {
+        guard let commits else {
             self = .fullDatabase
             return
         }
+        var entriesByKey: [CommitKey: Entry] = [:]
+        for entry in entries { entriesByKey[entry.key] = entry }
         var tables: Set<String> = []
-        for entry in entries where entry.writer != ownWriter {
-            guard let entryTables = entry.tables else {
+        for commit in commits {
+            guard let entry = entriesByKey[commit], let entryTables = entry.tables else {
                 self = .fullDatabase
                 return
             }
-            tables.formUnion(entryTables)
+            if entry.writer != ownWriter { tables.formUnion(entryTables) }
         }
         self = tables.isEmpty ? .nothing : .tables(tables)
     }
+}
 
-    /// The entries after `sequence`, when they follow it without a gap (the log is pruned
-    /// from its oldest end): nil otherwise.
-    static func entries(_ entries: [Entry], after sequence: Int64) -> [Entry]? {
-        var expected = sequence + 1
-        for entry in entries {
-            guard entry.sequence == expected else { return nil }
-            expected += 1
+/// What identifies a commit both in the file and in the commit log: the commit that comes
+/// just before it.
+///
+/// - WAL mode: the log's generation (its salt-1, which each checkpoint reset changes) and
+///   the number of the frame that ends the previous commit (0 at the start of the
+///   generation). The writer reads it from the log while it holds the write lock, just
+///   before it commits; an observer reads it from the frames it scans.
+/// - Rollback-journal mode: the file change counter before the commit (each commit adds
+///   one), with no generation.
+struct CommitKey: Hashable {
+    /// The log's salt-1 in WAL mode; nil in rollback-journal mode.
+    var generation: UInt32?
+    var previous: Int64
+
+    /// The keys of the commits that end at `endFrames`, after the commit that ends at
+    /// `start`, in generation `generation`.
+    static func walCommits(generation: UInt32, start: Int, endFrames: [Int]) -> [CommitKey] {
+        var previous = start
+        return endFrames.map { frame in
+            defer { previous = frame }
+            return CommitKey(generation: generation, previous: Int64(previous))
         }
-        return entries
+    }
+
+    /// The keys of the commits that moved the change counter from `start` to `end`.
+    static func rollbackCommits(from start: UInt32, to end: UInt32) -> [CommitKey] {
+        let count = Int(end &- start)
+        return (0..<count).map { CommitKey(generation: nil, previous: Int64(start &+ UInt32(truncatingIfNeeded: $0))) }
     }
 }

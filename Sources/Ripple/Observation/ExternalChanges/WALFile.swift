@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the commits a write-ahead log holds, from its documented file format
 /// (https://www.sqlite.org/fileformat2.html#the_write_ahead_log): a 32-byte header, then
 /// frames of a 24-byte header and one page each. A frame whose "database size" field is not
@@ -161,3 +163,35 @@ enum WALFile {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 }
+
+/// The header of the wal-index (the `-shm` file), whose documented format
+/// (https://www.sqlite.org/walformat.html) tells which frames of the write-ahead log hold
+/// visible commits: a commit frame is written a little before a writer publishes it there.
+struct WALIndexHeader: Equatable {
+    var salt1: UInt32
+    var salt2: UInt32
+    /// The number of the last frame of the last visible commit.
+    var maxFrame: Int
+
+    /// The size of one copy of the header; the wal-index holds two, one after the other.
+    static let size = 48
+
+    /// Reads the header from the wal-index's first bytes (native byte order), as SQLite's
+    /// readers do: the two copies must be equal, else a writer is changing them (nil).
+    static func read(_ bytes: UnsafeRawPointer) -> WALIndexHeader? {
+        var first = [UInt8](repeating: 0, count: size)
+        var second = [UInt8](repeating: 0, count: size)
+        // (memcpy: the memory is shared with other processes; each copy is read once.)
+        first.withUnsafeMutableBytes { _ = memcpy($0.baseAddress!, bytes, size) }
+        second.withUnsafeMutableBytes { _ = memcpy($0.baseAddress!, bytes + size, size) }
+        guard first == second, first[12] != 0 else { return nil }  // isInit
+        return first.withUnsafeBytes { header in
+            // The salts are copied from the log's header, as stored there (big-endian).
+            WALIndexHeader(
+                salt1: UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 32, as: UInt32.self)),
+                salt2: UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 36, as: UInt32.self)),
+                maxFrame: Int(header.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+        }
+    }
+}
+

@@ -65,39 +65,44 @@ final class ExternalChangeLogicTests: XCTestCase {
 
     // MARK: - ExternalChangeVerdict
 
-    private func entry(_ sequence: Int64, writer: Int64 = 7, _ tables: Set<String>?) -> ExternalChangeVerdict.Entry {
-        .init(sequence: sequence, writer: writer, tables: tables)
+    private func entry(_ previous: Int64, generation: UInt32? = 9, writer: Int64 = 7, _ tables: Set<String>?) -> ExternalChangeVerdict.Entry {
+        .init(key: CommitKey(generation: generation, previous: previous), writer: writer, tables: tables)
     }
 
-    func testVerdictIsPreciseOnlyWhenTheLogAccountsForEveryCommit() {
-        let entries = [entry(4, ["player"]), entry(5, ["team", "player"])]
-        XCTAssertEqual(ExternalChangeVerdict(commits: 2, entries: entries, ownWriter: 1), .tables(["player", "team"]))
-        // A commit no entry accounts for: anything may have changed.
-        XCTAssertEqual(ExternalChangeVerdict(commits: 3, entries: entries, ownWriter: 1), .fullDatabase)
-        // More entries than commits: a commit that is not visible yet, or a log rewritten.
-        XCTAssertEqual(ExternalChangeVerdict(commits: 1, entries: entries, ownWriter: 1), .fullDatabase)
-        // Unknown counts.
+    func testVerdictIsPreciseOnlyWhenEachCommitFindsItsEntry() {
+        // Two commits after frame 10: they end at frames 12 and 15.
+        let commits = CommitKey.walCommits(generation: 9, start: 10, endFrames: [12, 15])
+        XCTAssertEqual(commits, [CommitKey(generation: 9, previous: 10), CommitKey(generation: 9, previous: 12)])
+        let entries = [entry(10, ["player"]), entry(12, ["team", "player"])]
+        XCTAssertEqual(ExternalChangeVerdict(commits: commits, entries: entries, ownWriter: 1), .tables(["player", "team"]))
+        // A commit without its entry: anything may have changed.
+        XCTAssertEqual(ExternalChangeVerdict(commits: commits, entries: [entries[0]], ownWriter: 1), .fullDatabase)
+        XCTAssertEqual(
+            ExternalChangeVerdict(commits: CommitKey.walCommits(generation: 9, start: 10, endFrames: [12, 15, 17]), entries: entries, ownWriter: 1),
+            .fullDatabase)
+        // An entry of another generation, or of a commit that is not there (not visible
+        // yet, counted already), describes none of these commits.
+        XCTAssertEqual(ExternalChangeVerdict(commits: commits, entries: [entries[0], entry(12, generation: 8, ["team"])], ownWriter: 1), .fullDatabase)
+        XCTAssertEqual(ExternalChangeVerdict(commits: [commits[0]], entries: entries + [entry(15, ["x"])], ownWriter: 1), .tables(["player"]))
+        // Unknown commits.
         XCTAssertEqual(ExternalChangeVerdict(commits: nil, entries: entries, ownWriter: 1), .fullDatabase)
-        XCTAssertEqual(ExternalChangeVerdict(commits: 2, entries: nil, ownWriter: 1), .fullDatabase)
         // Nothing committed.
-        XCTAssertEqual(ExternalChangeVerdict(commits: 0, entries: [], ownWriter: 1), .nothing)
+        XCTAssertEqual(ExternalChangeVerdict(commits: [], entries: [], ownWriter: 1), .nothing)
     }
 
     func testVerdictSkipsOwnEntriesAndWidensForSchemaChanges() {
+        let commits = CommitKey.rollbackCommits(from: 41, to: 43)
+        XCTAssertEqual(commits, [CommitKey(generation: nil, previous: 41), CommitKey(generation: nil, previous: 42)])
         XCTAssertEqual(
-            ExternalChangeVerdict(commits: 2, entries: [entry(1, writer: 1, ["player"]), entry(2, ["team"])], ownWriter: 1),
+            ExternalChangeVerdict(commits: commits, entries: [entry(41, generation: nil, writer: 1, ["player"]), entry(42, generation: nil, ["team"])], ownWriter: 1),
             .tables(["team"]))
-        XCTAssertEqual(ExternalChangeVerdict(commits: 1, entries: [entry(1, writer: 1, ["player"])], ownWriter: 1), .nothing)
-        XCTAssertEqual(ExternalChangeVerdict(commits: 1, entries: [entry(1, [])], ownWriter: 1), .nothing)
-        XCTAssertEqual(ExternalChangeVerdict(commits: 2, entries: [entry(1, ["a"]), entry(2, nil)], ownWriter: 1), .fullDatabase)
-    }
-
-    func testEntriesWithAGapAreRefused() {
-        let entries = [entry(4, ["a"]), entry(5, ["b"])]
-        XCTAssertEqual(ExternalChangeVerdict.entries(entries, after: 3), entries)
-        XCTAssertNil(ExternalChangeVerdict.entries(entries, after: 2), "entry 3 was pruned")
-        XCTAssertNil(ExternalChangeVerdict.entries([entry(4, ["a"]), entry(6, ["b"])], after: 3))
-        XCTAssertEqual(ExternalChangeVerdict.entries([], after: 3), [])
+        XCTAssertEqual(ExternalChangeVerdict(commits: [commits[0]], entries: [entry(41, generation: nil, writer: 1, ["player"])], ownWriter: 1), .nothing)
+        XCTAssertEqual(ExternalChangeVerdict(commits: [commits[0]], entries: [entry(41, generation: nil, [])], ownWriter: 1), .nothing)
+        XCTAssertEqual(
+            ExternalChangeVerdict(commits: commits, entries: [entry(41, generation: nil, ["a"]), entry(42, generation: nil, nil)], ownWriter: 1),
+            .fullDatabase)
+        // A counter that wrapped around.
+        XCTAssertEqual(CommitKey.rollbackCommits(from: UInt32.max, to: 1).map(\.previous), [Int64(UInt32.max), 0])
     }
 
     func testCommitLogTablesRoundTrip() {

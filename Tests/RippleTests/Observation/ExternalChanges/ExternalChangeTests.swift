@@ -136,7 +136,7 @@ final class ExternalChangeTests: XCTestCase {
                     playerFetches.increment()
                     return try Table("player").fetchCount(db)
                 }
-                .start(in: writer, scheduling: .async(onQueue: .global()), onError: { XCTFail("\($0)") }) { count in
+                .start(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "player")), onError: { XCTFail("\($0)") }) { count in
                     playerCounts.update { $0.append(count) }
                 })
             cancellables.append(DatabaseRegionObservation(tracking: Table("team"))
