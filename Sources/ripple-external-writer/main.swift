@@ -8,6 +8,7 @@
 //   insert TABLE     one transaction that inserts a row into TABLE
 //   insert2 A B      one transaction that inserts a row into A and one into B
 //   update TABLE     one transaction that updates every row of TABLE (column x += 1)
+//   burst TABLE N    N transactions, each inserting a row into TABLE, one after the other
 //   autocommit TABLE one INSERT outside of any transaction
 //   hang TABLE       begins a transaction, inserts a row, answers, and waits to be killed
 //   observe          (ripple only) registers an observer, so that this process subscribes
@@ -51,6 +52,9 @@ final class RippleWriter: Writer {
     init() throws {
         var config = Configuration()
         config.busyMode = .timeout(10)
+        // RIPPLE_COMMIT_LOGGING=always: log every transaction, as a primary whose replicas
+        // cannot subscribe.
+        if ProcessInfo.processInfo.environment["RIPPLE_COMMIT_LOGGING"] == "always" { config.commitLogging = .always }
         dbQueue = try DatabaseQueue(path: path, configuration: config)
     }
     func run(_ sql: String, inTransaction: Bool) throws {
@@ -107,6 +111,8 @@ do {
             switch words.first {
             case "insert"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: true)
             case "insert2"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES; INSERT INTO \(words[2]) DEFAULT VALUES", inTransaction: true)
+            case "burst"?:
+                for _ in 0..<(Int(words[2]) ?? 1) { try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: true) }
             case "update"?: try writer.run("UPDATE \(words[1]) SET x = x + 1", inTransaction: true)
             case "autocommit"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: false)
             case "hang"?: try writer.hang("INSERT INTO \(words[1]) DEFAULT VALUES")

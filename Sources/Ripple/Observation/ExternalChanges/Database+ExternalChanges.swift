@@ -66,17 +66,24 @@ extension Database {
             return tracker.isWAL ? walHoldsPendingCommit(tracker) : .nothingNew
         }
         var verdict = ExternalChangeVerdict.fullDatabase
+        // WAL mode: the commits are read from the log first, up to the last one the
+        // wal-index shows visible; then a read transaction, which sees all of them, reads
+        // their entries. (In the other order, a commit published in between would be
+        // counted without its entry.)
+        tracker.isWAL = withUnobservedReadTransaction { readIsWAL() } ?? tracker.isWAL
+        let walStart = tracker.walPosition
+        let walCommits = tracker.isWAL ? otherWALCommits(tracker) : nil
         let read = withUnobservedReadTransaction { () -> Bool in
             guard let version = readDataVersion() else { return false }
-            tracker.isWAL = readIsWAL()
             let commits: [CommitKey]?
             let entries: [ExternalChangeVerdict.Entry]
             if tracker.isWAL {
-                let start = tracker.walPosition
-                commits = otherWALCommits(tracker)
-                entries = start.map { readLogEntries(CommitLog.walEntriesSQL, Int64($0.salt1), Int64($0.frame)) } ?? []
+                commits = walCommits
+                entries = walStart.map { readLogEntries(CommitLog.walEntriesSQL, Int64($0.salt1), Int64($0.frame)) } ?? []
                 tracker.changeCounter = nil
             } else {
+                // Rollback-journal mode: the read transaction keeps writers out; the change
+                // counter and the log agree.
                 let counter = readChangeCounter()
                 if let counter, let last = tracker.changeCounter {
                     commits = CommitKey.rollbackCommits(from: last, to: counter)

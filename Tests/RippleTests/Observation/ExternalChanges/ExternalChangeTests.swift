@@ -16,9 +16,12 @@ final class ExternalChangeTests: XCTestCase {
         private let output = Pipe()
         private var buffer = Data()
 
-        init(_ kind: String, path: String) throws {
+        init(_ kind: String, path: String, environment: [String: String] = [:]) throws {
             process.executableURL = Self.executableURL
             process.arguments = [kind, path]
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.standardInput = input
             process.standardOutput = output
             try process.run()
@@ -123,10 +126,12 @@ final class ExternalChangeTests: XCTestCase {
         let playerCounts = LockedBox<[Int]>([])
         var cancellables: [AnyDatabaseCancellable] = []
 
-        init(_ writer: any DatabaseWriter) throws {
+        init(_ writer: any DatabaseWriter, creatingTables: Bool = true) throws {
             self.writer = writer
-            try writer.write { db in
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS player (id INTEGER PRIMARY KEY); CREATE TABLE IF NOT EXISTS team (id INTEGER PRIMARY KEY)")
+            if creatingTables {
+                try writer.write { db in
+                    try db.execute(sql: "CREATE TABLE IF NOT EXISTS player (id INTEGER PRIMARY KEY); CREATE TABLE IF NOT EXISTS team (id INTEGER PRIMARY KEY)")
+                }
             }
             let playerFetches = playerFetches
             let playerCounts = playerCounts
@@ -276,6 +281,100 @@ final class ExternalChangeTests: XCTestCase {
         }
     }
 
+    // MARK: - Bursts
+
+    func testABurstOfCommitsCostsFewerChecksThanCommits() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let observed = try Observed(makeObserved(.pool, path: path))
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForSubscription(observed)
+        let writer = try ExternalWriter("ripple", path: path)
+        func verdicts() -> Int {
+            tracker(observed.writer).map { $0.preciseVerdicts + $0.fullDatabaseVerdicts } ?? 0
+        }
+        let verdictsBefore = verdicts()
+        // The burst happens while the writer is busy: then checks are few.
+        try observed.writer.unsafeReentrantWrite { _ in try writer.send("burst player 100") }
+        try waitUntil("the last commit") { observed.lastPlayerCount == 100 }
+        XCTAssertLessThanOrEqual(verdicts() - verdictsBefore, 3)
+        XCTAssertLessThanOrEqual(observed.playerFetches.count, 4)
+        XCTAssertEqual(observed.teamChanges.count, 0, "precise")
+        writer.quit()
+    }
+
+    // MARK: - Transaction observers
+
+    final class EventRecorder: TransactionObserver, @unchecked Sendable {  // `events` behind `lock`
+        private let lock = NSLock()
+        private var _events: [String] = []
+        let table: String
+        init(table: String) { self.table = table }
+        var events: [String] { lock.withLock { _events } }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == table }
+        func databaseDidChange(with event: DatabaseEvent) { lock.withLock { _events.append("change \(event.tableName)") } }
+        func databaseDidChange() { lock.withLock { _events.append("didChange") } }
+        func databaseWillCommit() throws { lock.withLock { _events.append("willCommit") } }
+        func databaseDidCommit(_ db: Database) { lock.withLock { _events.append("didCommit") } }
+        func databaseDidRollback(_ db: Database) { lock.withLock { _events.append("didRollback") } }
+    }
+
+    func testTransactionObserversHearDidChangeThenDidCommit() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let pool = try DatabasePool(path: path, configuration: configuration())
+        try pool.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY); CREATE TABLE team (id INTEGER PRIMARY KEY)") }
+        let playerObserver = EventRecorder(table: "player")
+        let teamObserver = EventRecorder(table: "team")
+        pool.add(transactionObserver: playerObserver)
+        pool.add(transactionObserver: teamObserver)
+        try waitUntil("subscription") {
+            try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?", arguments: [CommitLog.subscriberTable]) == 1 }
+        }
+        let writer = try ExternalWriter("ripple", path: path)
+        try writer.send("insert player")
+        try waitUntil("commit") { playerObserver.events.contains("didCommit") }
+        // No row events (the commit happened elsewhere), no veto.
+        XCTAssertEqual(playerObserver.events, ["didChange", "didCommit"])
+        XCTAssertEqual(teamObserver.events, ["didCommit"], "precise: the team observer hears the commit, not a change")
+        let raw = try ExternalWriter("raw", path: path)
+        try raw.send("insert team")
+        try waitUntil("raw commit") { teamObserver.events.count == 3 }
+        XCTAssertEqual(teamObserver.events, ["didCommit", "didChange", "didCommit"])
+        XCTAssertEqual(playerObserver.events, ["didChange", "didCommit", "didChange", "didCommit"], "whole database")
+        writer.quit()
+        raw.quit()
+    }
+
+    // MARK: - Read-only observers (replicas)
+
+    func testReadOnlyObserverIsPreciseWhenWritersAlwaysLog() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        // (A writer keeps the write-ahead log and the wal-index in place, as the replication
+        // process of a replica does.)
+        let setUp = try DatabasePool(path: path)
+        try setUp.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY); CREATE TABLE team (id INTEGER PRIMARY KEY)") }
+        defer { withExtendedLifetime(setUp) {} }
+        var config = configuration()
+        config.readonly = true
+        let replica = try DatabasePool(path: path, configuration: config)
+        let observed = try Observed(replica, creatingTables: false)
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        // A read-only connection cannot subscribe: writers that always log are precise
+        // for it, the others are whole-database.
+        let primary = try ExternalWriter("ripple", path: path, environment: ["RIPPLE_COMMIT_LOGGING": "always"])
+        for index in 1...3 {
+            try primary.send("insert team")
+            try waitUntil("team commit \(index)") { observed.teamChanges.count == index }
+        }
+        XCTAssertEqual(observed.playerFetches.count, 1)
+        try primary.send("insert player")
+        try waitUntil("player commit") { observed.lastPlayerCount == 1 }
+        let plain = try ExternalWriter("ripple", path: path)
+        try plain.send("insert team")
+        try waitUntil("whole database") { observed.playerFetches.count == 3 }
+        primary.quit()
+        plain.quit()
+    }
+
     // MARK: - Another connection of the same process
 
     func testAnotherConnectionOfTheProcessIsAnotherWriter() throws {
@@ -387,6 +486,26 @@ final class ExternalChangeTests: XCTestCase {
         XCTAssertNil(tracker(unobserved))
         let inMemory = try DatabaseQueue()
         XCTAssertNil(tracker(inMemory))
+    }
+
+    func testCommitLogIsPruned() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        var config = configuration()
+        config.observesExternalChanges = false
+        config.commitLogging = .always
+        let dbQueue = try DatabaseQueue(path: path, configuration: config)
+        try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+        let count = Int(CommitLog.keptEntries) + 300
+        for _ in 0..<count {
+            try dbQueue.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        }
+        let (entries, lastSequence) = try dbQueue.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM \(CommitLog.logTable)")!,
+             try Int.fetchOne(db, sql: "SELECT max(seq) FROM \(CommitLog.logTable)")!)
+        }
+        XCTAssertEqual(lastSequence, count + 1)
+        XCTAssertLessThanOrEqual(entries, Int(CommitLog.keptEntries) + 256)
+        XCTAssertGreaterThanOrEqual(entries, Int(CommitLog.keptEntries))
     }
 
     func testCommitLoggingAlwaysLogsWithoutSubscribers() throws {
