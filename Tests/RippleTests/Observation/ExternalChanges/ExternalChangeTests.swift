@@ -171,6 +171,15 @@ final class ExternalChangeTests: XCTestCase {
         try waitUntil("initial value") { observed.lastPlayerCount == 0 }
         try waitForSubscription(observed)
         let writer = try ExternalWriter("ripple", path: path)
+        try assertPreciseCommits(of: writer, observed)
+        XCTAssertEqual(observed.playerFetches.count, 2)
+        XCTAssertEqual(observed.teamChanges.count, 3)
+        writer.quit()
+    }
+
+    /// Three commits of `writer` to `team`, each seen, none fetched by the player
+    /// observation; then one to `player`, seen.
+    private func assertPreciseCommits(of writer: ExternalWriter, _ observed: Observed) throws {
         for index in 1...3 {
             try writer.send("insert team")
             // Each commit is seen.
@@ -180,9 +189,6 @@ final class ExternalChangeTests: XCTestCase {
         XCTAssertEqual(observed.playerFetches.count, 1)
         try writer.send("insert player")
         try waitUntil("player commit") { observed.lastPlayerCount == 1 }
-        XCTAssertEqual(observed.playerFetches.count, 2)
-        XCTAssertEqual(observed.teamChanges.count, 3)
-        writer.quit()
     }
 
     func testRippleWriterIsPreciseToTheTableOnAPool() throws {
@@ -361,13 +367,7 @@ final class ExternalChangeTests: XCTestCase {
         // A read-only connection cannot subscribe: writers that always log are precise
         // for it, the others are whole-database.
         let primary = try ExternalWriter("ripple", path: path, environment: ["RIPPLE_COMMIT_LOGGING": "always"])
-        for index in 1...3 {
-            try primary.send("insert team")
-            try waitUntil("team commit \(index)") { observed.teamChanges.count == index }
-        }
-        XCTAssertEqual(observed.playerFetches.count, 1)
-        try primary.send("insert player")
-        try waitUntil("player commit") { observed.lastPlayerCount == 1 }
+        try assertPreciseCommits(of: primary, observed)
         let plain = try ExternalWriter("ripple", path: path)
         try plain.send("insert team")
         try waitUntil("whole database") { observed.playerFetches.count == 3 }
