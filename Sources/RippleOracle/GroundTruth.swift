@@ -18,7 +18,11 @@ struct Snapshot: Equatable {
     /// Reads the tables of `tables` and the schema.
     static func read(_ connection: OpaquePointer, tables: [OracleTable]) throws -> Snapshot {
         var snapshot = Snapshot()
-        let schemaRows = try query(connection, "SELECT type, name, tbl_name, sql FROM sqlite_master UNION ALL SELECT type, name, tbl_name, sql FROM sqlite_temp_master")
+        // (Ripple's commit log is its own, and never shown: see Configuration.commitLogging.)
+        let schemaRows = try query(connection, """
+            SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name NOT IN ('_ripple_commit_log', '_ripple_commit_subscriber')
+            UNION ALL SELECT type, name, tbl_name, sql FROM sqlite_temp_master
+            """)
         snapshot.schema = schemaRows.rows.map { $0.map { $0 ?? "NULL" }.joined(separator: "|") }.sorted()
         let existing = Set(schemaRows.rows.filter { $0[0] == "table" }.compactMap { $0[1]?.lowercased() })
         for table in tables where existing.contains(table.key) {

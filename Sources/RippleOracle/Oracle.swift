@@ -115,6 +115,9 @@ final class OracleRun {
         // the oracle of other processes' commits is ExternalChangeTests and
         // ExternalChangeOracleTests.
         configuration.observesExternalChanges = false
+        // Every transaction of the writer records its tables in the commit log, inside the
+        // transaction, just before it commits: observers must hear none of it.
+        configuration.commitLogging = .always
         switch writerKind {
         case .queue: writer = try DatabaseQueue(path: path, configuration: configuration)
         case .pool: writer = try DatabasePool(path: path, configuration: configuration)
