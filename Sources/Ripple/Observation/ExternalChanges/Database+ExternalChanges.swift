@@ -22,6 +22,10 @@ extension Database {
         withUnobservedReadTransaction { tracker.isWAL = readIsWAL() }
         resetExternalChangeBaseline(tracker)
         tracker.monitor?.trackingDidStart()
+        if tracker.hasPendingCommit {
+            tracker.hasPendingCommit = false
+            tracker.monitor?.requestCheck()
+        }
     }
 
     /// Stops tracking: no observer is left.
@@ -39,13 +43,17 @@ extension Database {
     /// Reads where the file stands now: the data version, the end of the log or the change
     /// counter, the last commit log entry.
     private func resetExternalChangeBaseline(_ tracker: ExternalChangeTracker) {
+        tracker.forgetWALPosition()
+        tracker.boundingIndex = nil
+        if tracker.isWAL {
+            // (The last visible commit: one whose frame is written but not published yet
+            // comes after the position.)
+            tracker.walPosition = withWALFile { visiblePosition($0) } ?? nil
+        }
         withUnobservedReadTransaction {
             tracker.dataVersion = readDataVersion()
-            tracker.forgetWALPosition()
             if tracker.isWAL {
-                // (The last visible commit: one whose frame is written but not published
-                // yet comes after the position.)
-                tracker.walPosition = withWALFile { visiblePosition($0) } ?? nil
+                alignDataVersionWithPosition(tracker)
             } else {
                 tracker.changeCounter = readChangeCounter()
             }
@@ -101,6 +109,7 @@ extension Database {
             case .fullDatabase: tracker.fullDatabaseVerdicts += 1
             }
             tracker.dataVersion = version
+            if tracker.isWAL { alignDataVersionWithPosition(tracker) }
             return true
         }
         guard read == true else { return .checkAgainSoon }
@@ -128,6 +137,19 @@ extension Database {
         }
         guard let broker = observation.hook as? DatabaseObservationBroker, broker.hasObservers else { return }
         broker.notifyExternalCommit(in: region)
+    }
+
+    /// Called inside the read transaction that read the data version, after the position
+    /// was set from the wal-index: the data version stands for the position only if no
+    /// commit was published between the two reads (the wal-index did not move). Else it is
+    /// forgotten: the next check counts from the position whatever the data version says.
+    /// (A data version ahead of the position would hide the commits in between.)
+    private func alignDataVersionWithPosition(_ tracker: ExternalChangeTracker) {
+        guard let bound = tracker.boundingIndex, let now = readWALIndexHeader(), now == bound, tracker.walPosition != nil else {
+            tracker.dataVersion = nil
+            tracker.hasPendingCommit = true
+            return
+        }
     }
 
     /// WAL mode, nothing new visible since the last check: every commit since the position
@@ -173,6 +195,7 @@ extension Database {
             tracker.ownCommitFrames = []
             tracker.ownResets = 0
         }
+        tracker.boundingIndex = nil
         return withWALFile { read -> [CommitKey]? in
             guard let position = tracker.walPosition,
                   case .commits(let endFrames, let end) = WALFile.scan(from: position, read)
@@ -188,6 +211,7 @@ extension Database {
                 tracker.hasPendingCommit = true
                 return nil
             }
+            tracker.boundingIndex = index
             let visibleFrames = endFrames.filter { $0 <= index.maxFrame }
             var newPosition = end
             if visibleFrames.count < endFrames.count {
@@ -195,7 +219,11 @@ extension Database {
                 if let lastVisible = visibleFrames.last {
                     guard let header = WALFile.header(read),
                           let checksum = WALFile.commitFrameChecksum(at: lastVisible, header: header, read)
-                    else { return nil }
+                    else {
+                        // (The position stays: the data version cannot stand for it.)
+                        tracker.boundingIndex = nil
+                        return nil
+                    }
                     newPosition = WALFile.Position(salt1: end.salt1, salt2: end.salt2, frame: lastVisible, checksum: checksum)
                 } else {
                     newPosition = position
@@ -216,6 +244,7 @@ extension Database {
         guard let header = WALFile.header(read), let index = readWALIndexHeader(),
               index.salt1 == header.salt1, index.salt2 == header.salt2
         else { return nil }
+        observation.externalChanges?.boundingIndex = index
         if index.maxFrame == 0 {
             return WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: 0, checksum: header.checksum)
         }

@@ -27,8 +27,12 @@ final class ExternalChangeTracker {
     var dataVersion: Int64?
     var walPosition: WALFile.Position?
     var changeCounter: UInt32?
-    /// Set by a check that found commit frames not visible yet.
+    /// Set by a check that found commit frames not visible yet, or whose data version could
+    /// not be tied to its position: check again soon.
     var hasPendingCommit = false
+    /// The wal-index header that bounded the position at the last check (the commits it
+    /// showed visible).
+    var boundingIndex: WALIndexHeader?
     /// Whether the database was in WAL mode at the last check.
     var isWAL = false
     /// The number of frames of the log after each commit of this connection since the
