@@ -20,6 +20,9 @@ extension Database {
     /// Stops notifying `transactionObserver`.
     public func remove(transactionObserver: some TransactionObserver) {
         (observation.hook as? DatabaseObservationBroker)?.remove(transactionObserver)
+        // The last observer is gone: the file watch stops. (An observer that is
+        // deallocated is noticed at the next check.)
+        if observation.externalChanges?.isActive == true, !hasTransactionObservers { stopExternalChangeTracking() }
     }
 
     /// Tells observers about changes they could not see (changes by statements Ripple did
