@@ -153,6 +153,14 @@ final class ExternalChangeTests: XCTestCase {
         var lastPlayerCount: Int? { playerCounts.value.last }
     }
 
+    /// Waits until the player observation delivered its first value, and observes the
+    /// region that fetch read. (Until then a pool's observation watches the whole
+    /// database: it sets its region on the writer queue, after its first fetch.)
+    private func waitForInitialValue(_ observed: Observed) throws {
+        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        observed.writer.unsafeReentrantWrite { _ in }
+    }
+
     /// Waits until the observed connection subscribed in the commit log, so that writers
     /// that start afterwards log their commits for it.
     private func waitForSubscription(_ observed: Observed) throws {
@@ -170,7 +178,7 @@ final class ExternalChangeTests: XCTestCase {
     private func assertRippleWriterIsPrecise(_ kind: Kind) throws {
         let path = try makeTemporaryDatabasePath(self)
         let observed = try Observed(makeObserved(kind, path: path))
-        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForInitialValue(observed)
         try waitForSubscription(observed)
         let writer = try ExternalWriter("ripple", path: path)
         try assertPreciseCommits(of: writer, observed)
@@ -210,7 +218,7 @@ final class ExternalChangeTests: XCTestCase {
     private func assertRawWriterChangesTheWholeDatabase(_ kind: Kind, command: String = "insert", writerKind: String = "raw") throws {
         let path = try makeTemporaryDatabasePath(self)
         let observed = try Observed(makeObserved(kind, path: path))
-        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForInitialValue(observed)
         let writer = try ExternalWriter(writerKind, path: path)
         for index in 1...3 {
             try writer.send("\(command) team")
@@ -241,7 +249,7 @@ final class ExternalChangeTests: XCTestCase {
     private func assertKilledWriterNotifiesNothing(_ kind: Kind) throws {
         let path = try makeTemporaryDatabasePath(self)
         let observed = try Observed(makeObserved(kind, path: path))
-        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForInitialValue(observed)
         try waitForSubscription(observed)
         let writer = try ExternalWriter("ripple", path: path)
         try writer.send("hang player")
@@ -274,7 +282,7 @@ final class ExternalChangeTests: XCTestCase {
         for kind in [Kind.pool, .rollbackQueue] {
             let path = try makeTemporaryDatabasePath(self, name: "own-\(kind).sqlite")
             let observed = try Observed(makeObserved(kind, path: path))
-            try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+            try waitForInitialValue(observed)
             try waitForSubscription(observed)
             for index in 1...5 {
                 try observed.writer.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
@@ -294,7 +302,7 @@ final class ExternalChangeTests: XCTestCase {
     func testABurstOfCommitsCostsFewerChecksThanCommits() throws {
         let path = try makeTemporaryDatabasePath(self)
         let observed = try Observed(makeObserved(.pool, path: path))
-        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForInitialValue(observed)
         try waitForSubscription(observed)
         let writer = try ExternalWriter("ripple", path: path)
         func verdicts() -> Int {
@@ -365,7 +373,7 @@ final class ExternalChangeTests: XCTestCase {
         config.readonly = true
         let replica = try DatabasePool(path: path, configuration: config)
         let observed = try Observed(replica, creatingTables: false)
-        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForInitialValue(observed)
         // A read-only connection cannot subscribe: writers that always log are precise
         // for it, the others are whole-database.
         let primary = try ExternalWriter("ripple", path: path, environment: ["RIPPLE_COMMIT_LOGGING": "always"])
@@ -382,7 +390,7 @@ final class ExternalChangeTests: XCTestCase {
     func testAnotherConnectionOfTheProcessIsAnotherWriter() throws {
         let path = try makeTemporaryDatabasePath(self)
         let observed = try Observed(makeObserved(.pool, path: path))
-        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForInitialValue(observed)
         try waitForSubscription(observed)
         let other = try DatabasePool(path: path, configuration: configuration())
         try other.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
@@ -400,7 +408,7 @@ final class ExternalChangeTests: XCTestCase {
         config.externalChangeCheckInterval = nil
         let observedPool = try DatabasePool(path: path, configuration: config)
         let observed = try Observed(observedPool)
-        try waitUntil("initial value") { observed.lastPlayerCount == 0 }
+        try waitForInitialValue(observed)
         // Another connection commits, checkpoints and resets the log, and commits again,
         // with no check in between (the observed writer is kept busy meanwhile).
         var otherConfig = configuration()
