@@ -23,17 +23,26 @@ public protocol ValueObservationScheduler: Sendable {
 public protocol ValueObservationMainActorScheduler: ValueObservationScheduler {}
 
 /// Delivers every value asynchronously on a dispatch queue: ``ValueObservationScheduler/async(onQueue:)``.
+///
+/// Values arrive in order, on a concurrent queue too: they go through a serial queue that
+/// targets `queue`.
 public struct AsyncValueObservationScheduler: ValueObservationScheduler {
     public let queue: DispatchQueue
+    /// `queue` itself when it is the main queue (serial, and main-actor code checks it),
+    /// else a serial queue that targets it.
+    private let deliveryQueue: DispatchQueue
 
     public init(queue: DispatchQueue) {
         self.queue = queue
+        self.deliveryQueue = queue === DispatchQueue.main
+            ? queue
+            : DispatchQueue(label: "Ripple.ValueObservation.delivery", target: queue)
     }
 
     public func immediateInitialValue() -> Bool { false }
 
     public func schedule(_ action: @escaping @Sendable () -> Void) {
-        queue.async(execute: action)
+        deliveryQueue.async(execute: action)
     }
 }
 

@@ -73,6 +73,24 @@ final class ValueObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testAsyncSchedulingOnAConcurrentQueueDeliversInOrder() throws {
+        let dbQueue = try makePlayerDatabase()
+        let collector = ValueCollector<Int>()
+        let cancellable = ValueObservation.tracking(playerCount)
+            .start(in: dbQueue, scheduling: .async(onQueue: .global()), onError: { collector.append(error: $0) }, onChange: { value in
+                // (Slow handlers: on a concurrent queue, deliveries would overlap.)
+                usleep(UInt32.random(in: 0...200))
+                collector.append(value)
+            })
+        collector.wait { $0 == [0] }
+        // A database queue fetches once per commit: 300 values, one per commit.
+        for _ in 0..<300 {
+            try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        }
+        XCTAssertEqual(collector.wait { $0.count == 301 }, Array(0...300))
+        withExtendedLifetime(cancellable) {}
+    }
+
     func testImmediateSchedulingDeliversTheInitialValueSynchronously() throws {
         // (XCTest runs tests on the main thread: the main actor.)
         try MainActor.assumeIsolated {
