@@ -125,6 +125,6 @@ enum RippleTables {
         return lowercased == commitLog || lowercased == commitSubscriber
     }
 
-    /// An SQL condition on a `name` column of `sqlite_master` that leaves them out.
-    static let excludedFromSchemaSQL = "name NOT IN ('\(commitLog)', '\(commitSubscriber)')"
+    /// An SQL condition on `sqlite_master` that leaves them out (with their indexes).
+    static let excludedFromSchemaSQL = "tbl_name NOT IN ('\(commitLog)', '\(commitSubscriber)')"
 }

@@ -209,7 +209,7 @@ public struct DatabaseMigrator: Sendable {
     private static func schema(_ db: Database) throws -> [String] {
         try Row.fetchAll(db, sql: """
             SELECT type, name, tbl_name, sql FROM sqlite_master
-            WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND tbl_name NOT IN ('\(RippleTables.commitLog)', '\(RippleTables.commitSubscriber)')
+            WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND \(RippleTables.excludedFromSchemaSQL)
             ORDER BY type, name
             """).map { "\($0)" }
     }

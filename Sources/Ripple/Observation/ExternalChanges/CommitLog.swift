@@ -63,10 +63,6 @@ enum CommitLog {
         return Set(text.split(separator: "\n").map(String.init))
     }
 
-    /// Whether `name` is one of the log's tables (case-insensitively, as SQLite names).
-    static func isHidden(_ name: String) -> Bool {
-        RippleTables.isHidden(name)
-    }
 }
 
 /// What a connection may log of the transaction that runs (see ``CommitLog``): the
@@ -93,8 +89,11 @@ struct CommitLogTransaction {
         isEmpty = false
     }
 
+    /// Adds the report of a statement that may write (`mayWrite` or `changesSchema`), once
+    /// for a statement run again and again.
     mutating func add(_ report: StatementReport) {
-        guard report.mayWrite || report.changesSchema, reports.last !== report else { return }
+        assert(report.mayWrite || report.changesSchema, "only the reports of statements that write")
+        guard reports.last !== report else { return }
         reports.append(report)
     }
 

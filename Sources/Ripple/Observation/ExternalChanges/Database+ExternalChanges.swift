@@ -19,7 +19,7 @@ extension Database {
     func startExternalChangeTracking() {
         guard let tracker = observation.externalChanges, !tracker.isActive, !isClosed else { return }
         tracker.activate()
-        withUnobservedReadTransaction { tracker.isWAL = readIsWAL() }
+        tracker.isWAL = withUnobservedWork { readIsWAL() }
         resetExternalChangeBaseline(tracker)
         tracker.monitor?.trackingDidStart()
         if tracker.hasPendingCommit {
@@ -78,7 +78,7 @@ extension Database {
         // wal-index shows visible; then a read transaction, which sees all of them, reads
         // their entries. (In the other order, a commit published in between would be
         // counted without its entry.)
-        tracker.isWAL = withUnobservedReadTransaction { readIsWAL() } ?? tracker.isWAL
+        tracker.isWAL = withUnobservedWork { readIsWAL() }
         let walStart = tracker.walPosition
         let walCommits = tracker.isWAL ? otherWALCommits(tracker) : nil
         let read = withUnobservedReadTransaction { () -> Bool in
@@ -145,10 +145,10 @@ extension Database {
     /// forgotten: the next check counts from the position whatever the data version says.
     /// (A data version ahead of the position would hide the commits in between.)
     private func alignDataVersionWithPosition(_ tracker: ExternalChangeTracker) {
-        guard let bound = tracker.boundingIndex, let now = readWALIndexHeader(), now == bound, tracker.walPosition != nil else {
+        let isAligned = tracker.walPosition != nil && tracker.boundingIndex != nil && readWALIndexHeader() == tracker.boundingIndex
+        if !isAligned {
             tracker.dataVersion = nil
             tracker.hasPendingCommit = true
-            return
         }
     }
 
@@ -258,11 +258,8 @@ extension Database {
     /// The wal-index header, read through SQLite's own mapping of the `-shm` file (the VFS's
     /// `xShmMap`): no other descriptor is opened on the database's files.
     private func readWALIndexHeader() -> WALIndexHeader? {
-        guard let connection = sqliteConnection else { return nil }
-        var file: UnsafeMutablePointer<sqlite3_file>?
-        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
-              let shmMap = methods.pointee.xShmMap
+        guard let (file, methods) = sqliteFile(SQLITE_FCNTL_FILE_POINTER), methods.iVersion >= 2,
+              let shmMap = methods.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
         // Region 0, of 32 KiB, already mapped by the connection (bExtend 0: nothing created).
@@ -288,7 +285,7 @@ extension Database {
             return key
         }
         // Rollback-journal mode: the change counter, which the write lock keeps still.
-        guard let counter = readChangeCounter(), !(observation.externalChanges?.isWAL ?? false) else { return nil }
+        guard let counter = readChangeCounter(), !tracker.isWAL else { return nil }
         return CommitKey(generation: nil, previous: Int64(counter))
     }
 
@@ -340,14 +337,22 @@ extension Database {
         } ?? []
     }
 
+    /// SQLite's own handle of the main database file (`SQLITE_FCNTL_FILE_POINTER`) or of its
+    /// journal or write-ahead log (`SQLITE_FCNTL_JOURNAL_POINTER`), with its methods; nil
+    /// when the file is not open.
+    private func sqliteFile(_ opcode: CInt) -> (UnsafeMutablePointer<sqlite3_file>, sqlite3_io_methods)? {
+        guard let connection = sqliteConnection else { return nil }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(connection, "main", opcode, &file) == SQLITE_OK,
+              let file, let methods = file.pointee.pMethods
+        else { return nil }
+        return (file, methods.pointee)
+    }
+
     /// Reads the write-ahead log through SQLite's own file handle (another descriptor on
     /// the database's files, once closed, would drop the process's POSIX locks on them).
     private func withWALFile<T>(_ body: (WALFile.Read) -> T) -> T? {
-        guard let connection = sqliteConnection else { return nil }
-        var file: UnsafeMutablePointer<sqlite3_file>?
-        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods, let xRead = methods.pointee.xRead
-        else { return nil }
+        guard let (file, methods) = sqliteFile(SQLITE_FCNTL_JOURNAL_POINTER), let xRead = methods.xRead else { return nil }
         return body { offset, buffer in
             xRead(file, buffer.baseAddress, CInt(buffer.count), offset) == SQLITE_OK
         }
@@ -356,11 +361,7 @@ extension Database {
     /// The file change counter of the database header, read through SQLite's file handle,
     /// inside a read transaction (which keeps writers from changing it meanwhile).
     private func readChangeCounter() -> UInt32? {
-        guard let connection = sqliteConnection else { return nil }
-        var file: UnsafeMutablePointer<sqlite3_file>?
-        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods, let xRead = methods.pointee.xRead
-        else { return nil }
+        guard let (file, methods) = sqliteFile(SQLITE_FCNTL_FILE_POINTER), let xRead = methods.xRead else { return nil }
         var bytes: [UInt8] = [0, 0, 0, 0]
         let code = bytes.withUnsafeMutableBytes { xRead(file, $0.baseAddress, 4, 24) }
         // (A short read fills the rest with zeros: the file of a new database is empty, and
@@ -399,6 +400,7 @@ extension Database {
     }
 
     /// A statement starts (or was compiled again): what it writes may go in the entry.
+    /// (The check here, before the class access, keeps the reads of other statements cheap.)
     @inline(__always)
     func commitLogStatementWillStart(_ statement: Statement) {
         let report = statement.report

@@ -188,9 +188,12 @@ final class ExternalChangeTracker {
     /// whole database, never miss one.
     func writeEntry(key: CommitKey?) {
         guard transaction.hasWrites, let key else { return }
-        if commitLogging == .always, statement(CommitLog.insertSQL) == nil {
+        var insert = statement(CommitLog.insertSQL)
+        if insert == nil, commitLogging == .always {
             sqlite3_exec(connection, CommitLog.createSQL, nil, nil, nil)
+            insert = statement(CommitLog.insertSQL)
         }
+        guard let insert else { return }
         let text = CommitLog.encode(transaction.tables)
         if let sequence = transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
             update.bind(1, text)
@@ -200,7 +203,6 @@ final class ExternalChangeTracker {
             // (A ROLLBACK TO may have removed the entry: then it is written anew.)
             if update.run() == SQLITE_OK, sqlite3_changes(connection) == 1 { return }
         }
-        guard let insert = statement(CommitLog.insertSQL) else { return }
         insert.bind(1, writerID)
         insert.bind(2, text)
         insert.bind(3, key.generation.map { Int64($0) })

@@ -109,8 +109,8 @@ final class ExternalChangeLogicTests: XCTestCase {
         XCTAssertEqual(CommitLog.decode(CommitLog.encode(["player", "team"])), ["player", "team"])
         XCTAssertEqual(CommitLog.decode(CommitLog.encode([])), [])
         XCTAssertNil(CommitLog.decode(CommitLog.encode(nil)))
-        XCTAssertTrue(CommitLog.isHidden("_RIPPLE_COMMIT_LOG"))
-        XCTAssertFalse(CommitLog.isHidden("player"))
+        XCTAssertTrue(RippleTables.isHidden("_RIPPLE_COMMIT_LOG"))
+        XCTAssertFalse(RippleTables.isHidden("player"))
     }
 
     // MARK: - WALFile
