@@ -126,25 +126,38 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        asyncRead(markingLastCommit: false) { result, _ in value(result) }
+    }
+
+    /// ``asyncRead(_:)``, and the mark of the last commit visible in the file just before
+    /// the snapshot began (nil when it could not be read): the snapshot holds that commit
+    /// and maybe later ones. A writer that later finds the same mark
+    /// (`Database.lastCommitMark()`) knows that no commit came since, so that the
+    /// snapshot is the latest state.
+    func asyncRead(
+        markingLastCommit: Bool,
+        _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)
+    {
         DispatchQueue.global().async { [readers] in
             let reader: SerializedDatabase
             let release: @Sendable () -> Void
             do {
                 (reader, release) = try readers.get()
             } catch {
-                value(.failure(error))
+                value(.failure(error), nil)
                 return
             }
             reader.async { db in
                 defer { release() }
+                let mark = markingLastCommit ? db.lastCommitMark() : nil
                 do {
                     try Self.beginSnapshot(db)
                 } catch {
                     db.rollbackIfInsideTransaction()
-                    value(.failure(error))
+                    value(.failure(error), nil)
                     return
                 }
-                value(.success(db))
+                value(.success(db), mark)
                 db.rollbackIfInsideTransaction()
             }
         }

@@ -214,24 +214,53 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
                 options.notify(\.didFail, error)
                 onError(error)
             }
+        } else if isPool, let pool = writer as? DatabasePool {
+            startOnReader(pool)
         } else {
             writer.asyncWriteWithoutTransaction { [self] db in
                 do {
-                    if isPool, let pool = writer as? DatabasePool {
-                        // Register on the writer, fetch from a reader snapshot of this state.
-                        try register(db, initialRegion: initialExplicitRegion(db) ?? .fullDatabase)
-                        lock.withLock { isFetching = true }
-                        pool.asyncConcurrentRead { [self] result in
-                            fetchAndDeliver(result)
-                        }
-                    } else {
-                        let value = try registerAndFetch(db)
-                        if let value { deliver(value) }
-                    }
+                    let value = try registerAndFetch(db)
+                    if let value { deliver(value) }
                 } catch {
                     deliver(error)
                 }
             }
+        }
+    }
+
+    /// A pool's observation starts without waiting for the writer, which may be busy with
+    /// a long transaction: the first value comes from a reader, then the observation
+    /// registers on the writer, and fetches again if a commit may have come between the
+    /// reader's snapshot and the registration (see ``LastCommitMark``). So the first value
+    /// never waits for a write, and no commit is missed: the one that ends the write that
+    /// was running is seen.
+    private func startOnReader(_ pool: DatabasePool) {
+        lock.withLock { isFetching = true }
+        pool.asyncRead(markingLastCommit: true) { [self] result, mark in
+            var region: DatabaseRegion = .fullDatabase
+            var outcome: Result<Value, any Error>?
+            if !cancellation.isCancelled {
+                do {
+                    let db = try result.get()
+                    let (raw, recorded) = try fetch(db, recording: !isExplicit)
+                    region = try initialExplicitRegion(db) ?? recorded ?? .fullDatabase
+                    if let value = try pipeline.reduce(raw) { outcome = .success(value) }
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+            // Registered before the first value is delivered: a write that the application
+            // starts once it has the value comes after the registration.
+            pool.asyncWriteWithoutTransaction { [self, region] db in
+                guard !cancellation.isCancelled else { return }
+                register(db, initialRegion: region)
+                if !db.noCommitChangedData(since: mark) {
+                    // (While the first value is not delivered yet, this only asks for one
+                    // more fetch, after it.)
+                    regionDidChange(db)
+                }
+            }
+            endFetch(delivering: outcome)
         }
     }
 
@@ -248,7 +277,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         return try regions.reduce(into: DatabaseRegion()) { try $0.formUnion($1.databaseRegion(db)) }
     }
 
-    private func register(_ db: Database, initialRegion: DatabaseRegion) throws {
+    private func register(_ db: Database, initialRegion: DatabaseRegion) {
         regionObserver.region = initialRegion
         trackRegion(initialRegion)
         db.add(transactionObserver: regionObserver, extent: .databaseLifetime)
@@ -257,7 +286,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     /// On the writer queue: fetches the initial value and registers the region observer.
     private func registerAndFetch(_ db: Database) throws -> Value? {
         let (raw, recorded) = try fetch(db, recording: !isExplicit)
-        try register(db, initialRegion: initialExplicitRegion(db) ?? recorded ?? .fullDatabase)
+        register(db, initialRegion: try initialExplicitRegion(db) ?? recorded ?? .fullDatabase)
         return try pipeline.reduce(raw)
     }
 
@@ -340,8 +369,17 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             lock.withLock { isFetching = false }
             return
         }
-        if isPool {
-            writer.asyncRead { [self] result in fetchAndDeliver(result) }
+        if isPool, let pool = writer as? DatabasePool {
+            if recordsRegionOnEachFetch {
+                // The fetch may read another region than the last one: until it tells it,
+                // every commit may matter (as after a commit, in `regionDidChange`).
+                pool.asyncWriteWithoutTransaction { [self] db in
+                    watchEverythingWhileFetching(db)
+                    pool.asyncConcurrentRead { [self] result in fetchAndDeliver(result) }
+                }
+            } else {
+                pool.asyncRead { [self] result in fetchAndDeliver(result) }
+            }
         } else {
             writer.asyncWriteWithoutTransaction { [self] db in fetchAndDeliver(.success(db)) }
         }
@@ -364,6 +402,11 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
                 outcome = .failure(error)
             }
         }
+        endFetch(delivering: outcome)
+    }
+
+    /// Delivers what a fetch found, and fetches again if a change came meanwhile.
+    private func endFetch(delivering outcome: Result<Value, any Error>?) {
         // The delivery is enqueued and the fetch ends in one step. A commit that comes
         // after the delivery (an application that writes again once it sees the value)
         // finds the fetch over and starts the next one at once, rather than waiting for

@@ -257,7 +257,7 @@ extension Database {
 
     /// The wal-index header, read through SQLite's own mapping of the `-shm` file (the VFS's
     /// `xShmMap`): no other descriptor is opened on the database's files.
-    private func readWALIndexHeader() -> WALIndexHeader? {
+    func readWALIndexHeader() -> WALIndexHeader? {
         guard let (file, methods) = sqliteFile(SQLITE_FCNTL_FILE_POINTER), methods.iVersion >= 2,
               let shmMap = methods.xShmMap
         else { return nil }
@@ -424,6 +424,9 @@ extension Database {
         else { return false }
         return withUnobservedWork {
             guard sqlite3_exec(connection, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else { return false }
+            // (Read under the write lock: no commit comes between this mark and the commit.)
+            let before = lastCommitMark()
+            let ownCommitCount = tracker.ownCommitFrames.count
             var succeeded = !subscribe || sqlite3_exec(connection, CommitLog.createSQL, nil, nil, nil) == SQLITE_OK
             if succeeded, let statement = tracker.statement(subscribe ? CommitLog.subscribeSQL : CommitLog.unsubscribeSQL) {
                 statement.bind(1, tracker.writerID)
@@ -438,7 +441,13 @@ extension Database {
                 tracker.writeEntry(key: keyOfNextCommit(tracker))
                 tracker.transaction = transaction
             }
-            if succeeded, sqlite3_exec(connection, "COMMIT", nil, nil, nil) == SQLITE_OK { return true }
+            if succeeded, sqlite3_exec(connection, "COMMIT", nil, nil, nil) == SQLITE_OK {
+                // The WAL hook told the commit's last frame.
+                if let before, tracker.ownCommitFrames.count == ownCommitCount + 1, let endFrame = tracker.ownCommitFrames.last {
+                    tracker.hiddenCommits.record(before: before, endFrame: endFrame)
+                }
+                return true
+            }
             sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
             return false
         }

@@ -38,6 +38,8 @@ final class ExternalChangeTracker {
     /// The number of frames of the log after each commit of this connection since the
     /// position (SQLite's WAL hook): its own commits, not to be told again.
     var ownCommitFrames: [Int] = []
+    /// This connection's latest commits that wrote Ripple's hidden tables only.
+    var hiddenCommits = HiddenCommits()
     /// The checkpoint resets of the log that this connection made since the position (seen
     /// as its frame count going down): each adds one to the log's salt-1.
     var ownResets = 0

@@ -1,0 +1,251 @@
+import CSQLite
+import Dispatch
+import Foundation
+import XCTest
+@testable import Ripple
+
+/// A pool's value observation starts from a reader: its first value never waits for a
+/// write transaction, and the commits that come between its reader's snapshot and its
+/// registration on the writer are seen all the same (issue 16).
+final class PoolObservationStartTests: XCTestCase {
+    private let queue = DispatchQueue(label: "PoolObservationStartTests")
+
+    private func makePool(observesExternalChanges: Bool = true) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.observesExternalChanges = observesExternalChanges
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self), configuration: configuration)
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)")
+            try db.execute(sql: "CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT)")
+        }
+        return dbPool
+    }
+
+    private func startCount(in dbPool: DatabasePool, fetches: LockedCounter? = nil) -> (ValueCollector<Int>, AnyDatabaseCancellable) {
+        let collector = ValueCollector<Int>()
+        let cancellable = ValueObservation
+            .tracking { db -> Int in
+                fetches?.increment()
+                return try playerCount(db)
+            }
+            .start(in: dbPool, scheduling: .async(onQueue: queue)) { error in
+                collector.append(error: error)
+            } onChange: { value in
+                collector.append(value)
+            }
+        return (collector, cancellable)
+    }
+
+    /// Runs a write transaction on another thread that inserts a player, and stays open
+    /// until `end` is called; returns once the insert is done.
+    private func beginLongWrite(_ dbPool: DatabasePool) -> (end: () -> Void, ended: DispatchSemaphore) {
+        let inserted = DispatchSemaphore(value: 0)
+        let mayEnd = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? dbPool.write { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+                inserted.signal()
+                _ = mayEnd.wait(timeout: .now() + 20)
+            }
+            ended.signal()
+        }
+        inserted.wait()
+        return ({ mayEnd.signal() }, ended)
+    }
+
+    func testFirstValuesDoNotWaitForAWriteTransaction() throws {
+        let dbPool = try makePool()
+        let write = beginLongWrite(dbPool)
+        // While the write transaction is open, 100 observations start and get their first
+        // value: the state before the transaction.
+        let observations = (0..<100).map { _ in startCount(in: dbPool) }
+        for (collector, _) in observations {
+            collector.wait { $0 == [0] }
+        }
+        XCTAssertEqual(write.ended.wait(timeout: .now()), .timedOut, "the write is still open")
+        write.end()
+        XCTAssertEqual(write.ended.wait(timeout: .now() + 5), .success)
+        // The transaction that ended then is seen by every one of them.
+        for (collector, _) in observations {
+            collector.wait { $0 == [0, 1] }
+            XCTAssertTrue(collector.errors.isEmpty, "\(collector.errors)")
+        }
+        withExtendedLifetime(observations) {}
+    }
+
+    func testACommitOfAnotherConnectionBeforeTheRegistrationIsSeen() throws {
+        // Without the file watch, only the start itself can notice the commit.
+        let dbPool = try makePool(observesExternalChanges: false)
+        // The writer is busy (no transaction, so the other connection can write).
+        let writerBusy = DispatchSemaphore(value: 0)
+        let writerMayGo = DispatchSemaphore(value: 0)
+        dbPool.asyncWriteWithoutTransaction { _ in
+            writerBusy.signal()
+            _ = writerMayGo.wait(timeout: .now() + 20)
+        }
+        writerBusy.wait()
+        let (collector, cancellable) = startCount(in: dbPool)
+        collector.wait { $0 == [0] }
+        var connection: OpaquePointer?
+        XCTAssertEqual(sqlite3_open_v2(dbPool.path, &connection, SQLITE_OPEN_READWRITE, nil), SQLITE_OK)
+        XCTAssertEqual(sqlite3_exec(connection, "INSERT INTO player (name) VALUES ('Barbara')", nil, nil, nil), SQLITE_OK)
+        sqlite3_close_v2(connection)
+        // The observation registers now: the commit came after its snapshot.
+        writerMayGo.signal()
+        collector.wait { $0 == [0, 1] }
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testNoSecondFetchWhenNothingWasCommittedSinceTheSnapshot() throws {
+        let dbPool = try makePool()
+        let fetches = LockedCounter()
+        let (collector, cancellable) = startCount(in: dbPool, fetches: fetches)
+        collector.wait { $0 == [0] }
+        // The observation registered before its first value was delivered.
+        dbPool.writeWithoutTransaction { _ in }
+        XCTAssertEqual(fetches.value, 1)
+        // It observes its region from then on, and only it.
+        try dbPool.write { try $0.execute(sql: "INSERT INTO team (name) VALUES ('Red')") }
+        try dbPool.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") }
+        collector.wait { $0 == [0, 1] }
+        XCTAssertEqual(fetches.value, 2)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testTheWritersSubscriptionIsNotAChangeOfData() throws {
+        // The first observer subscribes in the commit log, in a commit of its own: an
+        // observation that took its snapshot before that commit has nothing to fetch again.
+        let dbPool = try makePool()
+        let observer = PassiveObserver()
+        try dbPool.writeWithoutTransaction { db in
+            let mark = try XCTUnwrap(db.lastCommitMark())
+            XCTAssertTrue(db.noCommitChangedData(since: mark))
+            // The first observer starts the tracking of the file (and its WAL hook).
+            db.add(transactionObserver: observer, extent: .databaseLifetime)
+            XCTAssertTrue(db.updateCommitLogSubscription(subscribe: true))
+            XCTAssertNotEqual(db.lastCommitMark(), mark, "the subscription is a commit")
+            XCTAssertTrue(db.noCommitChangedData(since: mark))
+            XCTAssertTrue(db.updateCommitLogSubscription(subscribe: true))
+            XCTAssertTrue(db.noCommitChangedData(since: mark), "two subscriptions in a row")
+            try db.execute(sql: "INSERT INTO team (name) VALUES ('Red')")
+            XCTAssertFalse(db.noCommitChangedData(since: mark), "a commit of data")
+            XCTAssertFalse(db.noCommitChangedData(since: nil), "an unknown mark")
+        }
+    }
+}
+
+/// A fetch that pauses, once asked, when it reads a given flag.
+private final class FetchPause: @unchecked Sendable {  // `flag` behind `lock`; semaphores are thread-safe
+    private let lock = NSLock()
+    private var flag: Int?
+    let paused = DispatchSemaphore(value: 0)
+    private let resumed = DispatchSemaphore(value: 0)
+
+    func pause(atFlag flag: Int) { lock.withLock { self.flag = flag } }
+    func resume() { resumed.signal() }
+
+    func fetchDidRead(flag: Int) {
+        let pauses = lock.withLock { () -> Bool in
+            guard self.flag == flag else { return false }
+            self.flag = nil
+            return true
+        }
+        guard pauses else { return }
+        paused.signal()
+        _ = resumed.wait(timeout: .now() + 10)
+    }
+}
+
+extension PoolObservationStartTests {
+    func testARefetchWhoseRegionGrowsSeesTheCommitsMadeWhileItRuns() throws {
+        // The observation reads `a` or `b`, as `config.flag` says. A commit that comes
+        // while a fetch is already running asks for one more fetch; that fetch may read a
+        // table that the observed region does not hold yet: commits made while it runs
+        // must not be missed.
+        let dbPool = try makePool()
+        try dbPool.write { db in
+            try db.execute(sql: "CREATE TABLE config (flag INTEGER); INSERT INTO config VALUES (0)")
+            try db.execute(sql: "CREATE TABLE a (x); CREATE TABLE b (x)")
+        }
+        let pause = FetchPause()
+        let collector = ValueCollector<Int>()
+        let cancellable = ValueObservation
+            .tracking { db -> Int in
+                let flag = try Int.fetchOne(db, sql: "SELECT flag FROM config")!
+                let count = flag == 0 ? 0 : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(flag == 1 ? "a" : "b")")!
+                pause.fetchDidRead(flag: flag)
+                return flag * 1000 + count
+            }
+            .start(in: dbPool, scheduling: .async(onQueue: queue)) { error in
+                collector.append(error: error)
+            } onChange: { value in
+                collector.append(value)
+            }
+        collector.wait { $0 == [0] }
+        dbPool.writeWithoutTransaction { _ in }  // registered
+        // A fetch of `a` runs, and pauses.
+        pause.pause(atFlag: 1)
+        try dbPool.write { try $0.execute(sql: "UPDATE config SET flag = 1") }
+        XCTAssertEqual(pause.paused.wait(timeout: .now() + 5), .success)
+        // A commit while it runs: one more fetch, of `b`, which pauses too.
+        pause.pause(atFlag: 2)
+        try dbPool.write { try $0.execute(sql: "UPDATE config SET flag = 2") }
+        pause.resume()
+        XCTAssertEqual(pause.paused.wait(timeout: .now() + 5), .success)
+        // A commit to `b` while the fetch of `b` runs.
+        try dbPool.write { try $0.execute(sql: "INSERT INTO b VALUES (1)") }
+        pause.resume()
+        collector.wait { $0.last == 2001 }
+        XCTAssertTrue(collector.errors.isEmpty, "\(collector.errors)")
+        withExtendedLifetime(cancellable) {}
+    }
+}
+
+/// Observes nothing.
+private final class PassiveObserver: TransactionObserver, @unchecked Sendable {  // no state
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) {}
+}
+
+final class HiddenCommitsTests: XCTestCase {
+    private func mark(_ salt: UInt32, _ frame: Int) -> LastCommitMark {
+        LastCommitMark(header: WALIndexHeader(salt1: salt, salt2: 7, maxFrame: frame))
+    }
+
+    func testLinksLeadFromMarkToMark() {
+        var commits = HiddenCommits()
+        XCTAssertTrue(commits.onlyHiddenCommits(from: mark(1, 5), to: mark(1, 5)))
+        XCTAssertFalse(commits.onlyHiddenCommits(from: mark(1, 5), to: mark(1, 7)))
+        commits.record(before: mark(1, 5), endFrame: 7)
+        commits.record(before: mark(1, 7), endFrame: 9)
+        XCTAssertTrue(commits.onlyHiddenCommits(from: mark(1, 5), to: mark(1, 9)))
+        XCTAssertTrue(commits.onlyHiddenCommits(from: mark(1, 7), to: mark(1, 9)))
+        // A commit of someone else between: no link from its end.
+        XCTAssertFalse(commits.onlyHiddenCommits(from: mark(1, 5), to: mark(1, 12)))
+        XCTAssertFalse(commits.onlyHiddenCommits(from: mark(1, 3), to: mark(1, 9)))
+        // Another log generation.
+        XCTAssertFalse(commits.onlyHiddenCommits(from: mark(2, 5), to: mark(1, 9)))
+    }
+
+    func testACommitThatStartedTheLogOverGetsNoLink() {
+        var commits = HiddenCommits()
+        // The log was started over: the frames do not follow the mark.
+        commits.record(before: mark(1, 50), endFrame: 3)
+        XCTAssertTrue(commits.links.isEmpty)
+        XCTAssertFalse(commits.onlyHiddenCommits(from: mark(1, 50), to: mark(2, 3)))
+    }
+
+    func testOldLinksAreForgotten() {
+        var commits = HiddenCommits()
+        for frame in 0..<(HiddenCommits.capacity + 4) {
+            commits.record(before: mark(1, frame * 2), endFrame: frame * 2 + 2)
+        }
+        XCTAssertEqual(commits.links.count, HiddenCommits.capacity)
+        XCTAssertFalse(commits.onlyHiddenCommits(from: mark(1, 0), to: mark(1, 2)))
+        let last = (HiddenCommits.capacity + 3) * 2
+        XCTAssertTrue(commits.onlyHiddenCommits(from: mark(1, last), to: mark(1, last + 2)))
+    }
+}
