@@ -9,6 +9,17 @@ public enum OracleWriterKind: String, CaseIterable, Sendable {
     case pool
 }
 
+/// How many observations the oracle starts.
+public enum OracleObservations: String, CaseIterable, Sendable {
+    /// A few region and value observations of each table and view (a few dozen in all).
+    case few
+    /// Hundreds more: region observations of each column, of each of thirty rows, and of
+    /// one column of each row, and value observations of ten rows, for every table. It
+    /// checks Ripple's index of observations by table and rowid (issue 16): nothing missed,
+    /// and no observation woken for a change outside its region.
+    case many
+}
+
 /// What one oracle run did and found.
 public struct OracleReport: Sendable, CustomStringConvertible {
     public var seed: UInt64
@@ -40,10 +51,13 @@ public struct OracleReport: Sendable, CustomStringConvertible {
 /// API: that content is the truth observers are compared with.
 public enum Oracle {
     /// Runs the oracle; the same seed runs the same work.
-    public static func run(seed: UInt64, writerKind: OracleWriterKind, transactions: Int, directory: URL) -> OracleReport {
+    public static func run(
+        seed: UInt64, writerKind: OracleWriterKind, observations: OracleObservations = .few,
+        transactions: Int, directory: URL) -> OracleReport
+    {
         var report = OracleReport(seed: seed, writerKind: writerKind)
         do {
-            let run = try OracleRun(seed: seed, writerKind: writerKind, directory: directory)
+            let run = try OracleRun(seed: seed, writerKind: writerKind, observations: observations, directory: directory)
             defer { run.close() }
             try run.run(units: transactions)
             report = run.report
@@ -59,6 +73,7 @@ final class OracleRun {
     var rng: SplitMix
     let seed: UInt64
     let writerKind: OracleWriterKind
+    let observations: OracleObservations
     let path: String
     let writer: any DatabaseWriter
     var report: OracleReport
@@ -101,9 +116,10 @@ final class OracleRun {
     var unitLog: [String] = []
     var unitIndex = 0
 
-    init(seed: UInt64, writerKind: OracleWriterKind, directory: URL) throws {
+    init(seed: UInt64, writerKind: OracleWriterKind, observations: OracleObservations, directory: URL) throws {
         self.seed = seed
         self.writerKind = writerKind
+        self.observations = observations
         rng = SplitMix(seed: seed)
         report = OracleReport(seed: seed, writerKind: writerKind)
         path = directory.appendingPathComponent("oracle-\(seed)-\(writerKind).sqlite").path
@@ -161,7 +177,7 @@ final class OracleRun {
         }
         report.failures.append("""
             seed \(seed) \(writerKind), transaction \(unitIndex): \(message)
-              replay: ripple-oracle --seed \(seed) --writer \(writerKind) --transactions \(unitIndex + 1)
+              replay: ripple-oracle --seed \(seed) --writer \(writerKind) --transactions \(unitIndex + 1) --observations \(observations)
               the transaction:
             \(log)\(schema)
             """)

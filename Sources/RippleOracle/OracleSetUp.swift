@@ -68,6 +68,9 @@ extension OracleRun {
         stoppingObserver.stopsAfterFirstChange = true
         if !soleTransactionObserver { stoppingObserver.register(with: writer) }
         for table in tables { try startObservations(of: table) }
+        if observations == .many {
+            for table in tables { try startManyObservations(of: table) }
+        }
         for view in views { try startObservations(of: view) }
         try startRegionWatch(WatchSpec(target: .fullDatabase, label: "region of the full database"), tracking: [DatabaseRegion.fullDatabase])
         try startRegionWatch(WatchSpec(target: .schema, label: "region of sqlite_master"), tracking: [Table<Row>("sqlite_master")])
@@ -110,6 +113,42 @@ extension OracleRun {
                     WatchSpec(target: .table(key: key, columns: nil, rowKeys: ["\(rowID)"]), label: "value \(name).filter(key: \(rowID))"),
                     request: Table<Row>(name).filter(key: Int64(rowID)))
             }
+        }
+    }
+
+    /// Hundreds of observations (see ``OracleObservations/many``): of each column, of rows,
+    /// and of one column of a row.
+    func startManyObservations(of table: OracleTable) throws {
+        let name = table.name
+        let key = table.key
+        let columns = ["a", "b", "u", "v"]
+        for column in columns {
+            try startRegionWatch(
+                WatchSpec(target: .table(key: key, columns: [column], rowKeys: nil), label: "region SELECT \(column) FROM \(name)"),
+                tracking: [SQLRequest<Row>(sql: "SELECT \(column) FROM \(table.quotedName)")])
+        }
+        guard table.hasRowID else { return }
+        for rowID in 1...30 {
+            try startRegionWatch(
+                WatchSpec(target: .table(key: key, columns: nil, rowKeys: ["\(rowID)"]), label: "region \(name).filter(key: \(rowID))"),
+                tracking: [Table<Row>(name).filter(key: Int64(rowID))])
+            let column = rng.pick(columns)
+            try startRegionWatch(
+                WatchSpec(target: .table(key: key, columns: [column], rowKeys: ["\(rowID)"]), label: "region \(name).select(\(column)).filter(key: \(rowID))"),
+                tracking: [Table<Row>(name).select(Column(column)).filter(key: Int64(rowID))])
+        }
+        // A pool's readers do not see the writer's temporary tables.
+        guard !table.isTemp || writerKind == .queue else { return }
+        for rowID in 1...10 {
+            try startValueWatch(
+                WatchSpec(target: .table(key: key, columns: nil, rowKeys: ["\(rowID)"]), label: "value \(name).filter(key: \(rowID)) (many)"),
+                request: Table<Row>(name).filter(key: Int64(rowID)))
+        }
+        for rowID in 1...5 {
+            let column = rng.pick(columns)
+            try startValueWatch(
+                WatchSpec(target: .table(key: key, columns: [column], rowKeys: ["\(rowID)"]), label: "value \(name).select(\(column)).filter(key: \(rowID))"),
+                request: Table<Row>(name).select(Column(column)).filter(key: Int64(rowID)))
         }
     }
 

@@ -6,11 +6,15 @@ import RippleOracle
 //
 //     swift run -c release ripple-oracle --seconds 1800
 //     swift run -c release ripple-oracle --seed 42 --writer pool --transactions 300
+//     swift run -c release ripple-oracle --seconds 600 --observations many
+//
+// Without --observations, runs alternate between a few observations and hundreds.
 
 var seconds: Double = 10
 var fixedSeed: UInt64?
 var writers = OracleWriterKind.allCases
 var transactions = 300
+var observationScales = OracleObservations.allCases
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -18,8 +22,9 @@ while let argument = arguments.next() {
     case "--seed": fixedSeed = UInt64(arguments.next() ?? "")
     case "--writer": writers = [OracleWriterKind(rawValue: arguments.next() ?? "") ?? .queue]
     case "--transactions": transactions = Int(arguments.next() ?? "") ?? transactions
+    case "--observations": observationScales = [OracleObservations(rawValue: arguments.next() ?? "") ?? .few]
     default:
-        print("usage: ripple-oracle [--seconds N] [--seed S] [--writer queue|pool] [--transactions N]")
+        print("usage: ripple-oracle [--seconds N] [--seed S] [--writer queue|pool] [--transactions N] [--observations few|many]")
         exit(2)
     }
 }
@@ -33,8 +38,9 @@ let start = Date()
 var generator = SystemRandomNumberGenerator()
 repeat {
     let seed = fixedSeed ?? UInt64.random(in: 0...UInt64(Int64.max), using: &generator)
+    let observations = observationScales[Int(seed % UInt64(observationScales.count))]
     for writer in writers {
-        let report = Oracle.run(seed: seed, writerKind: writer, transactions: transactions, directory: directory)
+        let report = Oracle.run(seed: seed, writerKind: writer, observations: observations, transactions: transactions, directory: directory)
         totals.runs += 1
         totals.transactions += report.transactions
         totals.statements += report.statements
@@ -43,7 +49,7 @@ repeat {
             if fixedSeed != nil { print(report) }
         } else {
             totals.failures += 1
-            print("FAILURE \(report)")
+            print("FAILURE \(report) (observations: \(observations))")
             for failure in report.failures { print(failure) }
         }
     }

@@ -17,6 +17,27 @@ final class OracleTests: XCTestCase {
         try runOracle(writer: .pool)
     }
 
+    func testHundredsOfObservationsAreToldExactlyWhatChangedOnADatabaseQueue() throws {
+        try runOracleWithManyObservations(writer: .queue)
+    }
+
+    func testHundredsOfObservationsAreToldExactlyWhatChangedOnADatabasePool() throws {
+        try runOracleWithManyObservations(writer: .pool)
+    }
+
+    /// Hundreds of observations, of tables, columns, rows and a column of a row: the index
+    /// that finds the observations of a change wakes each one it concerns, and none other.
+    private func runOracleWithManyObservations(writer: OracleWriterKind) throws {
+        let directory = try makeTemporaryDirectory(self)
+        for seed: UInt64 in [11, 12] {
+            let report = Oracle.run(seed: seed, writerKind: writer, observations: .many, transactions: 100, directory: directory)
+            XCTAssertEqual(report.failures, [], report.failures.joined(separator: "\n"))
+            XCTAssertGreaterThan(report.transactions, 70, "\(report)")
+            // Several hundred observations checked after each transaction.
+            XCTAssertGreaterThan(report.checks, 100 * 200, "\(report)")
+        }
+    }
+
     private func runOracle(writer: OracleWriterKind) throws {
         let directory = try makeTemporaryDirectory(self)
         var checks = 0
