@@ -111,7 +111,7 @@ extension Database {
         return result
     }
 
-    /// Runs `body` in a read-only deferred transaction (`PRAGMA query_only`): a write throws
+    /// Runs `body` in a read-only deferred transaction: a statement that would write throws
     /// `SQLITE_READONLY`. The shape of `read` on a connection that also writes.
     func inReadOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
         try readOnly { try inCommittedTransaction(.deferred, body) }

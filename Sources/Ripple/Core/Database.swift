@@ -352,7 +352,6 @@ public final class Database {
     enum InternalStatement: Int, CaseIterable {
         case beginDeferred, beginImmediate, beginExclusive, commit, rollback
         case savepoint, releaseSavepoint, rollbackToSavepoint
-        case queryOnlyOn, queryOnlyOff
 
         var sql: String {
             switch self {
@@ -364,8 +363,6 @@ public final class Database {
             case .savepoint: return "SAVEPOINT ripple"
             case .releaseSavepoint: return "RELEASE SAVEPOINT ripple"
             case .rollbackToSavepoint: return "ROLLBACK TRANSACTION TO SAVEPOINT ripple"
-            case .queryOnlyOn: return "PRAGMA query_only = 1"
-            case .queryOnlyOff: return "PRAGMA query_only = 0"
             }
         }
     }
@@ -436,6 +433,7 @@ public final class Database {
 
     @inline(__always)
     private func statementWillStart(_ statement: Statement, hook: StatementExecutionHook?) throws {
+        if readOnlyDepth > 0 { try checkReadOnly(statement) }
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionStatementStartsOutsideOfTransaction = !isInsideTransaction
@@ -545,30 +543,30 @@ public final class Database {
         configuration.readonly || readOnlyDepth > 0
     }
 
-    /// Runs `block` with writes forbidden (`PRAGMA query_only`): a write throws
-    /// `SQLITE_READONLY`.
+    /// Runs `block` with writes forbidden: a statement that would write (one that
+    /// `sqlite3_stmt_readonly` does not call read-only) throws `SQLITE_READONLY` before it
+    /// starts. Observers are never told of a read-only access (see
+    /// `DatabaseObservationBroker.statementWillStart`).
     ///
-    /// The pragmas that switch `query_only` on and off run inside the read-only span too
-    /// (`isReadOnly` is true for them): observers are never told of a read-only access
-    /// (see `DatabaseObservationBroker.statementWillStart`).
+    /// Not `PRAGMA query_only`: setting a flag pragma expires every prepared statement of
+    /// the connection, so that each one would be compiled again after each read, and
+    /// Ripple would read the schema again (W6one: a third of the time of a one-row
+    /// transaction and the fetch that follows it).
     func readOnly<T>(_ block: () throws -> T) throws -> T {
         if configuration.readonly { return try block() }
         readOnlyDepth += 1
-        if readOnlyDepth == 1 {
-            do {
-                try internalStatement(.queryOnlyOn).execute()
-            } catch {
-                readOnlyDepth -= 1
-                throw error
-            }
-        }
-        defer {
-            if readOnlyDepth == 1, !isClosed {
-                try? internalStatement(.queryOnlyOff).execute()
-            }
-            readOnlyDepth -= 1
-        }
+        defer { readOnlyDepth -= 1 }
         return try block()
+    }
+
+    /// Throws `SQLITE_READONLY` if `statement` would write, in a read-only access.
+    @inline(never)
+    private func checkReadOnly(_ statement: Statement) throws {
+        guard sqlite3_stmt_readonly(statement.sqliteStatement) == 0 else { return }
+        throw DatabaseError(
+            resultCode: .SQLITE_READONLY,
+            message: "attempt to write a readonly database",
+            sql: statement.sql, arguments: statement.arguments)
     }
 
     // MARK: - Busy mode

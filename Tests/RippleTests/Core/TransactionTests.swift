@@ -1,4 +1,5 @@
 import XCTest
+import CSQLite
 @testable import Ripple
 
 /// The samples of "Transactions and Savepoints", with the SQL each one runs.
@@ -43,12 +44,10 @@ final class TransactionTests: XCTestCase {
         XCTAssertEqual(credits, [])
         XCTAssertEqual(debits, [])
         XCTAssertEqual(recorder.statements, [
-            "PRAGMA query_only = 1",
             "BEGIN DEFERRED TRANSACTION",
             "SELECT * FROM credit",
             "SELECT * FROM debit",
             "COMMIT TRANSACTION",
-            "PRAGMA query_only = 0",
         ])
     }
 
@@ -60,6 +59,51 @@ final class TransactionTests: XCTestCase {
         // The connection is writable again afterwards.
         try dbQueue.write { try $0.execute(sql: "INSERT INTO credit VALUES (1)") }
         XCTAssertEqual(try count(dbQueue, "credit"), 1)
+    }
+
+    func testEveryKindOfWriteInsideReadFailsWithReadonlyError() throws {
+        let dbQueue = try makeDatabase()
+        // Statements prepared before the read, in the cache, or in the read; writes of the
+        // main database and of the temporary one, pragmas, a write that returns rows.
+        try dbQueue.inDatabase { db in
+            let kept = try db.makeStatement(sql: "INSERT INTO credit VALUES (1)")
+            _ = try db.cachedStatement(sql: "INSERT INTO debit VALUES (2)")
+            try db.inReadOnlyTransaction {
+                assertDatabaseError(.SQLITE_READONLY) { try kept.execute() }
+                assertDatabaseError(.SQLITE_READONLY) { try db.cachedStatement(sql: "INSERT INTO debit VALUES (2)").execute() }
+                assertDatabaseError(.SQLITE_READONLY) { try db.execute(sql: "UPDATE credit SET amount = 3") }
+                assertDatabaseError(.SQLITE_READONLY) { try db.execute(sql: "CREATE TEMP TABLE t (x)") }
+                assertDatabaseError(.SQLITE_READONLY) { try db.execute(sql: "PRAGMA user_version = 7") }
+                assertDatabaseError(.SQLITE_READONLY) { _ = try Row.fetchAll(db, sql: "INSERT INTO credit VALUES (4) RETURNING amount") }
+                // Reads go on.
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM credit"), 0)
+            }
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM credit"), 0)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM debit"), 0)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 0)
+            // The connection is writable again afterwards, with the same statements.
+            try kept.execute()
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM credit"), 1)
+        }
+    }
+
+    func testAReadDoesNotMakeSQLiteCompileStatementsAgain() throws {
+        // (PRAGMA query_only would: a flag pragma expires every prepared statement, and
+        // each read would cost every cached statement a new compilation.)
+        let dbQueue = try makeDatabase()
+        let sql = "INSERT INTO credit VALUES (?)"
+        func reprepareCount() throws -> CInt {
+            try dbQueue.write { db in
+                let statement = try db.cachedStatement(sql: sql)
+                try statement.execute(arguments: [1])
+                return sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+            }
+        }
+        let reprepares = try reprepareCount()
+        for _ in 0..<3 {
+            _ = try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM credit") }
+            XCTAssertEqual(try reprepareCount(), reprepares)
+        }
     }
 
     func testWriteWithoutTransaction() throws {
@@ -259,8 +303,8 @@ final class TransactionTests: XCTestCase {
             "INSERT INTO credit VALUES (4)",
             "RELEASE SAVEPOINT ripple",
             "COMMIT TRANSACTION",
-            "PRAGMA query_only = 1", "BEGIN DEFERRED TRANSACTION", "SELECT amount FROM credit ORDER BY 1",
-            "COMMIT TRANSACTION", "PRAGMA query_only = 0",
+            "BEGIN DEFERRED TRANSACTION", "SELECT amount FROM credit ORDER BY 1",
+            "COMMIT TRANSACTION",
         ])
     }
 

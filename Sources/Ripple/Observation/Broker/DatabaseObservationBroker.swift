@@ -398,7 +398,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         let facts = schemaFactsMayBeStale ? nil : currentSchemaFacts()
         let cacheable = facts != nil
         let sql = statement.sql
-        let statementMayReplace = sql.range(of: "replace", options: .caseInsensitive) != nil
+        let statementMayReplace = sql.mentionsASCIIKeyword("replace")
         let activation = StatementActivation(writes: statement.report.writes) { key in
             guard let facts else { return true }
             return statementMayReplace || facts.mayReplace(tableKey: key)
@@ -627,7 +627,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         guard let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT,
               error.extendedResultCode != .SQLITE_CONSTRAINT_FOREIGNKEY
         else { return false }
-        let mentionsFail = execution.statement.sql.range(of: "fail", options: .caseInsensitive) != nil
+        let mentionsFail = execution.statement.sql.mentionsASCIIKeyword("fail")
             || (currentSchemaFacts()?.mentionsFail ?? true)
         guard mentionsFail else { return false }
         guard let probe = execution.probe else { return true }

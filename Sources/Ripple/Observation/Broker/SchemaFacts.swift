@@ -65,19 +65,19 @@ struct SchemaFacts {
                 guard object.count == 3, let type = object[0], let name = object[1] else { continue }
                 let key = name.lowercased()
                 let definition = object[2] ?? ""
-                let mentionsReplace = definition.range(of: "replace", options: .caseInsensitive) != nil
-                if definition.range(of: "fail", options: .caseInsensitive) != nil { mentionsFail = true }
+                let mentionsReplace = definition.mentionsASCIIKeyword("replace")
+                if definition.mentionsASCIIKeyword("fail") { mentionsFail = true }
                 switch type {
                 case "table":
                     // A temporary table hides a main table of the same name.
                     if tables[key] == nil || schemaName == "temp" {
                         tables[key] = Table(name: name, schemaName: schemaName)
                     }
-                    if definition.range(of: "create virtual table", options: [.caseInsensitive, .anchored]) != nil {
+                    if definition.startsWithASCIIKeyword("create virtual table") {
                         virtualTables.insert(key)
                     }
                     if mentionsReplace { replaceTables.insert(key) }
-                    if definition.range(of: "without", options: .caseInsensitive) != nil { withoutTables.insert(key) }
+                    if definition.mentionsASCIIKeyword("without") { withoutTables.insert(key) }
                 case "trigger":
                     if mentionsReplace { triggersMayReplace = true }
                 default:
