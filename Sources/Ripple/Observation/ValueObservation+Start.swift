@@ -157,6 +157,9 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private let lock = NSLock()
     private var isFetching = false
     private var needsRefetch = false
+    /// Counts the fetches asked for: on a pool, only the region of the last one asked for
+    /// may replace the whole database that is observed while it runs (see `setRegion`).
+    private var fetchGeneration = 0
 
     /// Whether the region is recorded again on each fetch.
     private var recordsRegionOnEachFetch: Bool {
@@ -344,11 +347,21 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         if let throttleInterval {
             DispatchQueue.global().asyncAfter(deadline: .now() + throttleInterval) { [self] in fetchLatest() }
         } else if let pool = writer as? DatabasePool {
+            let generation = nextFetchGeneration()
             watchEverythingWhileFetching(db)
-            // The writer waits until the snapshot of this commit is open, not for the fetch.
-            pool.asyncConcurrentRead { [self] result in fetchAndDeliver(result) }
+            // The writer goes on at once: the reader's snapshot holds this commit, maybe
+            // later ones too (which, observed meanwhile, ask for one more fetch).
+            pool.asyncRead { [self] result in fetchAndDeliver(result, generation: generation) }
         } else {
             fetchLatest()
+        }
+    }
+
+    /// A new fetch is asked for.
+    private func nextFetchGeneration() -> Int {
+        lock.withLock {
+            fetchGeneration += 1
+            return fetchGeneration
         }
     }
 
@@ -356,7 +369,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private func fetchOnWriterAndDeliver(_ db: Database) {
         do {
             let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
-            if let recorded { updateRegion(recorded, fetchedOn: db) }
+            if let recorded { setRegion(recorded, on: db) }
             if let value = try pipeline.reduce(raw) { deliver(value) }
         } catch {
             deliver(error)
@@ -369,23 +382,24 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             lock.withLock { isFetching = false }
             return
         }
+        let generation = nextFetchGeneration()
         if isPool, let pool = writer as? DatabasePool {
             if recordsRegionOnEachFetch {
                 // The fetch may read another region than the last one: until it tells it,
                 // every commit may matter (as after a commit, in `regionDidChange`).
                 pool.asyncWriteWithoutTransaction { [self] db in
                     watchEverythingWhileFetching(db)
-                    pool.asyncConcurrentRead { [self] result in fetchAndDeliver(result) }
+                    pool.asyncRead { [self] result in fetchAndDeliver(result, generation: generation) }
                 }
             } else {
-                pool.asyncRead { [self] result in fetchAndDeliver(result) }
+                pool.asyncRead { [self] result in fetchAndDeliver(result, generation: generation) }
             }
         } else {
-            writer.asyncWriteWithoutTransaction { [self] db in fetchAndDeliver(.success(db)) }
+            writer.asyncWriteWithoutTransaction { [self] db in fetchAndDeliver(.success(db), generation: generation) }
         }
     }
 
-    private func fetchAndDeliver(_ result: Result<Database, any Error>) {
+    private func fetchAndDeliver(_ result: Result<Database, any Error>, generation: Int) {
         if !isPool {
             // On the writer queue, the fetch sees every commit made so far: the changes that
             // asked for another fetch meanwhile are covered by this one.
@@ -396,7 +410,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             do {
                 let db = try result.get()
                 let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
-                if let recorded { updateRegion(recorded, fetchedOn: db) }
+                if let recorded { updateRegion(recorded, fetchedOn: db, generation: generation) }
                 if let value = try pipeline.reduce(raw) { outcome = .success(value) }
             } catch {
                 outcome = .failure(error)
@@ -435,10 +449,16 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         db.observationBroker.setRegion(.fullDatabase, of: regionObserver)
     }
 
-    /// Observes the region the last fetch read.
-    private func updateRegion(_ region: DatabaseRegion, fetchedOn db: Database) {
+    /// Observes the region that a fetch read.
+    ///
+    /// On a pool, later, on the writer queue, and only if no other fetch was asked for
+    /// since this one: the whole database, observed since then, must stay observed until
+    /// the last fetch tells its region (a region applied late, while a newer fetch runs,
+    /// could hide a commit that only the newer fetch's region holds).
+    private func updateRegion(_ region: DatabaseRegion, fetchedOn db: Database, generation: Int) {
         if isPool {
             writer?.asyncWriteWithoutTransaction { [self] writerDB in
+                guard lock.withLock({ generation == fetchGeneration }) else { return }
                 setRegion(region, on: writerDB)
             }
         } else {

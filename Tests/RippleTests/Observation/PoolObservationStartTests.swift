@@ -8,9 +8,9 @@ import XCTest
 /// write transaction, and the commits that come between its reader's snapshot and its
 /// registration on the writer are seen all the same (issue 16).
 final class PoolObservationStartTests: XCTestCase {
-    private let queue = DispatchQueue(label: "PoolObservationStartTests")
+    let queue = DispatchQueue(label: "PoolObservationStartTests")
 
-    private func makePool(observesExternalChanges: Bool = true) throws -> DatabasePool {
+    func makePool(observesExternalChanges: Bool = true) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.observesExternalChanges = observesExternalChanges
         let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self), configuration: configuration)
@@ -36,15 +36,15 @@ final class PoolObservationStartTests: XCTestCase {
         return (collector, cancellable)
     }
 
-    /// Runs a write transaction on another thread that inserts a player, and stays open
-    /// until `end` is called; returns once the insert is done.
-    private func beginLongWrite(_ dbPool: DatabasePool) -> (end: () -> Void, ended: DispatchSemaphore) {
+    /// Runs a write transaction on another thread that runs `sql` (inserts a player), and
+    /// stays open until `end` is called; returns once `sql` ran.
+    func beginLongWrite(_ dbPool: DatabasePool, sql: String = "INSERT INTO player (name) VALUES ('Arthur')") -> (end: () -> Void, ended: DispatchSemaphore) {
         let inserted = DispatchSemaphore(value: 0)
         let mayEnd = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             try? dbPool.write { db in
-                try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
+                try db.execute(sql: sql)
                 inserted.signal()
                 _ = mayEnd.wait(timeout: .now() + 20)
             }
@@ -158,17 +158,13 @@ private final class FetchPause: @unchecked Sendable {  // `flag` behind `lock`; 
 }
 
 extension PoolObservationStartTests {
-    func testARefetchWhoseRegionGrowsSeesTheCommitsMadeWhileItRuns() throws {
-        // The observation reads `a` or `b`, as `config.flag` says. A commit that comes
-        // while a fetch is already running asks for one more fetch; that fetch may read a
-        // table that the observed region does not hold yet: commits made while it runs
-        // must not be missed.
-        let dbPool = try makePool()
+    /// An observation that reads `a` or `b`, as `config.flag` says (0: neither), and
+    /// gives `flag * 1000 + count`; started and registered.
+    private func startFlagObservation(in dbPool: DatabasePool, pause: FetchPause) throws -> (ValueCollector<Int>, AnyDatabaseCancellable) {
         try dbPool.write { db in
             try db.execute(sql: "CREATE TABLE config (flag INTEGER); INSERT INTO config VALUES (0)")
             try db.execute(sql: "CREATE TABLE a (x); CREATE TABLE b (x)")
         }
-        let pause = FetchPause()
         let collector = ValueCollector<Int>()
         let cancellable = ValueObservation
             .tracking { db -> Int in
@@ -184,20 +180,69 @@ extension PoolObservationStartTests {
             }
         collector.wait { $0 == [0] }
         dbPool.writeWithoutTransaction { _ in }  // registered
-        // A fetch of `a` runs, and pauses.
-        pause.pause(atFlag: 1)
-        try dbPool.write { try $0.execute(sql: "UPDATE config SET flag = 1") }
+        return (collector, cancellable)
+    }
+
+    /// Sets the flag, and waits until the fetch it causes pauses.
+    private func startPausedFetch(of flag: Int, in dbPool: DatabasePool, pause: FetchPause) throws {
+        pause.pause(atFlag: flag)
+        try dbPool.write { try $0.execute(sql: "UPDATE config SET flag = ?", arguments: [flag]) }
         XCTAssertEqual(pause.paused.wait(timeout: .now() + 5), .success)
+    }
+
+    /// Commits to `b` while a paused fetch of `b` runs, lets the fetch go, and waits for a
+    /// value that holds the commit.
+    private func assertCommitToBIsSeen(in dbPool: DatabasePool, pause: FetchPause, _ collector: ValueCollector<Int>) throws {
+        try dbPool.write { try $0.execute(sql: "INSERT INTO b VALUES (1)") }
+        pause.resume()
+        collector.wait { $0.last == 2001 }
+        XCTAssertTrue(collector.errors.isEmpty, "\(collector.errors)")
+    }
+
+    func testARefetchWhoseRegionGrowsSeesTheCommitsMadeWhileItRuns() throws {
+        // The observation reads `a` or `b`, as `config.flag` says. A commit that comes
+        // while a fetch is already running asks for one more fetch; that fetch may read a
+        // table that the observed region does not hold yet: commits made while it runs
+        // must not be missed.
+        let dbPool = try makePool()
+        let pause = FetchPause()
+        let (collector, cancellable) = try startFlagObservation(in: dbPool, pause: pause)
+        // A fetch of `a` runs, and pauses.
+        try startPausedFetch(of: 1, in: dbPool, pause: pause)
         // A commit while it runs: one more fetch, of `b`, which pauses too.
         pause.pause(atFlag: 2)
         try dbPool.write { try $0.execute(sql: "UPDATE config SET flag = 2") }
         pause.resume()
         XCTAssertEqual(pause.paused.wait(timeout: .now() + 5), .success)
-        // A commit to `b` while the fetch of `b` runs.
-        try dbPool.write { try $0.execute(sql: "INSERT INTO b VALUES (1)") }
+        // A commit to `b` while the fetch of `b` runs: it is seen.
+        try assertCommitToBIsSeen(in: dbPool, pause: pause, collector)
+        withExtendedLifetime(cancellable) {}
+    }
+}
+
+extension PoolObservationStartTests {
+    func testTheRegionOfAnOlderFetchDoesNotReplaceTheWholeDatabaseWhileANewerFetchRuns() throws {
+        // A fetch's region reaches the writer later than the fetch ends: when the writer
+        // is busy, a commit may start a newer fetch first. The older region must not be
+        // observed while the newer fetch runs: it may lack what the newer one reads.
+        let dbPool = try makePool()
+        let pause = FetchPause()
+        let (collector, cancellable) = try startFlagObservation(in: dbPool, pause: pause)
+        // A fetch of `a` runs, and pauses.
+        try startPausedFetch(of: 1, in: dbPool, pause: pause)
+        // The writer gets busy with a transaction; the fetch of `a` ends meanwhile, and its
+        // region waits for the writer.
+        let write = beginLongWrite(dbPool, sql: "UPDATE config SET flag = 2")
         pause.resume()
-        collector.wait { $0.last == 2001 }
-        XCTAssertTrue(collector.errors.isEmpty, "\(collector.errors)")
+        collector.wait { $0.last == 1000 }
+        // The transaction commits: a fetch of `b` starts, and pauses; then the writer gets
+        // the region of the fetch of `a`.
+        pause.pause(atFlag: 2)
+        write.end()
+        XCTAssertEqual(write.ended.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(pause.paused.wait(timeout: .now() + 5), .success)
+        // A commit to `b` while the fetch of `b` runs: it is seen.
+        try assertCommitToBIsSeen(in: dbPool, pause: pause, collector)
         withExtendedLifetime(cancellable) {}
     }
 }
