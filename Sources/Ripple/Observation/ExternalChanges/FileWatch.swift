@@ -12,9 +12,10 @@ import Darwin
 /// changes: what wakes the checks of ``ExternalChangeMonitor``.
 ///
 /// - Linux: inotify, on the directory of the database (the log and the journal come and go;
-///   a watch on the directory sees them by name). No descriptor is ever opened on the
-///   database's own files: closing one would drop the process's POSIX locks on them, which
-///   SQLite relies on.
+///   a watch on the directory sees them by name), through the process's one inotify
+///   instance (``INotifyCenter``). No descriptor is ever opened on the database's own
+///   files: closing one would drop the process's POSIX locks on them, which SQLite relies
+///   on.
 /// - Apple platforms: dispatch sources on the directory (the journal's creation and
 ///   deletion, which ends each rollback-journal commit) and on the write-ahead log once it
 ///   exists (SQLite takes no lock on that file). The database file itself is not watched,
@@ -32,9 +33,8 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
     private var isCancelled = false
     private var isPaused = false
     #if os(Linux) || os(Android)
-    /// The inotify instance, the watched directory and the watch.
-    private var inotify: (descriptor: Int32, directory: String, watch: Int32)?
-    private static let inotifyMask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
+    /// The subscription to the directory's events.
+    private var subscription: INotifyCenter.Subscription?
     #endif
 
     /// Starts watching; nil when the platform or the file system refuses.
@@ -43,9 +43,9 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
         let directory = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         #if os(Linux) || os(Android)
-        guard let (source, descriptor, watch) = Self.watchWithINotify(directory: directory, names: [name, name + "-wal", name + "-journal"], queue: queue, onChange: onChange) else { return nil }
-        sources.append(source)
-        inotify = (descriptor, directory, watch)
+        // (Events come on the center's queue; `queue` serves Apple platforms.)
+        guard let subscription = INotifyCenter.shared.subscribe(directory: directory, names: [name, name + "-wal", name + "-journal"], handler: onChange) else { return nil }
+        self.subscription = subscription
         #elseif canImport(Darwin)
         let walPath = databasePath + "-wal"
         let watchesLog = LockedFlag()
@@ -74,6 +74,10 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
     func cancel() {
         let (sources, wasPaused) = lock.withLock {
             isCancelled = true
+            #if os(Linux) || os(Android)
+            if let subscription { INotifyCenter.shared.unsubscribe(subscription) }
+            subscription = nil
+            #endif
             defer { self.sources = []; isPaused = false }
             return (self.sources, isPaused)
         }
@@ -92,7 +96,7 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
             guard !isPaused, !isCancelled else { return }
             isPaused = true
             #if os(Linux) || os(Android)
-            if let inotify { inotify_rm_watch(inotify.descriptor, inotify.watch) }
+            if let subscription { INotifyCenter.shared.pause(subscription) }
             #else
             for source in sources { source.suspend() }
             #endif
@@ -104,10 +108,7 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
             guard isPaused else { return }
             isPaused = false
             #if os(Linux) || os(Android)
-            if let current = inotify {
-                // (Should the directory be gone, the safety poll remains.)
-                inotify?.watch = inotify_add_watch(current.descriptor, current.directory, Self.inotifyMask)
-            }
+            if let subscription { INotifyCenter.shared.resume(subscription) }
             #else
             for source in sources { source.resume() }
             #endif
@@ -127,56 +128,7 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
     }
     #endif
 
-    #if os(Linux) || os(Android)
-    /// An inotify watch on `directory`, whose events for files named `names` call
-    /// `onChange`; the source (resumed), the inotify descriptor and the watch.
-    private static func watchWithINotify(directory: String, names: Set<String>, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (any DispatchSourceProtocol, Int32, Int32)? {
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { return nil }
-        let watch = inotify_add_watch(descriptor, directory, inotifyMask)
-        guard watch >= 0 else {
-            close(descriptor)
-            return nil
-        }
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler {
-            if Self.readINotifyEvents(descriptor, names: names) { onChange() }
-        }
-        source.setCancelHandler { close(descriptor) }
-        source.resume()
-        return (source, descriptor, watch)
-    }
-
-    /// Reads the pending events; true when one concerns `names` (or events were lost).
-    private static func readINotifyEvents(_ descriptor: Int32, names: Set<String>) -> Bool {
-        // The kernel's `struct inotify_event`: wd (4 bytes), mask (4), cookie (4), len (4),
-        // then `len` bytes of NUL-padded name.
-        let eventHeaderSize = 16
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        var isRelevant = false
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            buffer.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset + eventHeaderSize <= count {
-                    let eventMask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                    let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                    let nameStart = offset + eventHeaderSize
-                    let nameEnd = min(nameStart + length, count)
-                    if eventMask & UInt32(IN_Q_OVERFLOW) != 0 {
-                        isRelevant = true
-                    } else if nameEnd > nameStart {
-                        let nameBytes = bytes[nameStart..<nameEnd].prefix { $0 != 0 }
-                        if names.contains(String(decoding: nameBytes, as: UTF8.self)) { isRelevant = true }
-                    }
-                    offset = nameStart + length
-                }
-            }
-        }
-        return isRelevant
-    }
-    #elseif canImport(Darwin)
+    #if canImport(Darwin)
     /// A dispatch source on the file or directory at `path`, resumed.
     private static func watchWithDispatch(path: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (any DispatchSourceProtocol)? {
         let descriptor = open(path, O_EVTONLY)

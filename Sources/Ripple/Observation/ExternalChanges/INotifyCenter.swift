@@ -1,0 +1,198 @@
+#if os(Linux) || os(Android)
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The process's one inotify instance, shared by the ``FileWatch``es of every database the
+/// process observes.
+///
+/// The kernel limits inotify instances per user (128 by default), not watches (tens of
+/// thousands): one instance per database would stop a server that observes hundreds of
+/// database files at the 128th (its later databases would fall back to the safety poll).
+/// Here every watched directory costs one watch, whatever the number of databases in it.
+///
+/// A directory's kernel watch exists while one of its subscriptions is not paused: a
+/// paused subscription (a check is planned) gets no event, and when all are paused the
+/// kernel makes none. Events are read on the center's queue; a subscription's handler is
+/// called there for the events that name one of its files (all of them when the kernel
+/// lost events).
+final class INotifyCenter: @unchecked Sendable {  // every mutable field behind `lock`
+    static let shared = INotifyCenter()
+
+    struct Subscription: Hashable {
+        let directory: String
+        let id: Int
+    }
+
+    private struct Subscriber {
+        let names: Set<String>
+        let handler: @Sendable () -> Void
+        var isPaused = false
+    }
+
+    private struct Directory {
+        var watch: Int32?
+        var subscribers: [Int: Subscriber] = [:]
+        var wantsWatch: Bool { subscribers.values.contains { !$0.isPaused } }
+    }
+
+    static let mask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
+
+    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "Ripple.inotify")
+    /// The instance, opened by the first subscription and kept for the process's life.
+    private var descriptor: Int32?
+    private var source: (any DispatchSourceRead)?
+    private var directories: [String: Directory] = [:]
+    private var directoryOfWatch: [Int32: String] = [:]
+    private var nextID = 0
+
+    /// Calls `handler` when a file named one of `names` changes in `directory`; nil when
+    /// inotify refuses (no instance left, a directory it cannot watch).
+    func subscribe(directory: String, names: Set<String>, handler: @escaping @Sendable () -> Void) -> Subscription? {
+        lock.withLock {
+            guard let descriptor = openedDescriptor() else { return nil }
+            nextID += 1
+            let subscription = Subscription(directory: directory, id: nextID)
+            directories[directory, default: Directory()].subscribers[nextID] = Subscriber(names: names, handler: handler)
+            updateWatch(of: directory, descriptor: descriptor)
+            guard directories[directory]?.watch != nil else {
+                removeLocked(subscription, descriptor: descriptor)
+                return nil
+            }
+            return subscription
+        }
+    }
+
+    func unsubscribe(_ subscription: Subscription) {
+        lock.withLock {
+            guard let descriptor else { return }
+            removeLocked(subscription, descriptor: descriptor)
+        }
+    }
+
+    /// No event for `subscription` until `resume`.
+    func pause(_ subscription: Subscription) {
+        setPaused(true, subscription)
+    }
+
+    /// Events again for `subscription`, from now on.
+    func resume(_ subscription: Subscription) {
+        setPaused(false, subscription)
+    }
+
+    private func setPaused(_ isPaused: Bool, _ subscription: Subscription) {
+        lock.withLock {
+            guard let descriptor, directories[subscription.directory]?.subscribers[subscription.id] != nil else { return }
+            directories[subscription.directory]!.subscribers[subscription.id]!.isPaused = isPaused
+            updateWatch(of: subscription.directory, descriptor: descriptor)
+        }
+    }
+
+    // MARK: Under the lock
+
+    private func openedDescriptor() -> Int32? {
+        if let descriptor { return descriptor }
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [weak self] in self?.readEvents() }
+        source.resume()
+        self.descriptor = descriptor
+        self.source = source
+        return descriptor
+    }
+
+    private func removeLocked(_ subscription: Subscription, descriptor: Int32) {
+        directories[subscription.directory]?.subscribers[subscription.id] = nil
+        updateWatch(of: subscription.directory, descriptor: descriptor)
+        if directories[subscription.directory]?.subscribers.isEmpty == true {
+            directories[subscription.directory] = nil
+        }
+    }
+
+    /// Adds or removes the directory's kernel watch, as its subscriptions want.
+    private func updateWatch(of path: String, descriptor: Int32) {
+        guard var directory = directories[path] else { return }
+        if directory.wantsWatch, directory.watch == nil {
+            // (Should the directory be gone, the safety poll remains.)
+            let watch = inotify_add_watch(descriptor, path, Self.mask)
+            if watch >= 0 {
+                directory.watch = watch
+                directoryOfWatch[watch] = path
+            }
+        } else if !directory.wantsWatch, let watch = directory.watch {
+            inotify_rm_watch(descriptor, watch)
+            directoryOfWatch[watch] = nil
+            directory.watch = nil
+        }
+        directories[path] = directory
+    }
+
+    // MARK: Events
+
+    /// On the center's queue: reads the pending events, and calls the handlers they concern.
+    private func readEvents() {
+        guard let descriptor = lock.withLock({ self.descriptor }) else { return }
+        let events = INotifyEvents.read(descriptor)
+        let handlers = lock.withLock { () -> [@Sendable () -> Void] in
+            var handlers: [Int: @Sendable () -> Void] = [:]
+            for directory in directories.values {
+                for (id, subscriber) in directory.subscribers where !subscriber.isPaused {
+                    if events.overflowed {
+                        handlers[id] = subscriber.handler
+                    } else if let watch = directory.watch, let names = events.names[watch], !names.isDisjoint(with: subscriber.names) {
+                        handlers[id] = subscriber.handler
+                    }
+                }
+            }
+            return Array(handlers.values)
+        }
+        for handler in handlers { handler() }
+    }
+}
+
+/// The events pending on an inotify descriptor: the names each watch reported, and
+/// whether the kernel lost events.
+struct INotifyEvents {
+    var names: [Int32: Set<String>] = [:]
+    var overflowed = false
+
+    /// Reads until no event is pending (the descriptor is non-blocking).
+    static func read(_ descriptor: Int32) -> INotifyEvents {
+        var events = INotifyEvents()
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            buffer.withUnsafeBytes { events.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+        return events
+    }
+
+    /// Parses a buffer of the kernel's `struct inotify_event`: wd (4 bytes), mask (4),
+    /// cookie (4), len (4), then `len` bytes of NUL-padded name.
+    mutating func parse(_ bytes: UnsafeRawBufferPointer) {
+        let headerSize = 16
+        var offset = 0
+        while offset + headerSize <= bytes.count {
+            let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let eventMask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            let nameStart = offset + headerSize
+            let nameEnd = min(nameStart + length, bytes.count)
+            if eventMask & UInt32(IN_Q_OVERFLOW) != 0 {
+                overflowed = true
+            } else if nameEnd > nameStart {
+                let name = String(decoding: bytes[nameStart..<nameEnd].prefix { $0 != 0 }, as: UTF8.self)
+                names[watch, default: []].insert(name)
+            }
+            offset = nameStart + length
+        }
+    }
+}
+#endif
