@@ -13,7 +13,9 @@ let package = Package(
     targets: [
         // The raw C API, for the physical limit: the same work with sqlite3_* calls only.
         .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3"),
-        .target(name: "BenchCore"),
+        // The allocator's count of bytes in use (glibc's mallinfo2), for W6m.
+        .systemLibrary(name: "CMallocBench", path: "Sources/CMallocBench"),
+        .target(name: "BenchCore", dependencies: ["CMallocBench"]),
         .target(name: "RawSubject", dependencies: ["BenchCore", "CSQLiteBench"]),
         .target(name: "RippleSubject", dependencies: ["BenchCore", .product(name: "Ripple", package: "Ripple")]),
         .target(name: "GRDBSubject", dependencies: ["BenchCore", .product(name: "GRDB", package: "GRDB.swift")]),

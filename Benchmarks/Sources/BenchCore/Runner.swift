@@ -89,7 +89,7 @@ public struct Runner {
             var notes: [String] = []
             for name in names {
                 guard let result = byName[name] else { continue }
-                for key in ["fetches", "p50_us", "p99_us"] {
+                for key in Self.noteKeys {
                     if let value = result.medianCounter(key) {
                         notes.append("\(name) \(key) \(format(value))")
                     }
@@ -101,8 +101,39 @@ public struct Runner {
             line += " \(notes.joined(separator: ", ")) |"
             print(line)
         }
+        printRatiosBetweenWorkloads(results)
         print("")
-        print("Sizes: W1 \(sizes.w1Inserts) inserts, W2 \(sizes.w2Rows) rows, W3 \(sizes.w3Observations) observations x \(sizes.w3Transactions) transactions, W4 \(sizes.w4Transactions) writes, W5 \(sizes.w5Transactions) transactions, W6 \(sizes.w6Observations) observations x \(sizes.w6Transactions) transactions, W7 \(sizes.w7Transactions) transactions.")
+        print("Sizes: W1 \(sizes.w1Inserts) inserts, W2 \(sizes.w2Rows) rows, W3 \(sizes.w3Observations) observations x \(sizes.w3Transactions) transactions, W4 \(sizes.w4Transactions) writes, W5 \(sizes.w5Transactions) transactions, W6 \(sizes.w6Observations) observations x \(sizes.w6Transactions) transactions, W6s \(sizes.w6sObservations) observations during a \(sizes.w6sWriteSeconds) s write, W7 \(sizes.w7Transactions) transactions, W8 \(sizes.w8Rows) rows in \(sizes.w8Transactions) transactions with \(sizes.w8Observations) observations.")
+    }
+
+    /// The counters shown in the notes, medians over the samples: W3/W6 fetches, W4/W7
+    /// latencies, W6m resident and heap bytes per observation, W6s's time as a fraction of
+    /// the write and the first values delivered before its commit, W8's import without
+    /// observations, the ratio of the two imports, and the values delivered.
+    static let noteKeys = ["fetches", "p50_us", "p99_us", "bytes_per_obs", "heap_per_obs", "of_write", "before_commit", "base_s", "ratio", "values"]
+
+    /// Ratios that compare two workloads of the same subject: W6 ÷ W6one and W6r ÷ W6rone
+    /// (the same number of transactions: per transaction), and W8 ÷ its import without
+    /// observations, all on the minimum.
+    private func printRatiosBetweenWorkloads(_ results: [WorkloadID: [String: Result]]) {
+        var lines: [String] = []
+        for (workload, baseline) in [(WorkloadID.w6, WorkloadID.w6one), (.w6r, .w6rone)] {
+            let ratios = subjects.map(\.name).compactMap { name -> String? in
+                guard let a = results[workload]?[name]?.minimum, let b = results[baseline]?[name]?.minimum else { return nil }
+                return "\(name) \(ratio(a, b))"
+            }
+            if !ratios.isEmpty { lines.append("\(workload.rawValue) ÷ \(baseline.rawValue) per transaction: " + ratios.joined(separator: ", ")) }
+        }
+        let importRatios = subjects.map(\.name).compactMap { name -> String? in
+            guard let result = results[.w8]?[name] else { return nil }
+            let base = result.samples.compactMap { $0.counters["base_s"] }.min()
+            return "\(name) \(ratio(result.minimum, base))"
+        }
+        if !importRatios.isEmpty { lines.append("W8 ÷ the same import without observations: " + importRatios.joined(separator: ", ")) }
+        guard !lines.isEmpty else { return }
+        print("")
+        print("Between workloads (minimum ÷ minimum):")
+        for line in lines { print("- " + line) }
     }
 
     private func format(_ value: Double) -> String {

@@ -11,6 +11,13 @@ public struct Sizes: Sendable {
     public var w6Observations = 10_000
     public var w6Transactions = 1000
     public var w7Transactions = 500
+    public var w6sObservations = 1000
+    /// How long W6s's write transaction lasts, and when its observations start.
+    public var w6sWriteSeconds = 2.0
+    public var w6sDelaySeconds = 0.1
+    public var w8Rows = 50_000
+    public var w8Transactions = 1000
+    public var w8Observations = 20
     public init() {}
 
     public static let quick: Sizes = {
@@ -24,6 +31,10 @@ public struct Sizes: Sendable {
         sizes.w6Observations /= 5
         sizes.w6Transactions /= 5
         sizes.w7Transactions /= 5
+        sizes.w6sObservations /= 5
+        sizes.w6sWriteSeconds /= 8
+        sizes.w8Rows /= 10
+        sizes.w8Transactions /= 10
         return sizes
     }()
 }
@@ -51,11 +62,13 @@ public protocol BenchSubject: Sendable {
 /// The workloads of the suite.
 public enum WorkloadID: String, CaseIterable, Sendable {
     case w1a = "W1a", w1b = "W1b", w1c = "W1c", w1d = "W1d"
-    case w2a = "W2a", w2b = "W2b", w2c = "W2c"
+    case w2a = "W2a", w2b = "W2b", w2c = "W2c", w2a2 = "W2a2"
     case w3 = "W3", w4 = "W4"
     case w5b = "W5b", w5c = "W5c", w5d = "W5d"
     case w6 = "W6", w6one = "W6one"
+    case w6r = "W6r", w6rone = "W6rone", w6m = "W6m", w6s = "W6s"
     case w7 = "W7"
+    case w8 = "W8"
 
     public var summary: String {
         switch self {
@@ -66,6 +79,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w2a: return "200k rows x 6 columns, row cursor read by index"
         case .w2b: return "200k records via init(row:), columns by name"
         case .w2c: return "200k Decodable records"
+        case .w2a2: return "Row.fetchAll of 200k rows x 6 columns (raw: an array of 6-field structs)"
         case .w3: return "1000 row observations, 1000 one-row update transactions"
         case .w4: return "1 ValueObservation on a pool, 5000 one-row writes, latency"
         case .w5b: return "10k single-insert transactions, cached statement, 1 observer"
@@ -74,6 +88,11 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w7: return "another process commits 500 one-row transactions; latency to the observer's value"
         case .w6: return "10,000 row observations, 1000 one-row update transactions"
         case .w6one: return "W6 with 1 observation, 1000 updates of its row"
+        case .w6r: return "10,000 one-row DatabaseRegionObservations, 1000 one-row update transactions"
+        case .w6rone: return "W6r with 1 region observation, 1000 updates of its row"
+        case .w6m: return "10,000 idle one-row ValueObservations, resident memory (child process)"
+        case .w6s: return "1000 pool ValueObservations started during a 2 s write, until their first values"
+        case .w8: return "50k rows imported in 1000 transactions, 20 ValueObservations of the table"
         }
     }
 
@@ -81,12 +100,15 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     public func operations(_ sizes: Sizes) -> Int {
         switch self {
         case .w1a, .w1b, .w1c, .w1d: return sizes.w1Inserts
-        case .w2a, .w2b, .w2c: return sizes.w2Rows
+        case .w2a, .w2b, .w2c, .w2a2: return sizes.w2Rows
         case .w3: return sizes.w3Transactions
         case .w4: return sizes.w4Transactions
         case .w5b, .w5c, .w5d: return sizes.w5Transactions
-        case .w6, .w6one: return sizes.w6Transactions
+        case .w6, .w6one, .w6r, .w6rone: return sizes.w6Transactions
+        case .w6m: return sizes.w6Observations
+        case .w6s: return sizes.w6sObservations
         case .w7: return sizes.w7Transactions
+        case .w8: return sizes.w8Rows
         }
     }
 
@@ -95,8 +117,8 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     public var rawBaseline: WorkloadID? {
         switch self {
         case .w1a, .w1b, .w1c, .w1d: return .w1a
-        case .w2a, .w2b, .w2c: return self
-        case .w3, .w4, .w6, .w6one, .w7: return nil
+        case .w2a, .w2b, .w2c, .w2a2: return self
+        case .w3, .w4, .w6, .w6one, .w6r, .w6rone, .w6m, .w6s, .w7, .w8: return nil
         case .w5b, .w5c, .w5d: return .w5c
         }
     }
@@ -173,6 +195,9 @@ public func w3UpdatedRows(observations: Int, transactions: Int) -> [Int64] {
     var generator = SplitMix64(seed: 42)
     return (0..<transactions).map { _ in Int64.random(in: 1...Int64(observations), using: &generator) }
 }
+
+/// The value W6s's long write transaction sets in every row.
+public let w6sCommittedValue: Int64 = 2_000_000
 
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)

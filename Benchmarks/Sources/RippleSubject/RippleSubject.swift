@@ -17,10 +17,16 @@ public struct RippleSubject: BenchSubject {
         case .w3: return { try Self.rowObservations($0, observations: $1.w3Observations, transactions: $1.w3Transactions) }
         case .w6: return { try Self.rowObservations($0, observations: $1.w6Observations, transactions: $1.w6Transactions) }
         case .w6one: return { try Self.rowObservations($0, observations: 1, transactions: $1.w6Transactions) }
+        case .w6r: return { try Self.rowRegionObservations($0, observations: $1.w6Observations, transactions: $1.w6Transactions) }
+        case .w6rone: return { try Self.rowRegionObservations($0, observations: 1, transactions: $1.w6Transactions) }
+        case .w6m: return { try MemoryChild.sample(subject: "Ripple", directory: $0, observations: $1.w6Observations) }
+        case .w6s: return { try Self.observationsDuringWrite($0, $1) }
+        case .w8: return { try Self.importWithObservations($0, $1) }
         case .w4: return { try Self.poolLatency($0, $1) }
         case .w2a: return { try Self.fetchRows($0, $1) }
         case .w2b: return { try Self.fetchAll(RecordItem.self, $0, $1) }
         case .w2c: return { try Self.fetchAll(DecodableItem.self, $0, $1) }
+        case .w2a2: return { try Self.fetchAllRows($0, $1) }
         case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
         case .w5c: return { try Self.singleInsertTransactions($0, $1, observer: false) }
         case .w5d: return { try Self.singleInsertTransactions($0, $1, observer: true, observesExternalChanges: false) }
@@ -105,9 +111,9 @@ public struct RippleSubject: BenchSubject {
         return Sample(seconds: seconds)
     }
 
-    static func populate(_ dbQueue: DatabaseQueue, count: Int) throws {
+    static func populate(_ writer: some DatabaseWriter, count: Int) throws {
         let data = ItemData(count: count)
-        try dbQueue.write { db in
+        try writer.write { db in
             try db.execute(sql: itemSchema)
             let statement = try db.makeStatement(sql: insertItemSQL)
             for i in 0..<data.count {
@@ -160,6 +166,19 @@ public struct RippleSubject: BenchSubject {
         return Sample(seconds: seconds)
     }
 
+    /// W2a2: all rows in an array, as `Row` values (the array is freed after the timing, as
+    /// raw's array of structs is).
+    static func fetchAllRows(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let dbQueue = try makeQueue(directory)
+        try populate(dbQueue, count: sizes.w2Rows)
+        var rows: [Row] = []
+        let seconds = try measure {
+            rows = try dbQueue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM item") }
+        }
+        precondition(rows.count == sizes.w2Rows)
+        return Sample(seconds: seconds)
+    }
+
     /// W3, W6, W6one: `observations` one-row observations, `transactions` one-row updates.
     static func rowObservations(_ directory: URL, observations: Int, transactions: Int) throws -> Sample {
         let dbQueue = try makeQueue(directory)
@@ -192,6 +211,173 @@ public struct RippleSubject: BenchSubject {
         }
         withExtendedLifetime(cancellables) {}
         return Sample(seconds: seconds, counters: ["fetches": Double(fetches.value)])
+    }
+
+    /// W6r, W6rone: `observations` one-row region observations, `transactions` one-row
+    /// updates. Region observations are notified on the writer, right after each commit:
+    /// the transactions are the measure.
+    static func rowRegionObservations(_ directory: URL, observations: Int, transactions: Int) throws -> Sample {
+        let dbQueue = try makeQueue(directory)
+        try populate(dbQueue, count: observations)
+        let updates = w3UpdatedRows(observations: observations, transactions: transactions)
+        let notified = NotifiedRows(capacity: transactions)
+        var cancellables: [AnyDatabaseCancellable] = []
+        for id in 1...Int64(observations) {
+            cancellables.append(DatabaseRegionObservation(tracking: Table("item").filter(key: id))
+                .start(in: dbQueue, onError: { _ in }, onChange: { _ in notified.received(id) }))
+        }
+        let seconds = try measure {
+            for (index, id) in updates.enumerated() {
+                try dbQueue.write { db in
+                    try db.execute(sql: "UPDATE item SET a = ? WHERE id = ?", arguments: [RowTracker.value(index), id])
+                }
+            }
+        }
+        precondition(notified.all == updates, "the region observations were not notified of exactly the updated rows")
+        withExtendedLifetime(cancellables) {}
+        return Sample(seconds: seconds)
+    }
+
+    /// W6m, in a child process (`--w6m-child Ripple`): the resident memory that `observations`
+    /// idle one-row observations add, once each delivered its first value.
+    public static func runW6mChild(directory: URL, observations: Int) throws -> String {
+        let dbQueue = try makeQueue(directory)
+        try populate(dbQueue, count: observations)
+        let queue = DispatchQueue(label: "observations")
+        func observe(_ id: Int64, _ tracker: ObservationTracker, _ index: Int) -> AnyDatabaseCancellable {
+            let request = Table("item").filter(key: id).select(Column("a"), as: Int64.self)
+            return ValueObservation
+                .tracking { db in try request.fetchOne(db) }
+                .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
+                    tracker.received(index, value ?? -1)
+                })
+        }
+        // One observation first, so that what the first one sets up once (threads, caches)
+        // is not counted.
+        let warmUp = ObservationTracker(observations: 1)
+        let first = observe(1, warmUp, 0)
+        warmUp.waitForFirstValues()
+        let tracker = ObservationTracker(observations: observations)
+        var cancellables: [AnyDatabaseCancellable] = []
+        cancellables.reserveCapacity(observations)
+        let before = MemoryUse.now()
+        let seconds = measure {
+            for id in 1...Int64(observations) {
+                cancellables.append(observe(id, tracker, Int(id - 1)))
+            }
+            tracker.waitForFirstValues()
+        }
+        let after = MemoryUse.now()
+        withExtendedLifetime((first, cancellables)) {}
+        return MemoryChild.report(subject: "Ripple", observations: observations, before: before, after: after, seconds: seconds)
+    }
+
+    /// W6s: one-row observations of a pool, started while a long write transaction runs on
+    /// another thread; the time until all delivered their first value. Then, untimed, each
+    /// must deliver the value the transaction committed (it writes every row).
+    static func observationsDuringWrite(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path, configuration: configuration())
+        let observations = sizes.w6sObservations
+        try populate(dbPool, count: observations)
+        let write = LongWrite()
+        write.start { began in
+            try dbPool.write { db in
+                try db.execute(sql: "UPDATE item SET a = ?", arguments: [w6sCommittedValue])
+                began()
+                Thread.sleep(forTimeInterval: sizes.w6sWriteSeconds)
+            }
+        }
+        let began = try write.waitUntilBegan()
+        Thread.sleep(forTimeInterval: max(0, began + sizes.w6sDelaySeconds - now()))
+        let tracker = ObservationTracker(observations: observations, final: w6sCommittedValue)
+        let queue = DispatchQueue(label: "observations")
+        var cancellables: [AnyDatabaseCancellable] = []
+        let seconds = measure {
+            for id in 1...Int64(observations) {
+                let request = Table("item").filter(key: id).select(Column("a"), as: Int64.self)
+                cancellables.append(ValueObservation
+                    .tracking { db in try request.fetchOne(db) }
+                    .start(in: dbPool, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
+                        tracker.received(Int(id - 1), value ?? -1)
+                    }))
+            }
+            tracker.waitForFirstValues()
+        }
+        let committed = try write.waitUntilCommitted().committed
+        guard tracker.waitForFinalValues(timeout: 60) else {
+            fatalError("W6s: \(tracker.missingFinal) observations never delivered the committed value")
+        }
+        withExtendedLifetime(cancellables) {}
+        return Sample(seconds: seconds, counters: [
+            "of_write": seconds / (committed - began),
+            "before_commit": Double(tracker.firstValues(before: committed)),
+        ])
+    }
+
+    /// Alternates, from one W8 sample to the next, which import goes first.
+    static let w8Order = Tally()
+
+    /// W8: the same import (`w8Transactions` transactions of the same number of rows) into a
+    /// new pool twice in each sample: with `w8Observations` observations of the table, and
+    /// without any. The sample's seconds are the import with them; then, untimed, every
+    /// observation must deliver the final value.
+    static func importWithObservations(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let data = ItemData(count: sizes.w8Rows)
+        let rowsPerTransaction = sizes.w8Rows / sizes.w8Transactions
+        func makePool(_ name: String) throws -> DatabasePool {
+            let poolDirectory = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: poolDirectory, withIntermediateDirectories: true)
+            let dbPool = try DatabasePool(path: poolDirectory.appendingPathComponent("db.sqlite").path, configuration: configuration())
+            try dbPool.write { db in try db.execute(sql: itemSchema) }
+            return dbPool
+        }
+        func runImport(_ dbPool: DatabasePool) throws -> Double {
+            try measure {
+                for transaction in 0..<sizes.w8Transactions {
+                    try dbPool.write { db in
+                        let statement = try db.cachedStatement(sql: insertItemSQL)
+                        for i in transaction * rowsPerTransaction..<(transaction + 1) * rowsPerTransaction {
+                            try statement.execute(arguments: [data.a[i], data.b[i], data.c[i], data.d[i], data.e[i]])
+                        }
+                    }
+                }
+            }
+        }
+        let observedFirst = w8Order.value % 2 == 1
+        w8Order.increment()
+        var baseSeconds = 0.0
+        if !observedFirst { baseSeconds = try runImport(makePool("base")) }
+
+        let dbPool = try makePool("observed")
+        let tracker = ObservationTracker(observations: sizes.w8Observations, final: Int64(sizes.w8Rows))
+        let queue = DispatchQueue(label: "observations")
+        var cancellables: [AnyDatabaseCancellable] = []
+        for index in 0..<sizes.w8Observations {
+            if index % 2 == 0 {
+                cancellables.append(ValueObservation
+                    .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") }
+                    .start(in: dbPool, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { count in
+                        tracker.received(index, Int64(count ?? -1))
+                    }))
+            } else {
+                let lastItems = Table<DecodableItem>("item").order(Column("id").desc).limit(10)
+                cancellables.append(ValueObservation
+                    .tracking { db in try lastItems.fetchAll(db) }
+                    .start(in: dbPool, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { items in
+                        tracker.received(index, items.first?.id ?? 0)
+                    }))
+            }
+        }
+        tracker.waitForFirstValues()
+        let seconds = try runImport(dbPool)
+        guard tracker.waitForFinalValues(timeout: 60) else {
+            fatalError("W8: \(tracker.missingFinal) observations never delivered the final value")
+        }
+        let values = tracker.laterValues
+        cancellables.removeAll()
+
+        if observedFirst { baseSeconds = try runImport(makePool("base")) }
+        return Sample(seconds: seconds, counters: ["base_s": baseSeconds, "ratio": seconds / baseSeconds, "values": Double(values)])
     }
 
     static func poolLatency(_ directory: URL, _ sizes: Sizes) throws -> Sample {

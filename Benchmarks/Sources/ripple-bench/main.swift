@@ -12,6 +12,24 @@ if arguments.first == "--w7-writer", arguments.count == 2 {
     try RippleSubject.runW7Writer(path: arguments[1])
     exit(0)
 }
+// The measuring process of W6m, which W6m starts: `--w6m-child SUBJECT [DIRECTORY [N]]`.
+if arguments.first == MemoryChild.flag, (2...4).contains(arguments.count) {
+    let directory = arguments.count > 2
+        ? URL(fileURLWithPath: arguments[2])
+        : FileManager.default.temporaryDirectory.appendingPathComponent("ripple-bench-w6m-\(UUID().uuidString)")
+    let observations = arguments.count > 3 ? Int(arguments[3]) ?? 0 : Sizes().w6Observations
+    guard observations > 0 else { fatalError("\(MemoryChild.flag) needs a positive number of observations") }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let report: String
+    switch arguments[1].lowercased() {
+    case "ripple": report = try RippleSubject.runW6mChild(directory: directory, observations: observations)
+    case "grdb": report = try GRDBSubject.runW6mChild(directory: directory, observations: observations)
+    default: fatalError("\(MemoryChild.flag) needs a subject: Ripple or GRDB")
+    }
+    print(report)
+    if arguments.count == 2 { try? FileManager.default.removeItem(at: directory) }
+    exit(0)
+}
 var sizes = Sizes()
 var rounds = 5
 var filters: [String] = []
@@ -39,6 +57,9 @@ while !arguments.isEmpty {
               --filter PREFIX  only workloads whose name starts with PREFIX (W1, W2a, ...)
               --subject NAME   only this subject (raw, Ripple, GRDB); ratios need both sides
               --rounds N       measured rounds after the warm-up (default 5)
+              --w6m-child NAME [DIRECTORY [N]]
+                               W6m's measuring process: N idle one-row observations of
+                               NAME (Ripple or GRDB), prints the resident bytes per observation
             workloads:
             """)
         for workload in WorkloadID.allCases { print("  \(workload.rawValue)  \(workload.summary)") }
