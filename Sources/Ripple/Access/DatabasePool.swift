@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A database in WAL mode, with one serialized writer connection and a bounded set of
 /// reader connections, so that reads run concurrently with each other and with writes.
@@ -24,6 +25,10 @@ public final class DatabasePool: DatabaseWriter {
 
     /// The configuration of the database.
     public let configuration: Configuration
+
+    /// The fetches of value observations: at most one less than the machine's cores at once
+    /// (at least one), so that a burst of commits keeps a core for the writer.
+    let observationFetches: ConcurrencyLimiter
 
     /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
     private let externalChangeMonitor: ExternalChangeMonitor?
@@ -64,6 +69,8 @@ public final class DatabasePool: DatabaseWriter {
                 context: AccessContext(owner: owner, role: .reader))
         }
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
+        observationFetches = ConcurrencyLimiter(limit: max(1, min(
+            configuration.maximumReaderCount, ProcessInfo.processInfo.activeProcessorCount - 1)))
     }
 
     public func close() throws {
@@ -138,6 +145,26 @@ public final class DatabasePool: DatabaseWriter {
         markingLastCommit: Bool,
         _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)
     {
+        asyncRead(markingLastCommit: markingLastCommit, didEnd: {}, value)
+    }
+
+    /// ``asyncRead(markingLastCommit:_:)`` for a value observation's fetch: it runs when
+    /// ``observationFetches`` lets it.
+    func asyncObservationRead(
+        markingLastCommit: Bool = false,
+        _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)
+    {
+        observationFetches.run { [self] didEnd in
+            asyncRead(markingLastCommit: markingLastCommit, didEnd: didEnd, value)
+        }
+    }
+
+    /// Calls `didEnd` once `value` has returned.
+    private func asyncRead(
+        markingLastCommit: Bool,
+        didEnd: @escaping @Sendable () -> Void,
+        _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)
+    {
         DispatchQueue.global().async { [readers] in
             let reader: SerializedDatabase
             let release: @Sendable () -> Void
@@ -145,10 +172,14 @@ public final class DatabasePool: DatabaseWriter {
                 (reader, release) = try readers.get()
             } catch {
                 value(.failure(error), nil)
+                didEnd()
                 return
             }
             reader.async { db in
-                defer { release() }
+                defer {
+                    release()
+                    didEnd()
+                }
                 let mark = markingLastCommit ? db.lastCommitMark() : nil
                 do {
                     try Self.beginSnapshot(db)

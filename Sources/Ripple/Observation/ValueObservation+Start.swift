@@ -157,9 +157,11 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private let lock = NSLock()
     private var isFetching = false
     private var needsRefetch = false
-    /// Counts the fetches asked for: on a pool, only the region of the last one asked for
-    /// may replace the whole database that is observed while it runs (see `setRegion`).
+    /// Counts the fetches asked for: on a pool, only the last one asked for may change the
+    /// observed region (see `regionWasFetched`).
     private var fetchGeneration = 0
+    /// The region the region observer observes (on a pool; set on the writer's queue).
+    private var observedRegion = DatabaseRegion()
 
     /// Whether the region is recorded again on each fetch.
     private var recordsRegionOnEachFetch: Bool {
@@ -239,7 +241,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     /// was running is seen.
     private func startOnReader(_ pool: DatabasePool) {
         lock.withLock { isFetching = true }
-        pool.asyncRead(markingLastCommit: true) { [self] result, mark in
+        pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
             var region: DatabaseRegion = .fullDatabase
             var outcome: Result<Value, any Error>?
             if !cancellation.isCancelled {
@@ -282,6 +284,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     private func register(_ db: Database, initialRegion: DatabaseRegion) {
         regionObserver.region = initialRegion
+        lock.withLock { observedRegion = initialRegion }
         trackRegion(initialRegion)
         db.add(transactionObserver: regionObserver, extent: .databaseLifetime)
     }
@@ -327,6 +330,12 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     /// On the writer queue, right after a commit that touched the region.
     private func regionDidChange(_ db: Database) {
         options.notify(\.databaseDidChange)
+        fetchAfterChange(db)
+    }
+
+    /// On the writer queue: fetches the value again, after a commit that may have changed
+    /// it.
+    private func fetchAfterChange(_ db: Database) {
         if throttleInterval == nil, !isPool {
             // A database queue: the fetch happens right now, on the writer queue, after the
             // commit and before any other access: each transaction that touched the region
@@ -347,21 +356,26 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         if let throttleInterval {
             DispatchQueue.global().asyncAfter(deadline: .now() + throttleInterval) { [self] in fetchLatest() }
         } else if let pool = writer as? DatabasePool {
-            let generation = nextFetchGeneration()
-            watchEverythingWhileFetching(db)
+            let request = nextFetch()
             // The writer goes on at once: the reader's snapshot holds this commit, maybe
             // later ones too (which, observed meanwhile, ask for one more fetch).
-            pool.asyncRead { [self] result in fetchAndDeliver(result, generation: generation) }
+            pool.asyncObservationRead { [self] result, _ in fetchAndDeliver(result, request) }
         } else {
             fetchLatest()
         }
     }
 
+    /// A fetch asked for, and the region observed when it was.
+    private struct FetchRequest {
+        var generation: Int
+        var observedRegion: DatabaseRegion
+    }
+
     /// A new fetch is asked for.
-    private func nextFetchGeneration() -> Int {
+    private func nextFetch() -> FetchRequest {
         lock.withLock {
             fetchGeneration += 1
-            return fetchGeneration
+            return FetchRequest(generation: fetchGeneration, observedRegion: observedRegion)
         }
     }
 
@@ -382,24 +396,15 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             lock.withLock { isFetching = false }
             return
         }
-        let generation = nextFetchGeneration()
+        let request = nextFetch()
         if isPool, let pool = writer as? DatabasePool {
-            if recordsRegionOnEachFetch {
-                // The fetch may read another region than the last one: until it tells it,
-                // every commit may matter (as after a commit, in `regionDidChange`).
-                pool.asyncWriteWithoutTransaction { [self] db in
-                    watchEverythingWhileFetching(db)
-                    pool.asyncRead { [self] result in fetchAndDeliver(result, generation: generation) }
-                }
-            } else {
-                pool.asyncRead { [self] result in fetchAndDeliver(result, generation: generation) }
-            }
+            pool.asyncObservationRead { [self] result, _ in fetchAndDeliver(result, request) }
         } else {
-            writer.asyncWriteWithoutTransaction { [self] db in fetchAndDeliver(.success(db), generation: generation) }
+            writer.asyncWriteWithoutTransaction { [self] db in fetchAndDeliver(.success(db), request) }
         }
     }
 
-    private func fetchAndDeliver(_ result: Result<Database, any Error>, generation: Int) {
+    private func fetchAndDeliver(_ result: Result<Database, any Error>, _ request: FetchRequest) {
         if !isPool {
             // On the writer queue, the fetch sees every commit made so far: the changes that
             // asked for another fetch meanwhile are covered by this one.
@@ -410,7 +415,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             do {
                 let db = try result.get()
                 let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
-                if let recorded { updateRegion(recorded, fetchedOn: db, generation: generation) }
+                if let recorded { regionWasFetched(recorded, on: db, request) }
                 if let value = try pipeline.reduce(raw) { outcome = .success(value) }
             } catch {
                 outcome = .failure(error)
@@ -441,39 +446,37 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         if again { fetchLatest() }
     }
 
-    /// On a pool, a fetch that records its region runs on a reader while the writer goes on:
-    /// until the fetch tells its region, any commit may matter, so the whole database is
-    /// observed meanwhile (a commit then causes one more fetch).
-    private func watchEverythingWhileFetching(_ db: Database) {
-        guard recordsRegionOnEachFetch, !regionObserver.region.isFullDatabase else { return }
-        db.observationBroker.setRegion(.fullDatabase, of: regionObserver)
-    }
-
     /// Observes the region that a fetch read.
     ///
-    /// On a pool, later, on the writer queue, and only if no other fetch was asked for
-    /// since this one: the whole database, observed since then, must stay observed until
-    /// the last fetch tells its region (a region applied late, while a newer fetch runs,
-    /// could hide a commit that only the newer fetch's region holds).
-    private func updateRegion(_ region: DatabaseRegion, fetchedOn db: Database, generation: Int) {
-        if isPool {
-            writer?.asyncWriteWithoutTransaction { [self] writerDB in
-                guard lock.withLock({ generation == fetchGeneration }) else { return }
-                setRegion(region, on: writerDB)
-            }
-        } else {
+    /// On a database queue, at once: the fetch ran on the writer, after the last commit.
+    ///
+    /// On a pool, the fetch ran on a reader while the writer went on, observing the region
+    /// observed when the fetch was asked for. When the fetch read that same region (the
+    /// usual case), nothing changes. Else the writer observes the new region, then fetches
+    /// again: a commit made meanwhile may have changed what only the new region holds.
+    /// Only the last fetch asked for does so: an older one, whose region reaches the writer
+    /// late, is ignored (a newer one compares with the region observed when it began).
+    private func regionWasFetched(_ region: DatabaseRegion, on db: Database, _ request: FetchRequest) {
+        guard isPool else {
             setRegion(region, on: db)
+            return
+        }
+        guard region != request.observedRegion else { return }
+        writer?.asyncWriteWithoutTransaction { [self] writerDB in
+            guard lock.withLock({ request.generation == fetchGeneration }), !cancellation.isCancelled else { return }
+            setRegion(region, on: writerDB)
+            fetchAfterChange(writerDB)
         }
     }
 
     /// On the writer queue, where the region observer's region is read and written.
     private func setRegion(_ region: DatabaseRegion, on db: Database) {
+        lock.withLock { observedRegion = region }
         trackRegion(region)
         db.observationBroker.setRegion(region, of: regionObserver)
     }
 
-    /// Tells `willTrackRegion` handlers of a region that differs from the last one told
-    /// (not of the whole database watched while a pool's reader fetches).
+    /// Tells `willTrackRegion` handlers of a region that differs from the last one told.
     private func trackRegion(_ region: DatabaseRegion) {
         guard region != lastTrackedRegion else { return }
         lastTrackedRegion = region

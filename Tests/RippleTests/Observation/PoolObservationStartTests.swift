@@ -221,10 +221,10 @@ extension PoolObservationStartTests {
 }
 
 extension PoolObservationStartTests {
-    func testTheRegionOfAnOlderFetchDoesNotReplaceTheWholeDatabaseWhileANewerFetchRuns() throws {
+    func testTheRegionOfAnOlderFetchThatReachesTheWriterLateHidesNoCommit() throws {
         // A fetch's region reaches the writer later than the fetch ends: when the writer
-        // is busy, a commit may start a newer fetch first. The older region must not be
-        // observed while the newer fetch runs: it may lack what the newer one reads.
+        // is busy, a commit may start a newer fetch first. The older region must hide no
+        // commit made while the newer fetch runs, whose region differs.
         let dbPool = try makePool()
         let pause = FetchPause()
         let (collector, cancellable) = try startFlagObservation(in: dbPool, pause: pause)

@@ -184,15 +184,16 @@ struct RegionIndex {
             fullDatabase[entry.id] = entry
             return
         }
+        // (Mutated in place: a copy of a table's watchers, mutated then stored back, would
+        // copy its dictionaries for each observer added, and starting n observations of
+        // one table would cost n².)
         for (table, tableRegion) in tableRegions {
-            var watchers = tables[table] ?? TableWatchers()
             if let rowIDs = tableRegion.rowIDs {
-                watchers.someRows[entry.id] = (entry, tableRegion.columns)
-                for rowID in rowIDs { watchers.idsByRowID[rowID, default: []].append(entry.id) }
+                tables[table, default: TableWatchers()].someRows[entry.id] = (entry, tableRegion.columns)
+                for rowID in rowIDs { tables[table]!.idsByRowID[rowID, default: []].append(entry.id) }
             } else {
-                watchers.wholeTable[entry.id] = (entry, tableRegion.columns)
+                tables[table, default: TableWatchers()].wholeTable[entry.id] = (entry, tableRegion.columns)
             }
-            tables[table] = watchers
         }
     }
 
@@ -202,18 +203,17 @@ struct RegionIndex {
             return
         }
         for (table, tableRegion) in tableRegions {
-            guard var watchers = tables[table] else { continue }
+            guard tables[table] != nil else { continue }
             if let rowIDs = tableRegion.rowIDs {
-                watchers.someRows[entry.id] = nil
+                tables[table]!.someRows[entry.id] = nil
                 for rowID in rowIDs {
-                    guard var ids = watchers.idsByRowID[rowID] else { continue }
-                    ids.removeAll { $0 == entry.id }
-                    watchers.idsByRowID[rowID] = ids.isEmpty ? nil : ids
+                    tables[table]!.idsByRowID[rowID]?.removeAll { $0 == entry.id }
+                    if tables[table]!.idsByRowID[rowID]?.isEmpty == true { tables[table]!.idsByRowID[rowID] = nil }
                 }
             } else {
-                watchers.wholeTable[entry.id] = nil
+                tables[table]!.wholeTable[entry.id] = nil
             }
-            tables[table] = watchers.isEmpty ? nil : watchers
+            if tables[table]!.isEmpty { tables[table] = nil }
         }
     }
 }
