@@ -13,10 +13,11 @@ final class RegionObserver: TransactionObserver, @unchecked Sendable {
     var region: DatabaseRegion
 
     private let onChange: (Database) -> Void
-    private let cancellation = Cancellation()
+    private let cancellation: Cancellation
 
-    init(region: DatabaseRegion, onChange: @escaping (Database) -> Void) {
+    init(region: DatabaseRegion, cancellation: Cancellation = Cancellation(), onChange: @escaping (Database) -> Void) {
         self.region = region
+        self.cancellation = cancellation
         self.onChange = onChange
     }
 
@@ -39,19 +40,19 @@ final class RegionObserver: TransactionObserver, @unchecked Sendable {
     func databaseDidRollback(_ db: Database) {}
 }
 
-/// A thread-safe, one-way flag.
-final class Cancellation: @unchecked Sendable {  // its state is protected by `lock`
-    private let lock = NSLock()
-    private var cancelled = false
+/// A thread-safe, one-way flag; its copies share it (a value observation and its region
+/// observer are cancelled together).
+struct Cancellation: Sendable {
+    private let flag = LockedState(false)
 
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    var isCancelled: Bool { flag.withLock { $0 } }
 
     /// Sets the flag; returns whether it was not set yet.
     @discardableResult
     func cancel() -> Bool {
-        lock.withLock {
-            defer { cancelled = true }
-            return !cancelled
+        flag.withLock { isSet in
+            defer { isSet = true }
+            return !isSet
         }
     }
 }

@@ -138,7 +138,7 @@ enum UnchangingReaderObservation {
 }
 
 /// Runs one started value observation.
-final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // fetch state behind `lock`; `regionObserver` set before the start, then read on the writer's queue
+final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // fetch state behind `state`'s lock; `regionObserver` set before the start, then read on the writer's queue
     private weak var writer: (any DatabaseWriter)?
     private let isPool: Bool
     private let pipeline: ValuePipeline<Value>
@@ -153,15 +153,18 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     /// The region last told to `willTrackRegion` handlers; used on the writer's queue.
     private var lastTrackedRegion: DatabaseRegion?
 
-    // Protected by lock.
-    private let lock = NSLock()
-    private var isFetching = false
-    private var needsRefetch = false
-    /// Counts the fetches asked for: on a pool, only the last one asked for may change the
-    /// observed region (see `regionWasFetched`).
-    private var fetchGeneration = 0
-    /// The region the region observer observes (on a pool; set on the writer's queue).
-    private var observedRegion = DatabaseRegion()
+    /// What the fetches share across threads.
+    private struct FetchState {
+        var isFetching = false
+        var needsRefetch = false
+        /// Counts the fetches asked for: on a pool, only the last one asked for may change
+        /// the observed region (see `regionWasFetched`).
+        var generation = 0
+        /// The region the region observer observes (on a pool; set on the writer's queue).
+        var observedRegion = DatabaseRegion()
+    }
+
+    private let state = LockedState(FetchState())
 
     /// Whether the region is recorded again on each fetch.
     private var recordsRegionOnEachFetch: Bool {
@@ -186,7 +189,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         self.scheduler = scheduler
         self.onError = onError
         self.onChange = onChange
-        self.regionObserver = RegionObserver(region: .fullDatabase) { [unowned self] db in
+        self.regionObserver = RegionObserver(region: .fullDatabase, cancellation: cancellation) { [unowned self] db in
             self.regionDidChange(db)
         }
     }
@@ -240,7 +243,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     /// never waits for a write, and no commit is missed: the one that ends the write that
     /// was running is seen.
     private func startOnReader(_ pool: DatabasePool) {
-        lock.withLock { isFetching = true }
+        state.withLock { $0.isFetching = true }
         pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
             var region: DatabaseRegion = .fullDatabase
             var outcome: Result<Value, any Error>?
@@ -284,7 +287,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     private func register(_ db: Database, initialRegion: DatabaseRegion) {
         regionObserver.region = initialRegion
-        lock.withLock { observedRegion = initialRegion }
+        state.withLock { $0.observedRegion = initialRegion }
         trackRegion(initialRegion)
         db.add(transactionObserver: regionObserver, extent: .databaseLifetime)
     }
@@ -344,12 +347,12 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             fetchOnWriterAndDeliver(db)
             return
         }
-        let shouldFetch = lock.withLock { () -> Bool in
-            if isFetching {
-                needsRefetch = true
+        let shouldFetch = state.withLock { state -> Bool in
+            if state.isFetching {
+                state.needsRefetch = true
                 return false
             }
-            isFetching = true
+            state.isFetching = true
             return true
         }
         guard shouldFetch else { return }
@@ -373,9 +376,9 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     /// A new fetch is asked for.
     private func nextFetch() -> FetchRequest {
-        lock.withLock {
-            fetchGeneration += 1
-            return FetchRequest(generation: fetchGeneration, observedRegion: observedRegion)
+        state.withLock { state in
+            state.generation += 1
+            return FetchRequest(generation: state.generation, observedRegion: state.observedRegion)
         }
     }
 
@@ -393,7 +396,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     /// Fetches the latest committed state, later, off the writing access.
     private func fetchLatest() {
         guard let writer, !cancellation.isCancelled else {
-            lock.withLock { isFetching = false }
+            state.withLock { $0.isFetching = false }
             return
         }
         let request = nextFetch()
@@ -408,7 +411,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         if !isPool {
             // On the writer queue, the fetch sees every commit made so far: the changes that
             // asked for another fetch meanwhile are covered by this one.
-            lock.withLock { needsRefetch = false }
+            state.withLock { $0.needsRefetch = false }
         }
         var outcome: Result<Value, any Error>?
         if !cancellation.isCancelled {
@@ -430,17 +433,17 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         // after the delivery (an application that writes again once it sees the value)
         // finds the fetch over and starts the next one at once, rather than waiting for
         // this one to end; and the next value is enqueued after this one.
-        let again = lock.withLock { () -> Bool in
+        let again = state.withLock { state -> Bool in
             switch outcome {
             case .success(let value)?: deliver(value)
             case .failure(let error)?: deliver(error)
             case nil: break
             }
-            if needsRefetch && !cancellation.isCancelled {
-                needsRefetch = false
+            if state.needsRefetch && !cancellation.isCancelled {
+                state.needsRefetch = false
                 return true
             }
-            isFetching = false
+            state.isFetching = false
             return false
         }
         if again { fetchLatest() }
@@ -463,7 +466,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         }
         guard region != request.observedRegion else { return }
         writer?.asyncWriteWithoutTransaction { [self] writerDB in
-            guard lock.withLock({ request.generation == fetchGeneration }), !cancellation.isCancelled else { return }
+            guard state.withLock({ request.generation == $0.generation }), !cancellation.isCancelled else { return }
             setRegion(region, on: writerDB)
             fetchAfterChange(writerDB)
         }
@@ -471,7 +474,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     /// On the writer queue, where the region observer's region is read and written.
     private func setRegion(_ region: DatabaseRegion, on db: Database) {
-        lock.withLock { observedRegion = region }
+        state.withLock { $0.observedRegion = region }
         trackRegion(region)
         db.observationBroker.setRegion(region, of: regionObserver)
     }

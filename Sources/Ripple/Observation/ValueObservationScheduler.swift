@@ -24,25 +24,64 @@ public protocol ValueObservationMainActorScheduler: ValueObservationScheduler {}
 
 /// Delivers every value asynchronously on a dispatch queue: ``ValueObservationScheduler/async(onQueue:)``.
 ///
-/// Values arrive in order, on a concurrent queue too: they go through a serial queue that
-/// targets `queue`.
+/// Values arrive in order, on a concurrent queue too: at most one delivery of a scheduler
+/// is on `queue` at a time, and it delivers the values scheduled meanwhile in order.
+/// (Not a serial queue that targets `queue`: a dispatch queue costs hundreds of bytes, and
+/// each observation has its scheduler, W6m.)
 public struct AsyncValueObservationScheduler: ValueObservationScheduler {
     public let queue: DispatchQueue
-    /// `queue` itself when it is the main queue (serial, and main-actor code checks it),
-    /// else a serial queue that targets it.
-    private let deliveryQueue: DispatchQueue
+    /// The deliveries waiting for their turn; nil when `queue` is the main queue, which is
+    /// serial (and which main-actor code checks).
+    private let order: LockedState<DeliveryOrder>?
 
     public init(queue: DispatchQueue) {
         self.queue = queue
-        self.deliveryQueue = queue === DispatchQueue.main
-            ? queue
-            : DispatchQueue(label: "Ripple.ValueObservation.delivery", target: queue)
+        self.order = queue === DispatchQueue.main ? nil : LockedState(DeliveryOrder())
     }
 
     public func immediateInitialValue() -> Bool { false }
 
     public func schedule(_ action: @escaping @Sendable () -> Void) {
-        deliveryQueue.async(execute: action)
+        guard let order else {
+            queue.async(execute: action)
+            return
+        }
+        let startsDrain = order.withLock { $0.append(action) }
+        if startsDrain { queue.async { Self.drain(order) } }
+    }
+
+    /// On `queue`: runs the deliveries in order, until none is left.
+    private static func drain(_ order: LockedState<DeliveryOrder>) {
+        while let action = order.withLock({ $0.next() }) {
+            action()
+        }
+    }
+}
+
+/// The deliveries of an ``AsyncValueObservationScheduler`` waiting for their turn: a pure
+/// FIFO, and whether a drain is under way.
+struct DeliveryOrder {
+    private var pending: [@Sendable () -> Void] = []
+    private var start = 0
+    private var isDraining = false
+
+    /// Adds an action; returns whether a drain must be started.
+    mutating func append(_ action: @escaping @Sendable () -> Void) -> Bool {
+        pending.append(action)
+        defer { isDraining = true }
+        return !isDraining
+    }
+
+    /// The next action; nil (and the drain is over) when none is left.
+    mutating func next() -> (@Sendable () -> Void)? {
+        guard start < pending.count else {
+            pending.removeAll()
+            start = 0
+            isDraining = false
+            return nil
+        }
+        defer { start += 1 }
+        return pending[start]
     }
 }
 
