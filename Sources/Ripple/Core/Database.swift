@@ -42,7 +42,8 @@ public final class Database {
     @exclusivity(unchecked) private var internalStatements: [Statement?] = Array(repeating: nil, count: InternalStatement.allCases.count)
     private var busyHandlerContext: Unmanaged<BusyHandlerBox>?
     private var traceHandler: ((TraceEvent) -> Void)?
-    private var readOnlyDepth = 0
+    /// (Read before each statement: unchecked, as the fields above.)
+    @exclusivity(unchecked) private var readOnlyDepth = 0
     /// Reports what each statement reads and writes as SQLite compiles it.
     let authorizer = Authorizer()
     /// Lets any thread interrupt the connection (``interrupt()``).
