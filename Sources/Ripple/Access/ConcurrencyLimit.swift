@@ -1,20 +1,16 @@
-import Dispatch
-import Foundation
-
 /// Which jobs run, when at most `limit` may run at once, in the order they came: a pure
 /// state machine (``ConcurrencyLimiter`` runs its decisions).
 struct ConcurrencyLimitState<Job> {
     let limit: Int
     private(set) var running = 0
-    private var pending: [Job] = []
-    private var pendingStart = 0
+    private var pending = FIFO<Job>()
 
     init(limit: Int) {
         precondition(limit > 0, "a concurrency limit is at least 1")
         self.limit = limit
     }
 
-    var pendingCount: Int { pending.count - pendingStart }
+    var pendingCount: Int { pending.count }
 
     /// A job comes: it runs now (returned) or waits.
     mutating func submit(_ job: Job) -> Job? {
@@ -29,15 +25,9 @@ struct ConcurrencyLimitState<Job> {
     /// A job ended: the next one to run, if one waits.
     mutating func jobDidEnd() -> Job? {
         assert(running > 0, "a job ended that did not run")
-        guard pendingStart < pending.count else {
+        guard let job = pending.popFirst() else {
             running -= 1
             return nil
-        }
-        let job = pending[pendingStart]
-        pendingStart += 1
-        if pendingStart == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
         }
         return job
     }
@@ -48,25 +38,24 @@ struct ConcurrencyLimitState<Job> {
 /// A ``DatabasePool``'s value observations fetch through one: during a burst of commits,
 /// their fetches take at most the cores the writer does not need (one less than the
 /// machine has), instead of crowding the writer out (W8).
-final class ConcurrencyLimiter: @unchecked Sendable {  // `state` behind `lock`
+final class ConcurrencyLimiter: Sendable {
     /// A job: it calls its argument once it has ended, from any thread.
     typealias Job = @Sendable (_ didEnd: @escaping @Sendable () -> Void) -> Void
 
-    private let lock = NSLock()
-    private var state: ConcurrencyLimitState<Job>
+    private let state: LockedState<ConcurrencyLimitState<Job>>
 
     init(limit: Int) {
-        state = ConcurrencyLimitState(limit: limit)
+        state = LockedState(ConcurrencyLimitState(limit: limit))
     }
 
     /// Runs `job` now, or once a running job ended.
     func run(_ job: @escaping Job) {
-        if let job = lock.withLock({ state.submit(job) }) { start(job) }
+        if let job = state.withLock({ $0.submit(job) }) { start(job) }
     }
 
     private func start(_ job: @escaping Job) {
         job { [self] in
-            if let next = lock.withLock({ state.jobDidEnd() }) { start(next) }
+            if let next = state.withLock({ $0.jobDidEnd() }) { start(next) }
         }
     }
 }

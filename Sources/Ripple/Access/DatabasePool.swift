@@ -133,23 +133,15 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        asyncRead(markingLastCommit: false) { result, _ in value(result) }
+        asyncRead(markingLastCommit: false, didEnd: {}) { result, _ in value(result) }
     }
 
-    /// ``asyncRead(_:)``, and the mark of the last commit visible in the file just before
-    /// the snapshot began (nil when it could not be read): the snapshot holds that commit
-    /// and maybe later ones. A writer that later finds the same mark
-    /// (`Database.lastCommitMark()`) knows that no commit came since, so that the
-    /// snapshot is the latest state.
-    func asyncRead(
-        markingLastCommit: Bool,
-        _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)
-    {
-        asyncRead(markingLastCommit: markingLastCommit, didEnd: {}, value)
-    }
-
-    /// ``asyncRead(markingLastCommit:_:)`` for a value observation's fetch: it runs when
-    /// ``observationFetches`` lets it.
+    /// ``asyncRead(_:)`` for a value observation's fetch: it runs when
+    /// ``observationFetches`` lets it. With `markingLastCommit`, `value` also gets the mark
+    /// of the last commit visible in the file just before the snapshot began (nil when it
+    /// could not be read): the snapshot holds that commit and maybe later ones. A writer
+    /// that later finds the same mark (`Database.lastCommitMark()`) knows that no commit
+    /// came since, so that the snapshot is the latest state.
     func asyncObservationRead(
         markingLastCommit: Bool = false,
         _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)

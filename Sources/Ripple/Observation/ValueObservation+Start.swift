@@ -160,7 +160,8 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         /// Counts the fetches asked for: on a pool, only the last one asked for may change
         /// the observed region (see `regionWasFetched`).
         var generation = 0
-        /// The region the region observer observes (on a pool; set on the writer's queue).
+        /// The region the region observer observes, on a pool (set on the writer's queue,
+        /// read when a fetch is asked for, from any thread).
         var observedRegion = DatabaseRegion()
     }
 
@@ -287,7 +288,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     private func register(_ db: Database, initialRegion: DatabaseRegion) {
         regionObserver.region = initialRegion
-        state.withLock { $0.observedRegion = initialRegion }
+        if isPool { state.withLock { $0.observedRegion = initialRegion } }
         trackRegion(initialRegion)
         db.add(transactionObserver: regionObserver, extent: .databaseLifetime)
     }
@@ -474,7 +475,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     /// On the writer queue, where the region observer's region is read and written.
     private func setRegion(_ region: DatabaseRegion, on db: Database) {
-        state.withLock { $0.observedRegion = region }
+        if isPool { state.withLock { $0.observedRegion = region } }
         trackRegion(region)
         db.observationBroker.setRegion(region, of: regionObserver)
     }

@@ -61,8 +61,7 @@ public struct AsyncValueObservationScheduler: ValueObservationScheduler {
 /// The deliveries of an ``AsyncValueObservationScheduler`` waiting for their turn: a pure
 /// FIFO, and whether a drain is under way.
 struct DeliveryOrder {
-    private var pending: [@Sendable () -> Void] = []
-    private var start = 0
+    private var pending = FIFO<@Sendable () -> Void>()
     private var isDraining = false
 
     /// Adds an action; returns whether a drain must be started.
@@ -74,14 +73,11 @@ struct DeliveryOrder {
 
     /// The next action; nil (and the drain is over) when none is left.
     mutating func next() -> (@Sendable () -> Void)? {
-        guard start < pending.count else {
-            pending.removeAll()
-            start = 0
+        guard let action = pending.popFirst() else {
             isDraining = false
             return nil
         }
-        defer { start += 1 }
-        return pending[start]
+        return action
     }
 }
 

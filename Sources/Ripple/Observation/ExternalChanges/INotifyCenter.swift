@@ -138,19 +138,22 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
     /// On the center's queue: reads the pending events, and calls the handlers they concern.
     private func readEvents() {
         guard let descriptor = lock.withLock({ self.descriptor }) else { return }
-        let events = INotifyEvents.read(descriptor)
+        let events = INotifyEvents.readPending(descriptor)
         let handlers = lock.withLock { () -> [@Sendable () -> Void] in
-            var handlers: [Int: @Sendable () -> Void] = [:]
-            for directory in directories.values {
-                for (id, subscriber) in directory.subscribers where !subscriber.isPaused {
-                    if events.overflowed {
-                        handlers[id] = subscriber.handler
-                    } else if let watch = directory.watch, let names = events.names[watch], !names.isDisjoint(with: subscriber.names) {
-                        handlers[id] = subscriber.handler
-                    }
+            // The directories the events name, by their watch (all of them when the
+            // kernel lost events); a watch removed meanwhile names none.
+            let named: [(directory: Directory, names: Set<String>?)] = events.overflowed
+                ? directories.values.map { ($0, nil) }
+                : events.names.compactMap { watch, names in
+                    directoryOfWatch[watch].flatMap { directories[$0] }.map { ($0, names) }
                 }
+            return named.flatMap { directory, names in
+                directory.subscribers.values
+                    .filter { subscriber in
+                        !subscriber.isPaused && (names.map { !$0.isDisjoint(with: subscriber.names) } ?? true)
+                    }
+                    .map(\.handler)
             }
-            return Array(handlers.values)
         }
         for handler in handlers { handler() }
     }
@@ -163,11 +166,11 @@ struct INotifyEvents {
     var overflowed = false
 
     /// Reads until no event is pending (the descriptor is non-blocking).
-    static func read(_ descriptor: Int32) -> INotifyEvents {
+    static func readPending(_ descriptor: Int32) -> INotifyEvents {
         var events = INotifyEvents()
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             buffer.withUnsafeBytes { events.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }

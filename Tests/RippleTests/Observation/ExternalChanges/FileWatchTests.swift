@@ -95,6 +95,20 @@ final class FileWatchTests: XCTestCase {
         second.cancel()
     }
 
+    func testTwoDatabasesOfOneDirectoryHearOnlyTheirOwnFiles() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let hits = Hits()
+        let first = try XCTUnwrap(FileWatch(databasePath: directory.appendingPathComponent("a.sqlite").path, queue: queue) { hits.hit(1) })
+        let second = try XCTUnwrap(FileWatch(databasePath: directory.appendingPathComponent("b.sqlite").path, queue: queue) { hits.hit(2) })
+        touch(directory.appendingPathComponent("b.sqlite-wal").path)
+        waitUntil { hits.count(2) > 0 }
+        XCTAssertEqual(hits.count(1), 0, "b's log is no reason for a to check")
+        touch(directory.appendingPathComponent("a.sqlite-journal").path)
+        waitUntil { hits.count(1) > 0 }
+        first.cancel()
+        second.cancel()
+    }
+
     func testEventsAreParsedByWatchAndName() {
         func event(watch: Int32, mask: UInt32, name: String) -> [UInt8] {
             var nameBytes = Array(name.utf8)
