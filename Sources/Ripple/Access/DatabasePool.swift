@@ -49,7 +49,8 @@ public final class DatabasePool: DatabaseWriter {
             path: path,
             configuration: configuration,
             label: "\(label).writer",
-            context: AccessContext(owner: owner, role: .writer))
+            context: AccessContext(owner: owner, role: .writer),
+            countsAccesses: true)
         if !configuration.readonly {
             try writer.sync { db in
                 let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")

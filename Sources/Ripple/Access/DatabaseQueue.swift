@@ -35,7 +35,8 @@ public final class DatabaseQueue: DatabaseWriter {
             path: path,
             configuration: configuration,
             label: configuration.label ?? "Ripple.DatabaseQueue",
-            context: AccessContext(role: .writer))
+            context: AccessContext(role: .writer),
+            countsAccesses: true)
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
     }
 

@@ -33,10 +33,17 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
     let configuration: Configuration
     /// Interrupts the connection's running statements, from any thread.
     let interruptHandle: InterruptHandle
+    /// The accesses in flight, and the work that waits for the end of one (writers only:
+    /// see ``runAtEndOfAccess(_:)``).
+    private let occupancy: AccessOccupancy?
 
-    init(path: String, configuration: Configuration, label: String, context: AccessContext, readonly: Bool? = nil) throws {
+    init(
+        path: String, configuration: Configuration, label: String, context: AccessContext,
+        readonly: Bool? = nil, countsAccesses: Bool = false) throws
+    {
         self.configuration = configuration
         self.context = context
+        self.occupancy = countsAccesses ? AccessOccupancy() : nil
         self.queue = DispatchQueue(label: label)
         self.db = try Database(path: path, description: label, configuration: configuration, readonly: readonly)
         self.interruptHandle = db.interruptHandle
@@ -63,6 +70,7 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
     /// Runs `block` on the queue, and waits for it.
     func sync<T>(_ block: (Database) throws -> T) rethrows -> T {
         checkNoDeadlock()
+        occupancy?.accessWillStart()
         return try syncOnQueue({ try run(block) }, rescue: { throw $0 })
     }
 
@@ -97,9 +105,19 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
 
     /// Runs `block` on the queue, without waiting.
     func async(_ block: @escaping @Sendable (Database) -> Void) {
+        occupancy?.accessWillStart()
         queue.async { [self] in
             run(block)
         }
+    }
+
+    /// Runs `work` on the queue soon: at the end of the access under way or waiting, if any
+    /// (in the thread that runs it, after its block), else in an access of its own. For
+    /// work that need not run before the application's next access, and should not make
+    /// it wait for a thread to wake (see ``AccessOccupancyState``).
+    func runAtEndOfAccess(_ work: @escaping @Sendable (Database) -> Void) {
+        if let occupancy, occupancy.runAtEndOfAccess(work) { return }
+        async(work)
     }
 
     /// Runs `block` right now: the caller is on the queue already.
@@ -108,8 +126,16 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
         return try block(db)
     }
 
+    /// Runs an access submitted by `sync` or `async`.
     private func run<T>(_ block: (Database) throws -> T) rethrows -> T {
-        try AccessChain.withAccess(to: db) { try runChecked(block) }
+        try AccessChain.withAccess(to: db) {
+            defer {
+                if let occupancy {
+                    for work in occupancy.accessDidEnd() { work(db) }
+                }
+            }
+            return try runChecked(block)
+        }
     }
 
     private func runChecked<T>(_ block: (Database) throws -> T) rethrows -> T {

@@ -116,13 +116,18 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         case .none:
             break
         case .check:
-            writer?.async { [weak self] db in self?.runCheck(db) }
+            startCheck()
         case .checkAt(let time):
-            queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: time)) { [weak self] in
-                guard let self else { return }
-                self.writer?.async { [weak self] db in self?.runCheck(db) }
-            }
+            queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: time)) { [weak self] in self?.startCheck() }
         }
+    }
+
+    /// Runs the planned check on the writer: at the end of its access under way, if any,
+    /// else in an access of its own. The file events of the process's own commits come
+    /// while it writes: their checks then cost no thread wake-up, and the application's next
+    /// write does not wait for one (W5b, W8).
+    private func startCheck() {
+        writer?.runAtEndOfAccess { [weak self] db in self?.runCheck(db) }
     }
 
     private func runCheck(_ db: Database) {
