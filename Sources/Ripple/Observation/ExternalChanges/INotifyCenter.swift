@@ -168,11 +168,14 @@ struct INotifyEvents {
     /// Reads until no event is pending (the descriptor is non-blocking).
     static func readPending(_ descriptor: Int32) -> INotifyEvents {
         var events = INotifyEvents()
-        var buffer = [UInt8](repeating: 0, count: 8192)
+        // Not zeroed first (8 KB of memset at each wake-up, for every commit batch of the
+        // process's own): only the bytes `read` wrote are parsed.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: MemoryLayout<Int32>.alignment)
+        defer { buffer.deallocate() }
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
             guard count > 0 else { break }
-            buffer.withUnsafeBytes { events.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            events.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
         return events
     }
