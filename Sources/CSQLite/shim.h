@@ -22,4 +22,13 @@ static inline int ripple_disable_double_quoted_strings(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
 }
 
+// Memory statistics (sqlite3_memory_used, sqlite3_status, the soft and hard heap limits)
+// make every allocation of every connection take one process-wide mutex: the writer and
+// the readers of a pool contend for it. Must run before SQLite is initialized, else it
+// returns SQLITE_MISUSE and changes nothing. (sqlite3_config is variadic, which Swift
+// cannot call.)
+static inline int ripple_sqlite_config_memstatus(int enabled) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enabled);
+}
+
 #endif

@@ -13,6 +13,9 @@
 //   hang TABLE       begins a transaction, inserts a row, answers, and waits to be killed
 //   observe          (ripple only) registers an observer, so that this process subscribes
 //                    to the commit log
+//   memory           answers "value N", N = sqlite3_memory_used(), before its "ok" (SQLite's
+//                    memory statistics; RIPPLE_KEEP_MEMORY_STATISTICS=1 keeps them in a
+//                    ripple writer)
 //   quit
 //
 // `ripple` writes with Ripple (a DatabaseQueue, whose transactions log their tables for
@@ -55,6 +58,7 @@ final class RippleWriter: Writer {
         // RIPPLE_COMMIT_LOGGING=always: log every transaction, as a primary whose replicas
         // cannot subscribe.
         if ProcessInfo.processInfo.environment["RIPPLE_COMMIT_LOGGING"] == "always" { config.commitLogging = .always }
+        if ProcessInfo.processInfo.environment["RIPPLE_KEEP_MEMORY_STATISTICS"] == "1" { Database.keepSQLiteMemoryStatistics() }
         dbQueue = try DatabaseQueue(path: path, configuration: config)
     }
     func run(_ sql: String, inTransaction: Bool) throws {
@@ -117,6 +121,7 @@ do {
             case "autocommit"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: false)
             case "hang"?: try writer.hang("INSERT INTO \(words[1]) DEFAULT VALUES")
             case "observe"?: try writer.observe()
+            case "memory"?: say("value \(sqlite3_memory_used())")
             case "quit"?: exit(0)
             default: say("error unknown command \(line)"); continue
             }

@@ -170,3 +170,13 @@ public struct RawSubject: BenchSubject {
         return Sample(seconds: seconds)
     }
 }
+
+/// SQLite's process-wide settings, the same for every subject of a benchmark process.
+public enum BenchSQLite {
+    /// Turns SQLite's memory statistics on or off for the process (before any connection
+    /// opens; see `main.swift`).
+    public static func setMemoryStatistics(_ enabled: Bool) {
+        let code = bench_sqlite_config_memstatus(enabled ? 1 : 0)
+        precondition(code == SQLITE_OK, "SQLite was initialized before the benchmark could configure it")
+    }
+}

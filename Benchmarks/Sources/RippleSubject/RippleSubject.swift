@@ -34,6 +34,11 @@ public struct RippleSubject: BenchSubject {
         }
     }
 
+    /// Keeps SQLite's memory statistics, which Ripple turns off otherwise (see main.swift).
+    public static func keepSQLiteMemoryStatistics() {
+        precondition(Database.keepSQLiteMemoryStatistics(), "a connection was opened already")
+    }
+
     static func configuration() -> Configuration {
         var config = Configuration()
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }

@@ -6,6 +6,16 @@ import RippleSubject
 
 // swift run -c release --package-path Benchmarks ripple-bench [--quick] [--filter W1] [--rounds N]
 
+// SQLite's memory statistics are a setting of the whole process, which its first connection
+// fixes: every subject runs with the same one. By default, SQLite's own (on), as raw SQLite
+// and GRDB run in an application of their own, and as every figure before session 9 was
+// measured; RIPPLE_BENCH_SQLITE_MEMSTATUS=off gives every subject Ripple's (off: an
+// allocation then takes no process-wide mutex, W8). The child processes of W6m and W7
+// inherit the variable.
+let sqliteMemoryStatistics = ProcessInfo.processInfo.environment["RIPPLE_BENCH_SQLITE_MEMSTATUS"] != "off"
+BenchSQLite.setMemoryStatistics(sqliteMemoryStatistics)
+if sqliteMemoryStatistics { RippleSubject.keepSQLiteMemoryStatistics() }
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 // The writing process of W7, which W7 starts.
 if arguments.first == "--w7-writer", arguments.count == 2 {

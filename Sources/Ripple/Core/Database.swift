@@ -61,6 +61,7 @@ public final class Database {
         let isReadonly = readonly ?? configuration.readonly
         var flags = SQLITE_OPEN_NOMUTEX
         flags |= isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        SQLiteMemoryStatistics.beforeOpeningConnection()
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {

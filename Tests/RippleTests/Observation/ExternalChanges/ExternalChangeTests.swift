@@ -63,6 +63,15 @@ final class ExternalChangeTests: XCTestCase {
             XCTAssertEqual(answer, "ok", command)
         }
 
+        /// Sends a command that answers a value ("value V", then "ok"), and returns V.
+        func ask(_ command: String) throws -> String {
+            input.fileHandleForWriting.write(Data((command + "\n").utf8))
+            let answer = try readLine()
+            XCTAssertEqual(try readLine(), "ok", command)
+            guard answer.hasPrefix("value ") else { throw DatabaseError(message: "unexpected answer: \(answer)") }
+            return String(answer.dropFirst("value ".count))
+        }
+
         /// Ends the process.
         func quit() {
             input.fileHandleForWriting.write(Data("quit\n".utf8))
