@@ -57,6 +57,16 @@ final class AccessOccupancy: Sendable {
         state.withLock { $0.accessDidEnd() }
     }
 
+    /// See ``AccessOccupancyState/accessesInFlight``.
+    var accessesInFlight: Int {
+        state.withLock { $0.accessesInFlight }
+    }
+
+    /// See ``AccessOccupancyState/waitingCount``.
+    var waitingCount: Int {
+        state.withLock { $0.waitingCount }
+    }
+
     /// See ``AccessOccupancyState/runAtEndOfAccess(_:)``.
     func runAtEndOfAccess(_ work: @escaping Work) -> Bool {
         state.withLock { $0.runAtEndOfAccess(work) }

@@ -50,7 +50,7 @@ public final class DatabasePool: DatabaseWriter {
             configuration: configuration,
             label: "\(label).writer",
             context: AccessContext(owner: owner, role: .writer),
-            countsAccesses: true)
+            countsAccesses: ExternalChangeMonitor.monitors(path: path, configuration: configuration))
         if !configuration.readonly {
             try writer.sync { db in
                 let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")

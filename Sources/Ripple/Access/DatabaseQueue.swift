@@ -36,7 +36,7 @@ public final class DatabaseQueue: DatabaseWriter {
             configuration: configuration,
             label: configuration.label ?? "Ripple.DatabaseQueue",
             context: AccessContext(role: .writer),
-            countsAccesses: true)
+            countsAccesses: ExternalChangeMonitor.monitors(path: path, configuration: configuration))
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
     }
 

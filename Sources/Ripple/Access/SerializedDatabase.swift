@@ -116,9 +116,21 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
     /// work that need not run before the application's next access, and should not make
     /// it wait for a thread to wake (see ``AccessOccupancyState``).
     func runAtEndOfAccess(_ work: @escaping @Sendable (Database) -> Void) {
-        if let occupancy, occupancy.runAtEndOfAccess(work) { return }
+        if keepForEndOfAccess(work) { return }
         async(work)
     }
+
+    /// Keeps `work` for the end of the access under way or waiting, and returns true;
+    /// false when none is in flight (or the queue does not count its accesses).
+    func keepForEndOfAccess(_ work: @escaping @Sendable (Database) -> Void) -> Bool {
+        occupancy?.runAtEndOfAccess(work) ?? false
+    }
+
+    /// The accesses submitted and not ended, for tests; nil when they are not counted.
+    var accessesInFlight: Int? { occupancy?.accessesInFlight }
+
+    /// The pieces of work that wait for the end of an access, for tests.
+    var workWaitingForEndOfAccess: Int { occupancy?.waitingCount ?? 0 }
 
     /// Runs `block` right now: the caller is on the queue already.
     func onCurrentQueue<T>(_ block: (Database) throws -> T) rethrows -> T {

@@ -61,11 +61,15 @@ final class AccessOccupancyTests: XCTestCase {
         done.wait()
         queued.wait()
         let items = trace.items
-        XCTAssertEqual(items.count, 3)
+        guard items.count == 3 else { return XCTFail("unexpected trace \(items)") }
         XCTAssertEqual(items[1], "work " + items[0].dropFirst("access ".count), "on the thread of the access, right after it")
         XCTAssertEqual(items.last, "next")
 
-        // Nothing in flight: the work runs in an access of its own.
+        // Nothing in flight (a sync access ended after the others): the work runs in an
+        // access of its own.
+        writer.writeWithoutTransaction { _ in }
+        XCTAssertEqual(serialized.accessesInFlight, 0)
+        XCTAssertFalse(serialized.keepForEndOfAccess { _ in XCTFail("kept with no access in flight") })
         let ran = DispatchSemaphore(value: 0)
         serialized.runAtEndOfAccess { db in
             XCTAssertEqual(try? Int.fetchOne(db, sql: "SELECT 2"), 2)
@@ -84,8 +88,17 @@ final class AccessOccupancyTests: XCTestCase {
         try assertWorkRunsAtTheEndOfTheAccessUnderWay(dbPool, serialized: dbPool.writer)
     }
 
+    func testOnlyWritersThatWatchOtherProcessesCountTheirAccesses() throws {
+        XCTAssertNil(try DatabaseQueue().writer.accessesInFlight, "in memory: nothing to watch")
+        var config = Configuration()
+        config.observesExternalChanges = false
+        XCTAssertNil(try DatabaseQueue(path: makeTemporaryDatabasePath(self), configuration: config).writer.accessesInFlight)
+        XCTAssertEqual(try DatabaseQueue(path: makeTemporaryDatabasePath(self)).writer.accessesInFlight, 0)
+        XCTAssertEqual(try DatabasePool(path: makeTemporaryDatabasePath(self)).writer.accessesInFlight, 0)
+    }
+
     func testWorkRunsAfterAnAccessThatThrew() throws {
-        let dbQueue = try DatabaseQueue()
+        let dbQueue = try DatabaseQueue(path: makeTemporaryDatabasePath(self))
         let ran = Trace()
         XCTAssertThrowsError(try dbQueue.write { db in
             dbQueue.writer.runAtEndOfAccess { _ in ran.append("work") }

@@ -60,6 +60,16 @@ extension Database {
         }
     }
 
+    /// Whether a check would find commits of other connections visible (the data version
+    /// moved since the last check): it would then read the commit log in a read
+    /// transaction, which may wait for another process's lock. True also when the data
+    /// version cannot be read: the check of an access of its own finds out.
+    func externalCommitsMayBeVisible() -> Bool {
+        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive, !isInsideTransaction else { return false }
+        guard let version = withUnobservedWork({ readDataVersion() }) else { return true }
+        return version != tracker.dataVersion
+    }
+
     /// Checks the file for commits of other connections and processes, and tells observers
     /// (on the writer queue, between the connection's own accesses).
     func checkExternalChanges() -> ExternalCheckOutcome {

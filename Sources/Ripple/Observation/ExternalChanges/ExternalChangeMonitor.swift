@@ -32,8 +32,18 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
 
     /// Sets up the writer of a database file: its tracker (when it observes other
     /// processes or logs for them), and the monitor (when it observes them).
+    /// Whether the writer of a database at `path` gets a monitor: its accesses are then
+    /// counted, so that checks wait for the end of one (see ``AccessOccupancy``).
+    static func monitors(path: String, configuration: Configuration) -> Bool {
+        isFile(path) && configuration.observesExternalChanges
+    }
+
+    private static func isFile(_ path: String) -> Bool {
+        path != ":memory:" && !path.isEmpty && !path.hasPrefix("file::memory:")
+    }
+
     static func setUp(writer: SerializedDatabase, path: String, configuration: Configuration) -> ExternalChangeMonitor? {
-        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file::memory:") else { return nil }
+        guard isFile(path) else { return nil }
         let observes = configuration.observesExternalChanges
         guard observes || configuration.commitLogging == .always else { return nil }
         let monitor = observes ? ExternalChangeMonitor(writer: writer, path: path, configuration: configuration) : nil
@@ -126,11 +136,25 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     /// else in an access of its own. The file events of the process's own commits come
     /// while it writes: their checks then cost no thread wake-up, and the application's next
     /// write does not wait for one (W5b, W8).
+    ///
+    /// What may wait for another process's lock (reading the commit log in a transaction
+    /// when other connections' commits are visible, refreshing the subscription) is not
+    /// done at the end of the application's access, whose thread may be the main thread:
+    /// the check then goes on in an access of its own.
     private func startCheck() {
-        writer?.runAtEndOfAccess { [weak self] db in self?.runCheck(db) }
+        guard let writer else { return }
+        let kept = writer.keepForEndOfAccess { [weak self] db in
+            guard let self else { return }
+            if db.externalCommitsMayBeVisible() {
+                self.writer?.async { [weak self] db in self?.runCheck(db, atEndOfAccess: false) }
+            } else {
+                self.runCheck(db, atEndOfAccess: true)
+            }
+        }
+        if !kept { writer.async { [weak self] db in self?.runCheck(db, atEndOfAccess: false) } }
     }
 
-    private func runCheck(_ db: Database) {
+    private func runCheck(_ db: Database, atEndOfAccess: Bool) {
         let starts = lock.withLock { () -> Bool in
             guard isTracking, scheduler.checkWillStart(now: DispatchTime.now().uptimeNanoseconds) else { return false }
             // Events from now on may come after what this check reads.
@@ -144,7 +168,11 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
             return
         }
         let outcome = db.checkExternalChanges()
-        refreshSubscription(db, force: false)
+        if atEndOfAccess {
+            if subscriptionIsDue(force: false) { writer?.async { [weak self] db in self?.refreshSubscription(db, force: false) } }
+        } else {
+            refreshSubscription(db, force: false)
+        }
         let (next, retry) = lock.withLock { () -> (ExternalCheckScheduler.Action, UInt64?) in
             let next = scheduler.checkDidEnd(now: DispatchTime.now().uptimeNanoseconds, foundChanges: outcome != .nothingNew)
             guard outcome == .checkAgainSoon else {
@@ -166,10 +194,14 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     /// Writes this connection's subscription in the commit log when it is due.
     private func refreshSubscription(_ db: Database, force: Bool) {
         let now = ProcessInfo.processInfo.systemUptime
-        let isDue = lock.withLock {
+        guard subscriptionIsDue(force: force, now: now), db.updateCommitLogSubscription(subscribe: true) else { return }
+        lock.withLock { if isTracking { subscribedAt = now } }
+    }
+
+    /// Whether the subscription in the commit log should be written now.
+    private func subscriptionIsDue(force: Bool, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Bool {
+        lock.withLock {
             isTracking && (force || subscribedAt.map { now - $0 > CommitLog.subscriptionRefresh } ?? true)
         }
-        guard isDue, db.updateCommitLogSubscription(subscribe: true) else { return }
-        lock.withLock { if isTracking { subscribedAt = now } }
     }
 }
