@@ -31,7 +31,7 @@ public final class DatabasePool: DatabaseWriter {
     let observationFetches: ConcurrencyLimiter
 
     /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
-    private let externalChangeMonitor: ExternalChangeMonitor?
+    let externalChangeMonitor: ExternalChangeMonitor?
 
     /// The path of the database file.
     public let path: String

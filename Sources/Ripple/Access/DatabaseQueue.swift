@@ -22,7 +22,7 @@ public final class DatabaseQueue: DatabaseWriter {
     public let configuration: Configuration
 
     /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
-    private let externalChangeMonitor: ExternalChangeMonitor?
+    let externalChangeMonitor: ExternalChangeMonitor?
 
     /// The path of the database file, or `:memory:`.
     public let path: String

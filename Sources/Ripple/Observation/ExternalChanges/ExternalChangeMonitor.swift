@@ -69,6 +69,9 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         pollTimer?.cancel()
     }
 
+    /// Whether the file is watched (for tests).
+    var isWatching: Bool { lock.withLock { isTracking && watch != nil } }
+
     // MARK: - Tracking starts and stops (on the writer's queue)
 
     func trackingDidStart() {

@@ -98,6 +98,12 @@ final class ExternalChangeTracker {
     func connectionWillClose() {
         uninstallWALHook()
         statements = [:]
+        // A closed connection has no observer left to tell: the file watch and the poll
+        // stop now, not when the DatabaseQueue or DatabasePool goes.
+        if isActive {
+            isActive = false
+            monitor?.trackingDidStop()
+        }
     }
 
     // MARK: Activity

@@ -508,6 +508,21 @@ final class ExternalChangeTests: XCTestCase {
         XCTAssertNil(tracker(inMemory) { $0 })
     }
 
+    func testClosingTheConnectionStopsTheWatch() throws {
+        for kind in [Kind.pool, .rollbackQueue] {
+            let path = try makeTemporaryDatabasePath(self)
+            let observed = try makeObserved(kind, path: path)
+            let cancellable = DatabaseRegionObservation(tracking: .fullDatabase)
+                .start(in: observed, onError: { XCTFail("\($0)") }, onChange: { _ in })
+            let monitor: ExternalChangeMonitor? = (observed as? DatabasePool)?.externalChangeMonitor
+                ?? (observed as? DatabaseQueue)?.externalChangeMonitor
+            XCTAssertEqual(monitor?.isWatching, true, "\(kind)")
+            try observed.close()
+            XCTAssertEqual(monitor?.isWatching, false, "\(kind): nothing left to tell once closed")
+            withExtendedLifetime(cancellable) {}
+        }
+    }
+
     func testCommitLogIsPruned() throws {
         let path = try makeTemporaryDatabasePath(self)
         var config = configuration()
