@@ -33,7 +33,7 @@ struct AccessOccupancyState<Work> {
     /// when no access is in flight: the caller must then run the work in an access of its
     /// own. (An access in flight has not reached `accessDidEnd()` yet: it will run the
     /// work, so nothing kept is ever left behind.)
-    mutating func runAtEndOfAccess(_ work: Work) -> Bool {
+    mutating func keepForEndOfAccess(_ work: Work) -> Bool {
         guard accessesInFlight > 0 else { return false }
         waiting.append(work)
         return true
@@ -67,8 +67,8 @@ final class AccessOccupancy: Sendable {
         state.withLock { $0.waitingCount }
     }
 
-    /// See ``AccessOccupancyState/runAtEndOfAccess(_:)``.
-    func runAtEndOfAccess(_ work: @escaping Work) -> Bool {
-        state.withLock { $0.runAtEndOfAccess(work) }
+    /// See ``AccessOccupancyState/keepForEndOfAccess(_:)``.
+    func keepForEndOfAccess(_ work: @escaping Work) -> Bool {
+        state.withLock { $0.keepForEndOfAccess(work) }
     }
 }

@@ -112,18 +112,19 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
     }
 
     /// Runs `work` on the queue soon: at the end of the access under way or waiting, if any
-    /// (in the thread that runs it, after its block), else in an access of its own. For
-    /// work that need not run before the application's next access, and should not make
-    /// it wait for a thread to wake (see ``AccessOccupancyState``).
-    func runAtEndOfAccess(_ work: @escaping @Sendable (Database) -> Void) {
-        if keepForEndOfAccess(work) { return }
-        async(work)
+    /// (in the thread that runs it, after its block; `atEndOfAccess` is then true), else in
+    /// an access of its own. For work that need not run before the application's next
+    /// access, and should not make it wait for a thread to wake (see
+    /// ``AccessOccupancyState``).
+    func runAtEndOfAccess(_ work: @escaping @Sendable (_ db: Database, _ atEndOfAccess: Bool) -> Void) {
+        if keepForEndOfAccess({ db in work(db, true) }) { return }
+        async { db in work(db, false) }
     }
 
     /// Keeps `work` for the end of the access under way or waiting, and returns true;
     /// false when none is in flight (or the queue does not count its accesses).
-    func keepForEndOfAccess(_ work: @escaping @Sendable (Database) -> Void) -> Bool {
-        occupancy?.runAtEndOfAccess(work) ?? false
+    func keepForEndOfAccess(_ work: @escaping AccessOccupancy.Work) -> Bool {
+        occupancy?.keepForEndOfAccess(work) ?? false
     }
 
     /// The accesses submitted and not ended, for tests; nil when they are not counted.

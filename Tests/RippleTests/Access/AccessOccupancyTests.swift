@@ -9,18 +9,18 @@ final class AccessOccupancyTests: XCTestCase {
     func testWorkWaitsForTheEndOfAnAccessInFlightOnly() {
         var state = AccessOccupancyState<Int>()
         // Nothing in flight: the caller runs the work itself.
-        XCTAssertFalse(state.runAtEndOfAccess(1))
+        XCTAssertFalse(state.keepForEndOfAccess(1))
         XCTAssertEqual(state.waitingCount, 0)
         state.accessWillStart()
         state.accessWillStart()
-        XCTAssertTrue(state.runAtEndOfAccess(2))
-        XCTAssertTrue(state.runAtEndOfAccess(3))
+        XCTAssertTrue(state.keepForEndOfAccess(2))
+        XCTAssertTrue(state.keepForEndOfAccess(3))
         // The first access to end runs all of it, in order, and only once.
         XCTAssertEqual(state.accessDidEnd(), [2, 3])
         XCTAssertEqual(state.accessesInFlight, 1)
         XCTAssertEqual(state.accessDidEnd(), [])
         XCTAssertEqual(state.accessesInFlight, 0)
-        XCTAssertFalse(state.runAtEndOfAccess(4))
+        XCTAssertFalse(state.keepForEndOfAccess(4))
     }
 
     /// Records where work ran, across threads.
@@ -45,7 +45,7 @@ final class AccessOccupancyTests: XCTestCase {
             done.signal()
         }
         accessStarted.wait()
-        serialized.runAtEndOfAccess { db in
+        serialized.runAtEndOfAccess { db, _ in
             // Inside an access: the connection may be used.
             XCTAssertEqual(try? Int.fetchOne(db, sql: "SELECT 1"), 1)
             trace.append("work \(ObjectIdentifier(Thread.current))")
@@ -71,7 +71,7 @@ final class AccessOccupancyTests: XCTestCase {
         XCTAssertEqual(serialized.accessesInFlight, 0)
         XCTAssertFalse(serialized.keepForEndOfAccess { _ in XCTFail("kept with no access in flight") })
         let ran = DispatchSemaphore(value: 0)
-        serialized.runAtEndOfAccess { db in
+        serialized.runAtEndOfAccess { db, _ in
             XCTAssertEqual(try? Int.fetchOne(db, sql: "SELECT 2"), 2)
             ran.signal()
         }
@@ -101,7 +101,7 @@ final class AccessOccupancyTests: XCTestCase {
         let dbQueue = try DatabaseQueue(path: makeTemporaryDatabasePath(self))
         let ran = Trace()
         XCTAssertThrowsError(try dbQueue.write { db in
-            dbQueue.writer.runAtEndOfAccess { _ in ran.append("work") }
+            dbQueue.writer.runAtEndOfAccess { _, _ in ran.append("work") }
             try db.execute(sql: "SELECT * FROM missing")
         })
         XCTAssertEqual(ran.items, ["work"])

@@ -30,8 +30,6 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     /// When the subscription in the commit log was last written (uptime seconds).
     private var subscribedAt: TimeInterval?
 
-    /// Sets up the writer of a database file: its tracker (when it observes other
-    /// processes or logs for them), and the monitor (when it observes them).
     /// Whether the writer of a database at `path` gets a monitor: its accesses are then
     /// counted, so that checks wait for the end of one (see ``AccessOccupancy``).
     static func monitors(path: String, configuration: Configuration) -> Bool {
@@ -42,6 +40,8 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         path != ":memory:" && !path.isEmpty && !path.hasPrefix("file::memory:")
     }
 
+    /// Sets up the writer of a database file: its tracker (when it observes other
+    /// processes or logs for them), and the monitor (when it observes them).
     static func setUp(writer: SerializedDatabase, path: String, configuration: Configuration) -> ExternalChangeMonitor? {
         guard isFile(path) else { return nil }
         let observes = configuration.observesExternalChanges
@@ -145,19 +145,15 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     /// done at the end of the application's access, whose thread may be the main thread:
     /// the check then goes on in an access of its own.
     private func startCheck() {
-        guard let writer else { return }
-        let kept = writer.keepForEndOfAccess { [weak self] db in
-            guard let self else { return }
-            if db.externalCommitsMayBeVisible() {
-                self.writer?.async { [weak self] db in self?.runCheck(db, atEndOfAccess: false) }
-            } else {
-                self.runCheck(db, atEndOfAccess: true)
-            }
-        }
-        if !kept { writer.async { [weak self] db in self?.runCheck(db, atEndOfAccess: false) } }
+        writer?.runAtEndOfAccess { [weak self] db, atEndOfAccess in self?.runCheck(db, atEndOfAccess: atEndOfAccess) }
     }
 
     private func runCheck(_ db: Database, atEndOfAccess: Bool) {
+        if atEndOfAccess && db.externalCommitsMayBeVisible() {
+            // (Still planned: the check starts in that access.)
+            writer?.async { [weak self] db in self?.runCheck(db, atEndOfAccess: false) }
+            return
+        }
         let starts = lock.withLock { () -> Bool in
             guard isTracking, scheduler.checkWillStart(now: DispatchTime.now().uptimeNanoseconds) else { return false }
             // Events from now on may come after what this check reads.

@@ -101,7 +101,7 @@ final class ExternalChangeTracker {
         // A closed connection has no observer left to tell: the file watch and the poll
         // stop now, not when the DatabaseQueue or DatabasePool goes.
         if isActive {
-            isActive = false
+            deactivate()
             monitor?.trackingDidStop()
         }
     }
