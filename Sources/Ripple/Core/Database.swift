@@ -203,6 +203,23 @@ public final class Database {
         return (result, observation.recordedRegion ?? DatabaseRegion())
     }
 
+    /// Runs `body` without recording what it reads: for the schema introspection that
+    /// Ripple does for a request (its primary key, its columns), which is not what the
+    /// request reads. Cached after the first time, it would be recorded by the first
+    /// fetch only; and a change of the schema fetches a `tracking` observation again
+    /// anyway (see ``RegionObserver/observesSchemaChanges``).
+    func withoutRecordingReads<T>(_ body: () throws -> T) rethrows -> T {
+        guard let recorded = observation.recordedRegion else { return try body() }
+        let prepared = observation.preparedStatementRegion
+        observation.recordedRegion = nil
+        observation.preparedStatementRegion = nil
+        defer {
+            observation.recordedRegion = recorded
+            observation.preparedStatementRegion = prepared
+        }
+        return try body()
+    }
+
     /// Adds to the recorded region, when recording.
     func recordRead(_ region: DatabaseRegion) {
         if observation.recordedRegion != nil { observation.recordedRegion!.formUnion(region) }

@@ -43,49 +43,140 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// nil for the full database; otherwise tables keyed by lowercased name.
-    private(set) var tableRegions: [String: TableRegion]?
+    /// One table of a region: its lowercased name, and what the region holds of it.
+    struct TableEntry: Hashable, Sendable {
+        let key: String
+        var region: TableRegion
+    }
+
+    /// nil for the full database; otherwise the tables, sorted by lowercased name, each
+    /// once.
+    ///
+    /// (A sorted array rather than a dictionary: most regions hold one to a few tables,
+    /// and every observation keeps its region. An observation of one row, whose region is
+    /// its table and `sqlite_master`, kept a 208-byte dictionary; the array takes 112, W6m.)
+    private(set) var tables: [TableEntry]?
 
     /// The empty region.
     public init() {
-        tableRegions = [:]
+        tables = []
     }
 
-    private init(tableRegions: [String: TableRegion]?) {
-        self.tableRegions = tableRegions
+    private init(tables: [TableEntry]?) {
+        assert(tables.map { Self.isSortedAndUnique($0) } ?? true, "a region's tables are sorted by key, each once")
+        self.tables = tables
+    }
+
+    private static func isSortedAndUnique(_ tables: [TableEntry]) -> Bool {
+        zip(tables, tables.dropFirst()).allSatisfy { $0.key < $1.key }
     }
 
     /// The full database: every table, including the ones created later.
-    public static let fullDatabase = DatabaseRegion(tableRegions: nil)
+    public static let fullDatabase = DatabaseRegion(tables: nil)
 
     /// A whole table.
     public init(table: String) {
-        tableRegions = [table.lowercased(): TableRegion(columns: nil, rowIDs: nil)]
+        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: nil, rowIDs: nil))]
     }
 
     /// Some columns of a table (an empty set: the table's rows, no column).
     public init(table: String, columns: Set<String>, rowIDs: Set<Int64>? = nil) {
-        tableRegions = [table.lowercased(): TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: rowIDs)]
+        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: rowIDs))]
     }
 
     /// Some rows of a table, all columns.
     public init(table: String, rowIDs: Set<Int64>) {
-        tableRegions = [table.lowercased(): TableRegion(columns: nil, rowIDs: rowIDs)]
+        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: nil, rowIDs: rowIDs))]
     }
 
     /// Whether the region is empty.
-    public var isEmpty: Bool { tableRegions?.isEmpty ?? false }
+    public var isEmpty: Bool { tables?.isEmpty ?? false }
 
     /// Whether the region is the full database.
-    public var isFullDatabase: Bool { tableRegions == nil }
+    public var isFullDatabase: Bool { tables == nil }
 
     /// The lowercased names of the tables of the region (nil for the full database).
-    public var tableNames: Set<String>? { tableRegions.map { Set($0.keys) } }
+    public var tableNames: Set<String>? { tables.map { Set($0.lazy.map(\.key)) } }
+
+    /// What the region holds of the table of this lowercased name; nil when the table is
+    /// not in the region, or the region is the full database.
+    func tableRegion(forKey key: String) -> TableRegion? {
+        guard let tables, let index = Self.index(of: key, in: tables) else { return nil }
+        return tables[index].region
+    }
+
+    /// The index of `key` in sorted `tables`, by binary search.
+    private static func index(of key: String, in tables: [TableEntry]) -> Int? {
+        var low = 0
+        var high = tables.count
+        while low < high {
+            let middle = (low + high) / 2
+            let candidate = tables[middle].key
+            if candidate == key { return middle }
+            if candidate < key { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Merges two sorted table lists: the tables of one list only are kept when
+    /// `keepingSingles` is true; the tables of both are combined by `both` (nil drops the
+    /// table).
+    private static func merge(
+        _ mine: [TableEntry], _ theirs: [TableEntry],
+        keepingSingles: Bool,
+        _ both: (TableRegion, TableRegion) -> TableRegion?) -> [TableEntry]
+    {
+        var result: [TableEntry] = []
+        // (Exactly the capacity needed: regions are kept by every observation.)
+        result.reserveCapacity(keepingSingles ? mine.count + theirs.count - commonCount(mine, theirs) : min(mine.count, theirs.count))
+        var i = 0
+        var j = 0
+        while i < mine.count, j < theirs.count {
+            let a = mine[i], b = theirs[j]
+            if a.key == b.key {
+                if let region = both(a.region, b.region) { result.append(TableEntry(key: a.key, region: region)) }
+                i += 1
+                j += 1
+            } else if a.key < b.key {
+                if keepingSingles { result.append(a) }
+                i += 1
+            } else {
+                if keepingSingles { result.append(b) }
+                j += 1
+            }
+        }
+        if keepingSingles {
+            result.append(contentsOf: mine[i...])
+            result.append(contentsOf: theirs[j...])
+        }
+        return result
+    }
+
+    /// The number of tables that two sorted table lists have in common.
+    private static func commonCount(_ mine: [TableEntry], _ theirs: [TableEntry]) -> Int {
+        var count = 0
+        var i = 0
+        var j = 0
+        while i < mine.count, j < theirs.count {
+            if mine[i].key == theirs[j].key {
+                count += 1
+                i += 1
+                j += 1
+            } else if mine[i].key < theirs[j].key {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        return count
+    }
 
     /// The region that contains both regions.
     public func union(_ other: DatabaseRegion) -> DatabaseRegion {
-        guard let mine = tableRegions, let theirs = other.tableRegions else { return .fullDatabase }
-        return DatabaseRegion(tableRegions: mine.merging(theirs) { $0.union($1) })
+        guard let mine = tables, let theirs = other.tables else { return .fullDatabase }
+        if theirs.isEmpty { return self }
+        if mine.isEmpty { return other }
+        return DatabaseRegion(tables: Self.merge(mine, theirs, keepingSingles: true) { $0.union($1) })
     }
 
     /// Adds `other` to the region.
@@ -95,29 +186,22 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
 
     /// The region that both regions contain.
     public func intersection(_ other: DatabaseRegion) -> DatabaseRegion {
-        guard let mine = tableRegions else { return other }
-        guard let theirs = other.tableRegions else { return self }
-        var result: [String: TableRegion] = [:]
-        for (table, region) in mine {
-            if let otherRegion = theirs[table], let intersection = region.intersection(otherRegion) {
-                result[table] = intersection
-            }
-        }
-        return DatabaseRegion(tableRegions: result)
+        guard let mine = tables else { return other }
+        guard let theirs = other.tables else { return self }
+        return DatabaseRegion(tables: Self.merge(mine, theirs, keepingSingles: false) { $0.intersection($1) })
     }
 
     /// The same region, without its rowids: every row of its tables.
     public func ignoringRowIDs() -> DatabaseRegion {
-        guard let tableRegions else { return self }
-        return DatabaseRegion(tableRegions: tableRegions.mapValues { TableRegion(columns: $0.columns, rowIDs: nil) })
+        guard let tables else { return self }
+        return DatabaseRegion(tables: tables.map { TableEntry(key: $0.key, region: TableRegion(columns: $0.region.columns, rowIDs: nil)) })
     }
 
     /// The same region, where `table` is restricted to some rowids.
     func restricting(table: String, toRowIDs rowIDs: Set<Int64>) -> DatabaseRegion {
-        guard var tableRegions, var region = tableRegions[table.lowercased()] else { return self }
-        region.rowIDs = region.rowIDs.map { $0.intersection(rowIDs) } ?? rowIDs
-        tableRegions[table.lowercased()] = region
-        return DatabaseRegion(tableRegions: tableRegions)
+        guard var tables, let index = Self.index(of: table.lowercased(), in: tables) else { return self }
+        tables[index].region.rowIDs = tables[index].region.rowIDs.map { $0.intersection(rowIDs) } ?? rowIDs
+        return DatabaseRegion(tables: tables)
     }
 
     /// Whether a change of `kind` to `table` (at `rowID`, when known) touches the region.
@@ -126,8 +210,8 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     /// the updated columns is in the region. A change whose row is not among the region's
     /// rowids does not touch it.
     public func isModified(byChangeOf table: String, kind: ChangeKind, rowID: Int64? = nil) -> Bool {
-        guard let tableRegions else { return true }
-        guard let region = tableRegions[table.lowercased()] else { return false }
+        guard tables != nil else { return true }
+        guard let region = tableRegion(forKey: table.lowercased()) else { return false }
         if let rowID, let rowIDs = region.rowIDs, !rowIDs.contains(rowID) { return false }
         switch kind {
         case .insert, .delete:
@@ -153,11 +237,11 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
 
     /// `player(id,score)`, `team(*)`, `player(*)[1,2]`, `full database`, `empty`.
     public var description: String {
-        guard let tableRegions else { return "full database" }
-        if tableRegions.isEmpty { return "empty" }
-        return tableRegions.keys.sorted().map { table in
-            let region = tableRegions[table]!
-            var text = table
+        guard let tables else { return "full database" }
+        if tables.isEmpty { return "empty" }
+        return tables.map { table in
+            let region = table.region
+            var text = table.key
             if let columns = region.columns {
                 text += "(" + columns.sorted().joined(separator: ",") + ")"
             } else {

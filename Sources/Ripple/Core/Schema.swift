@@ -37,6 +37,8 @@ public struct ColumnInfo: Hashable, Sendable {
 struct SchemaCache {
     var primaryKeys: [String: PrimaryKeyInfo] = [:]
     var columns: [String: [ColumnInfo]] = [:]
+    /// Whether the schema object of this lowercased name is a view.
+    var isView: [String: Bool] = [:]
 }
 
 extension Database {
@@ -48,7 +50,7 @@ extension Database {
     public func columns(in table: String) throws -> [ColumnInfo] {
         let key = table.lowercased()
         if let columns = schemaCache.columns[key] { return columns }
-        let rows = try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))")
+        let rows = try withoutRecordingReads { try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))") }
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
@@ -62,6 +64,18 @@ extension Database {
         }
         schemaCache.columns[key] = columns
         return columns
+    }
+
+    /// Whether `name` is a view (cached, as ``primaryKey(_:)``; not recorded in a value
+    /// observation's region).
+    func isView(_ name: String) throws -> Bool {
+        let key = name.lowercased()
+        if let isView = schemaCache.isView[key] { return isView }
+        let isView = try withoutRecordingReads {
+            try Bool.fetchOne(self, sql: "SELECT type = 'view' FROM sqlite_master WHERE name = ? COLLATE NOCASE", arguments: [name]) == true
+        }
+        schemaCache.isView[key] = isView
+        return isView
     }
 
     /// Whether `table` exists, temporary tables included. Ripple's own tables (the commit
@@ -79,6 +93,10 @@ extension Database {
     public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
         let key = table.lowercased()
         if let info = schemaCache.primaryKeys[key] { return info }
+        return try withoutRecordingReads { try readPrimaryKey(table, key: key) }
+    }
+
+    private func readPrimaryKey(_ table: String, key: String) throws -> PrimaryKeyInfo {
         let rows = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A started observation, stopped by ``cancel()``.
 public protocol DatabaseCancellable: Sendable {
     /// Stops the observation: no callback happens after `cancel()` returns, unless one is
@@ -9,17 +7,30 @@ public protocol DatabaseCancellable: Sendable {
 
 /// A cancellable that cancels when it is deallocated.
 ///
-/// Once cancelled, it lets its cancel action go, with what the action holds (the
-/// observation and its handlers): a handler that keeps the cancellable, directly or not,
+/// Once cancelled, the handlers of the observation are let go (with the cancel action, for
+/// a cancellable made from one): a handler that keeps the cancellable, directly or not,
 /// makes no reference cycle once the observation is cancelled.
 public final class AnyDatabaseCancellable: DatabaseCancellable {
-    // Only read and cleared under `lock`: that makes it safe to share across threads.
-    private let lock = NSLock()
-    private nonisolated(unsafe) var action: (@Sendable () -> Void)?
+    private enum Base {
+        /// The action, until it runs. (A `LockedState`, one allocation: an `NSLock` is two
+        /// on Linux, and every observation has a cancellable, W6m.)
+        case action(LockedState<(@Sendable () -> Void)?>)
+        /// A value observation, which cancels once and then lets its handlers go itself:
+        /// kept as it is, without an action and a lock of its own (W6m).
+        case observation(any DatabaseCancellable)
+    }
+
+    private let base: Base
 
     /// A cancellable that runs `cancel` once, when cancelled or deallocated.
     public init(cancel: @escaping @Sendable () -> Void) {
-        self.action = cancel
+        base = .action(LockedState(cancel))
+    }
+
+    /// A cancellable of an observation whose `cancel()` may be called several times, has
+    /// an effect the first time only, and lets the observation's handlers go.
+    init(observation: some DatabaseCancellable) {
+        base = .observation(observation)
     }
 
     /// A cancellable that cancels `cancellable`.
@@ -32,10 +43,15 @@ public final class AnyDatabaseCancellable: DatabaseCancellable {
     }
 
     public func cancel() {
-        let action: (@Sendable () -> Void)? = lock.withLock {
-            defer { self.action = nil }
-            return self.action
+        switch base {
+        case .action(let action):
+            let action = action.withLock { action in
+                defer { action = nil }
+                return action
+            }
+            action?()
+        case .observation(let observation):
+            observation.cancel()
         }
-        action?()
     }
 }

@@ -56,7 +56,7 @@ public struct DatabaseRegionObservation: Sendable {
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
     {
-        let observer = RegionObserver(region: DatabaseRegion(), onChange: onChange)
+        let observer = ClosureRegionObserver(region: DatabaseRegion(), onChange: onChange)
         let regions = self.regions
         do {
             try writer.unsafeReentrantWrite { db in

@@ -6,38 +6,71 @@ import Foundation
 /// The broker recognizes it: it matches the statements and rows of each transaction with
 /// the region, through an index by table and rowid, and never asks it
 /// `observes(eventsOfKind:)`.
-// @unchecked Sendable: `region` and `onChange` are only used on the writer's queue (the
-// region changes through the broker), and `cancellation` is thread-safe.
-final class RegionObserver: TransactionObserver, @unchecked Sendable {
+///
+/// Two subclasses say what a commit does: ``ClosureRegionObserver`` (a region observation)
+/// and `ValueObservationRunner` (a value observation, which is its own region observer, so
+/// that each observation is one object, W6m).
+// @unchecked Sendable: `region` is only used on the writer's queue (it changes through the
+// broker); subclasses say why their own state is safe.
+class RegionObserver: TransactionObserver, @unchecked Sendable {
     /// The observed region; changed through `DatabaseObservationBroker.setRegion(_:of:)`.
     var region: DatabaseRegion
+    /// Whether a change of the schema (`sqlite_master`) notifies the observer, whatever
+    /// its region: a `tracking` value observation, whose fetch may read something else
+    /// once a view is redefined or a table altered.
+    ///
+    /// (A flag rather than `sqlite_master` in the region: the broker indexes region
+    /// observers by table, and the index entry and the region's second table cost about
+    /// 80 bytes per observation, W6m. Schema changes are rare: the broker looks for these
+    /// observers among all when one happens.)
+    let observesSchemaChanges: Bool
 
-    private let onChange: (Database) -> Void
-    private let cancellation: Cancellation
-
-    init(region: DatabaseRegion, cancellation: Cancellation = Cancellation(), onChange: @escaping (Database) -> Void) {
+    init(region: DatabaseRegion, observesSchemaChanges: Bool = false) {
         self.region = region
-        self.cancellation = cancellation
-        self.onChange = onChange
+        self.observesSchemaChanges = observesSchemaChanges
     }
 
-    var isCancelled: Bool { cancellation.isCancelled }
+    /// Whether a change of `region` (told by `Database.notifyChanges(in:)`, or made by
+    /// another connection) concerns the observer.
+    final func isConcerned(byChangesIn changed: DatabaseRegion) -> Bool {
+        if changed.isFullDatabase || region.isFullDatabase { return true }
+        if !region.intersection(changed).isEmpty { return true }
+        return observesSchemaChanges && changed.tableNames?.contains(where: StatementReport.isSchemaTable(key:)) == true
+    }
+
+    /// Called by the broker, on the writer's queue, after the commit of a transaction that
+    /// touched the region. Subclasses override it.
+    func regionWasCommitted(_ db: Database) {
+        preconditionFailure("\(type(of: self)) must override regionWasCommitted(_:)")
+    }
+
+    // The broker does not call these: it matches the region itself.
+    final func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { region.isModified(byEventsOfKind: eventKind) }
+    final func databaseDidChange(with event: DatabaseEvent) {}
+    final func databaseDidCommit(_ db: Database) {}
+    final func databaseDidRollback(_ db: Database) {}
+}
+
+/// The region observer of a ``DatabaseRegionObservation``: a handler, and a cancellation.
+// @unchecked Sendable: `onChange` is immutable and only called on the writer's queue, and
+// `cancellation` is thread-safe.
+final class ClosureRegionObserver: RegionObserver, @unchecked Sendable {
+    private let onChange: (Database) -> Void
+    private let cancellation = Cancellation()
+
+    init(region: DatabaseRegion, onChange: @escaping (Database) -> Void) {
+        self.onChange = onChange
+        super.init(region: region)
+    }
 
     func cancel() {
         cancellation.cancel()
     }
 
-    /// Called by the broker after the commit of a transaction that touched the region.
-    func regionWasCommitted(_ db: Database) {
+    override func regionWasCommitted(_ db: Database) {
         guard !cancellation.isCancelled else { return }
         onChange(db)
     }
-
-    // The broker does not call these: it matches the region itself.
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { region.isModified(byEventsOfKind: eventKind) }
-    func databaseDidChange(with event: DatabaseEvent) {}
-    func databaseDidCommit(_ db: Database) {}
-    func databaseDidRollback(_ db: Database) {}
 }
 
 /// A thread-safe, one-way flag; its copies share it (a value observation and its region

@@ -82,7 +82,7 @@ extension ValueObservation {
             writer: writer, observation: self, scheduler: scheduler,
             onError: onError, onChange: onChange)
         runner.start()
-        return AnyDatabaseCancellable { runner.cancel() }
+        return AnyDatabaseCancellable(observation: runner)
     }
 }
 
@@ -137,41 +137,67 @@ enum UnchangingReaderObservation {
     }
 }
 
-/// Runs one started value observation.
-final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // fetch state behind `state`'s lock; `regionObserver` set before the start, then read on the writer's queue
+/// Runs one started value observation. It is its own region observer: one object per
+/// observation, with one lock (W6m).
+// @unchecked Sendable: what fetches, deliveries and cancellation share across threads is
+// behind `state`'s lock; `region` and `lastTrackedRegion` are only used on the writer's
+// queue; the other properties are immutable.
+final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCancellable, @unchecked Sendable {
     private weak var writer: (any DatabaseWriter)?
     private let isPool: Bool
     private let pipeline: ValuePipeline<Value>
     private let regionSpec: ValueObservation<Value>.RegionSpec
-    private let throttleInterval: TimeInterval?
     private let options: ValueObservationOptions
     private let scheduler: any ValueObservationScheduler
-    private let onError: @Sendable (any Error) -> Void
-    private let onChange: @Sendable (Value) -> Void
-    private let cancellation = Cancellation()
-    private var regionObserver: RegionObserver!
     /// The region last told to `willTrackRegion` handlers; used on the writer's queue.
     private var lastTrackedRegion: DatabaseRegion?
 
-    /// What the fetches share across threads.
-    private struct FetchState {
+    /// What fetches, deliveries and cancellation share across threads.
+    private struct State {
+        var isCancelled = false
         var isFetching = false
         var needsRefetch = false
         /// Counts the fetches asked for: on a pool, only the last one asked for may change
         /// the observed region (see `regionWasFetched`).
         var generation = 0
-        /// The region the region observer observes, on a pool (set on the writer's queue,
-        /// read when a fetch is asked for, from any thread).
+        /// The region the broker matches with commits, on a pool (set on the writer's
+        /// queue, read when a fetch is asked for, from any thread).
         var observedRegion = DatabaseRegion()
+        /// What waits for the scheduler, in order.
+        var deliveries = DeliveryOrder<Result<Value, any Error>>()
+        /// The handlers; let go once cancelled (a handler that keeps the cancellable makes
+        /// no cycle then).
+        var onChange: (@Sendable (Value) -> Void)?
+        var onError: (@Sendable (any Error) -> Void)?
+
+        /// Adds an outcome to deliver, unless cancelled; returns whether a delivery must be
+        /// scheduled.
+        mutating func enqueue(_ outcome: Result<Value, any Error>) -> Bool {
+            guard !isCancelled else { return false }
+            return deliveries.append(outcome)
+        }
+
+        /// Cancels; returns whether the observation was not cancelled yet. The handlers, and
+        /// what waits for delivery, are let go.
+        mutating func cancel() -> Bool {
+            guard !isCancelled else { return false }
+            isCancelled = true
+            deliveries.removeAll()
+            onChange = nil
+            onError = nil
+            return true
+        }
     }
 
-    private let state = LockedState(FetchState())
+    private let state: LockedState<State>
+
+    private var throttleInterval: TimeInterval? { options.throttleInterval }
+
+    /// Whether the observation was cancelled.
+    private var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Whether the region is recorded again on each fetch.
-    private var recordsRegionOnEachFetch: Bool {
-        if case .tracked(constant: false) = regionSpec { return true }
-        return false
-    }
+    private var recordsRegionOnEachFetch: Bool { regionSpec.recordsRegionOnEachFetch }
 
     init(
         writer: some DatabaseWriter,
@@ -185,14 +211,12 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         self.isPool = writer is DatabasePool && !observation.requiresWriteAccess
         self.pipeline = observation.makePipeline()
         self.regionSpec = observation.regionSpec
-        self.throttleInterval = observation.throttleInterval
         self.options = observation.options
         self.scheduler = scheduler
-        self.onError = onError
-        self.onChange = onChange
-        self.regionObserver = RegionObserver(region: .fullDatabase, cancellation: cancellation) { [unowned self] db in
-            self.regionDidChange(db)
-        }
+        self.state = LockedState(State(onChange: onChange, onError: onError))
+        // What a fetch reads depends on the schema too (a view redefined, a table
+        // altered): a schema change fetches again, and records the region anew.
+        super.init(region: .fullDatabase, observesSchemaChanges: observation.regionSpec.recordsRegionOnEachFetch)
     }
 
     // MARK: Start and cancel
@@ -209,19 +233,22 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
                 // Not a trap: the application hears of it, and may go on.
                 let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
-                cancellation.cancel()
+                let onError = state.withLock { state in
+                    defer { _ = state.cancel() }
+                    return state.onError
+                }
                 options.notify(\.didFail, error)
-                onError(error)
+                onError?(error)
                 return
             }
             // Register and fetch the initial value in one writer access: no commit can slip
             // in between.
             do {
                 let value = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
-                if let value, !cancellation.isCancelled { onChange(value) }
+                if let value, let onChange = state.withLock({ $0.onChange }) { onChange(value) }
             } catch {
                 options.notify(\.didFail, error)
-                onError(error)
+                state.withLock { $0.onError }?(error)
             }
         } else if isPool, let pool = writer as? DatabasePool {
             startOnReader(pool)
@@ -248,7 +275,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
             var region: DatabaseRegion = .fullDatabase
             var outcome: Result<Value, any Error>?
-            if !cancellation.isCancelled {
+            if !isCancelled {
                 do {
                     let db = try result.get()
                     let (raw, recorded) = try fetch(db, recording: !isExplicit)
@@ -261,7 +288,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             // Registered before the first value is delivered: a write that the application
             // starts once it has the value comes after the registration.
             pool.asyncWriteWithoutTransaction { [self, region] db in
-                guard !cancellation.isCancelled else { return }
+                guard !isCancelled else { return }
                 register(db, initialRegion: region)
                 if !db.noCommitChangedData(since: mark) {
                     // (While the first value is not delivered yet, this only asks for one
@@ -274,11 +301,9 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     }
 
     func cancel() {
-        guard cancellation.cancel() else { return }
+        guard state.withLock({ $0.cancel() }) else { return }
         options.notify(\.didCancel)
-        regionObserver.cancel()
-        let observer = regionObserver!
-        writer?.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
+        writer?.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
     }
 
     private func initialExplicitRegion(_ db: Database) throws -> DatabaseRegion? {
@@ -287,10 +312,10 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     }
 
     private func register(_ db: Database, initialRegion: DatabaseRegion) {
-        regionObserver.region = initialRegion
+        region = initialRegion
         if isPool { state.withLock { $0.observedRegion = initialRegion } }
         trackRegion(initialRegion)
-        db.add(transactionObserver: regionObserver, extent: .databaseLifetime)
+        db.add(transactionObserver: self, extent: .databaseLifetime)
     }
 
     /// On the writer queue: fetches the initial value and registers the region observer.
@@ -310,10 +335,8 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         options.notify(\.willFetch)
         func run() throws -> (Any, DatabaseRegion?) {
             if recording {
-                let (raw, region) = try db.recordingReadRegion { try pipeline.fetch(db) }
-                // What a fetch reads depends on the schema too (a view redefined, a table
-                // altered): a schema change fetches again, and records the region anew.
-                return (raw, recordsRegionOnEachFetch ? region.union(DatabaseRegion(table: "sqlite_master")) : region)
+                // (A schema change fetches again too: `observesSchemaChanges`.)
+                return try db.recordingReadRegion { try pipeline.fetch(db) }
             }
             return (try pipeline.fetch(db), nil)
         }
@@ -331,6 +354,11 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     // MARK: Changes
 
+    override func regionWasCommitted(_ db: Database) {
+        guard !isCancelled else { return }
+        regionDidChange(db)
+    }
+
     /// On the writer queue, right after a commit that touched the region.
     private func regionDidChange(_ db: Database) {
         options.notify(\.databaseDidChange)
@@ -344,7 +372,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             // A database queue: the fetch happens right now, on the writer queue, after the
             // commit and before any other access: each transaction that touched the region
             // gets its own value, and the writer waits for it.
-            guard !cancellation.isCancelled else { return }
+            guard !isCancelled else { return }
             fetchOnWriterAndDeliver(db)
             return
         }
@@ -396,7 +424,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
 
     /// Fetches the latest committed state, later, off the writing access.
     private func fetchLatest() {
-        guard let writer, !cancellation.isCancelled else {
+        guard let writer, !isCancelled else {
             state.withLock { $0.isFetching = false }
             return
         }
@@ -415,7 +443,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
             state.withLock { $0.needsRefetch = false }
         }
         var outcome: Result<Value, any Error>?
-        if !cancellation.isCancelled {
+        if !isCancelled {
             do {
                 let db = try result.get()
                 let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
@@ -434,19 +462,17 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         // after the delivery (an application that writes again once it sees the value)
         // finds the fetch over and starts the next one at once, rather than waiting for
         // this one to end; and the next value is enqueued after this one.
-        let again = state.withLock { state -> Bool in
-            switch outcome {
-            case .success(let value)?: deliver(value)
-            case .failure(let error)?: deliver(error)
-            case nil: break
-            }
-            if state.needsRefetch && !cancellation.isCancelled {
+        if case .failure(let error)? = outcome { options.notify(\.didFail, error) }
+        let (again, schedulesDelivery) = state.withLock { state -> (Bool, Bool) in
+            let schedulesDelivery = outcome.map { state.enqueue($0) } ?? false
+            if state.needsRefetch && !state.isCancelled {
                 state.needsRefetch = false
-                return true
+                return (true, schedulesDelivery)
             }
             state.isFetching = false
-            return false
+            return (false, schedulesDelivery)
         }
+        if schedulesDelivery { scheduleDelivery() }
         if again { fetchLatest() }
     }
 
@@ -467,7 +493,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
         }
         guard region != request.observedRegion else { return }
         writer?.asyncWriteWithoutTransaction { [self] writerDB in
-            guard state.withLock({ request.generation == $0.generation }), !cancellation.isCancelled else { return }
+            guard state.withLock({ request.generation == $0.generation && !$0.isCancelled }) else { return }
             setRegion(region, on: writerDB)
             fetchAfterChange(writerDB)
         }
@@ -477,7 +503,7 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     private func setRegion(_ region: DatabaseRegion, on db: Database) {
         if isPool { state.withLock { $0.observedRegion = region } }
         trackRegion(region)
-        db.observationBroker.setRegion(region, of: regionObserver)
+        db.observationBroker.setRegion(region, of: self)
     }
 
     /// Tells `willTrackRegion` handlers of a region that differs from the last one told.
@@ -490,17 +516,29 @@ final class ValueObservationRunner<Value: Sendable>: @unchecked Sendable {  // f
     // MARK: Delivery
 
     private func deliver(_ value: Value) {
-        scheduler.schedule { [self] in
-            guard !cancellation.isCancelled else { return }
-            onChange(value)
-        }
+        deliver(.success(value))
     }
 
     private func deliver(_ error: any Error) {
         options.notify(\.didFail, error)
+        deliver(.failure(error))
+    }
+
+    private func deliver(_ outcome: Result<Value, any Error>) {
+        if state.withLock({ $0.enqueue(outcome) }) { scheduleDelivery() }
+    }
+
+    /// Asks the scheduler for the one delivery that takes every waiting outcome, in order.
+    private func scheduleDelivery() {
         scheduler.schedule { [self] in
-            guard !cancellation.isCancelled else { return }
-            onError(error)
+            while let (outcome, onChange, onError) = state.withLock({ state in
+                state.deliveries.next().map { ($0, state.onChange, state.onError) }
+            }) {
+                switch outcome {
+                case .success(let value): onChange?(value)
+                case .failure(let error): onError?(error)
+                }
+            }
         }
     }
 }

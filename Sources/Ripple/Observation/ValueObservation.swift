@@ -228,34 +228,58 @@ enum ValueObservationRegion: Sendable {
     case tracked(constant: Bool)
     /// Given explicitly.
     case explicit([any DatabaseRegionConvertible])
+
+    /// Whether the region is recorded again on each fetch.
+    var recordsRegionOnEachFetch: Bool {
+        if case .tracked(constant: false) = self { return true }
+        return false
+    }
 }
 
 /// The fetch and the stateful steps after it, made anew for each start. Used on one queue
 /// at a time.
 final class ValuePipeline<Value>: @unchecked Sendable {  // used on one queue at a time (the fetch, then the delivery)
-    /// Fetches a raw result.
-    let fetch: (Database) throws -> Any
-    /// Turns a raw result into a value, or nil to skip it.
-    let reduce: (Any) throws -> Value?
-
-    init(fetch: @escaping (Database) throws -> Any, reduce: @escaping (Any) throws -> Value?) {
-        self.fetch = fetch
-        self.reduce = reduce
+    private enum Steps {
+        /// The application's fetch, and nothing after it: kept as it is (wrapping it in a
+        /// closure that returns `Any` costs two allocations per observation, W6m).
+        case fetch(@Sendable (Database) throws -> Value)
+        /// A fetch of a raw result, and the steps that turn it into a value.
+        case steps(fetch: (Database) throws -> Any, reduce: (Any) throws -> Value?)
     }
 
-    convenience init(fetch: @escaping @Sendable (Database) throws -> Value) {
-        self.init(fetch: { try fetch($0) }, reduce: { $0 as? Value })
+    private let steps: Steps
+
+    init(fetch: @escaping (Database) throws -> Any, reduce: @escaping (Any) throws -> Value?) {
+        steps = .steps(fetch: fetch, reduce: reduce)
+    }
+
+    init(fetch: @escaping @Sendable (Database) throws -> Value) {
+        steps = .fetch(fetch)
+    }
+
+    /// Fetches a raw result.
+    func fetch(_ db: Database) throws -> Any {
+        switch steps {
+        case .fetch(let fetch): return try fetch(db)
+        case .steps(let fetch, _): return try fetch(db)
+        }
+    }
+
+    /// Turns a raw result into a value, or nil to skip it.
+    func reduce(_ raw: Any) throws -> Value? {
+        switch steps {
+        case .fetch: return raw as? Value
+        case .steps(_, let reduce): return try reduce(raw)
+        }
     }
 
     func map<T>(_ transform: @escaping (Value) throws -> T) -> ValuePipeline<T> {
-        let reduce = self.reduce
-        return ValuePipeline<T>(fetch: fetch, reduce: { try reduce($0).map(transform) })
+        ValuePipeline<T>(fetch: fetch, reduce: { [self] in try reduce($0).map(transform) })
     }
 
     func removingDuplicates(by isDuplicate: @escaping (Value, Value) -> Bool) -> ValuePipeline<Value> {
-        let reduce = self.reduce
         var previous: Value?
-        return ValuePipeline(fetch: fetch, reduce: { raw in
+        return ValuePipeline(fetch: fetch, reduce: { [self] raw in
             guard let value = try reduce(raw) else { return nil }
             if let previous, isDuplicate(previous, value) { return nil }
             previous = value

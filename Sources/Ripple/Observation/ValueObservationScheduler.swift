@@ -12,8 +12,10 @@ public protocol ValueObservationScheduler: Sendable {
     /// calling thread.
     func immediateInitialValue() -> Bool
 
-    /// Runs `action` (the delivery of a value or an error), asynchronously. Deliveries
-    /// run in the order they are scheduled.
+    /// Runs `action` (the delivery of values or errors), asynchronously. An observation
+    /// has at most one action in its scheduler at a time (the action delivers, in order,
+    /// every value that came until it ran out of them): a scheduler need not keep actions
+    /// in order.
     func schedule(_ action: @escaping @Sendable () -> Void)
 }
 
@@ -24,60 +26,52 @@ public protocol ValueObservationMainActorScheduler: ValueObservationScheduler {}
 
 /// Delivers every value asynchronously on a dispatch queue: ``ValueObservationScheduler/async(onQueue:)``.
 ///
-/// Values arrive in order, on a concurrent queue too: at most one delivery of a scheduler
-/// is on `queue` at a time, and it delivers the values scheduled meanwhile in order.
-/// (Not a serial queue that targets `queue`: a dispatch queue costs hundreds of bytes, and
-/// each observation has its scheduler, W6m.)
+/// Values arrive in order, on a concurrent queue too: an observation schedules one
+/// delivery at a time, which delivers the values that came meanwhile, in order.
 public struct AsyncValueObservationScheduler: ValueObservationScheduler {
     public let queue: DispatchQueue
-    /// The deliveries waiting for their turn; nil when `queue` is the main queue, which is
-    /// serial (and which main-actor code checks).
-    private let order: LockedState<DeliveryOrder>?
 
     public init(queue: DispatchQueue) {
         self.queue = queue
-        self.order = queue === DispatchQueue.main ? nil : LockedState(DeliveryOrder())
     }
 
     public func immediateInitialValue() -> Bool { false }
 
     public func schedule(_ action: @escaping @Sendable () -> Void) {
-        guard let order else {
-            queue.async(execute: action)
-            return
-        }
-        let startsDrain = order.withLock { $0.append(action) }
-        if startsDrain { queue.async { Self.drain(order) } }
-    }
-
-    /// On `queue`: runs the deliveries in order, until none is left.
-    private static func drain(_ order: LockedState<DeliveryOrder>) {
-        while let action = order.withLock({ $0.next() }) {
-            action()
-        }
+        queue.async(execute: action)
     }
 }
 
-/// The deliveries of an ``AsyncValueObservationScheduler`` waiting for their turn: a pure
-/// FIFO, and whether a drain is under way.
-struct DeliveryOrder {
-    private var pending = FIFO<@Sendable () -> Void>()
-    private var isDraining = false
+/// The deliveries of one observation waiting for their turn: a pure FIFO, and whether a
+/// delivery is scheduled (it takes them in order, until none is left).
+///
+/// So an observation never has two deliveries in its scheduler at once, and its values
+/// arrive in order whatever the scheduler runs them on. The FIFO lets its storage go once
+/// empty: each observation keeps one, mostly empty (W6m).
+struct DeliveryOrder<Element> {
+    private var pending = FIFO<Element>()
+    private(set) var isDraining = false
 
-    /// Adds an action; returns whether a drain must be started.
-    mutating func append(_ action: @escaping @Sendable () -> Void) -> Bool {
-        pending.append(action)
+    /// Adds an element; returns whether a delivery must be scheduled.
+    mutating func append(_ element: Element) -> Bool {
+        pending.append(element)
         defer { isDraining = true }
         return !isDraining
     }
 
-    /// The next action; nil (and the drain is over) when none is left.
-    mutating func next() -> (@Sendable () -> Void)? {
-        guard let action = pending.popFirst() else {
+    /// The next element; nil (and the delivery is over) when none is left.
+    mutating func next() -> Element? {
+        guard let element = pending.popFirst() else {
+            pending = FIFO()
             isDraining = false
             return nil
         }
-        return action
+        return element
+    }
+
+    /// Drops the elements waiting; a delivery under way ends at its next `next()`.
+    mutating func removeAll() {
+        pending = FIFO()
     }
 }
 

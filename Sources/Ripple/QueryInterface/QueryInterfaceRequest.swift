@@ -224,7 +224,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     }
 
     private func primaryKey(_ db: Database) throws -> PrimaryKeyInfo {
-        if try Bool.fetchOne(db, sql: "SELECT type = 'view' FROM sqlite_master WHERE name = ? COLLATE NOCASE", arguments: [tableName]) == true {
+        if try db.isView(tableName) {
             throw DatabaseError(message: "view \(tableName) has no primary key: filter(key:) needs a table")
         }
         return try db.primaryKey(tableName)
@@ -269,6 +269,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     }
 
     private func isUniqueKey(_ db: Database, _ columns: Set<String>) throws -> Bool {
+        try db.withoutRecordingReads { try readIsUniqueKey(db, columns) }
+    }
+
+    private func readIsUniqueKey(_ db: Database, _ columns: Set<String>) throws -> Bool {
         for index in try Row.fetchAll(db, sql: "PRAGMA index_list(\(tableName.quotedDatabaseIdentifier))") {
             guard try index["unique"] as Bool else { continue }
             let name: String = try index["name"]

@@ -35,17 +35,29 @@ final class LockedStateTests: XCTestCase {
 }
 
 final class DeliveryOrderTests: XCTestCase {
-    func testActionsComeOutInOrderAndOneDrainAtATime() {
-        var order = DeliveryOrder()
-        let log = LockedState<[Int]>([])
-        XCTAssertTrue(order.append { log.withLock { $0.append(1) } }, "the first action starts a drain")
-        XCTAssertFalse(order.append { log.withLock { $0.append(2) } }, "a drain is under way")
-        XCTAssertFalse(order.append { log.withLock { $0.append(3) } })
-        while let action = order.next() { action() }
-        XCTAssertEqual(log.withLock { $0 }, [1, 2, 3])
-        XCTAssertTrue(order.append { log.withLock { $0.append(4) } }, "the drain ended: the next action starts another one")
-        order.next()?()
+    func testElementsComeOutInOrderAndOneDeliveryAtATime() {
+        var order = DeliveryOrder<Int>()
+        XCTAssertTrue(order.append(1), "the first element asks for a delivery")
+        XCTAssertFalse(order.append(2), "a delivery is scheduled")
+        XCTAssertFalse(order.append(3))
+        var delivered: [Int] = []
+        while let element = order.next() { delivered.append(element) }
+        XCTAssertEqual(delivered, [1, 2, 3])
+        XCTAssertFalse(order.isDraining, "the delivery ended when it found nothing left")
+        XCTAssertTrue(order.append(4), "the delivery ended: the next element asks for another one")
+        XCTAssertEqual(order.next(), 4)
         XCTAssertNil(order.next())
-        XCTAssertEqual(log.withLock { $0 }, [1, 2, 3, 4])
+    }
+
+    func testRemoveAllDropsWaitingElementsAndTheDeliveryEndsAtItsNextStep() {
+        var order = DeliveryOrder<Int>()
+        XCTAssertTrue(order.append(1))
+        XCTAssertFalse(order.append(2))
+        XCTAssertEqual(order.next(), 1)
+        order.removeAll()
+        XCTAssertTrue(order.isDraining, "the delivery under way goes on until its next step")
+        XCTAssertNil(order.next(), "2 was dropped")
+        XCTAssertFalse(order.isDraining)
+        XCTAssertTrue(order.append(3))
     }
 }

@@ -162,6 +162,106 @@ final class ValueObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testTheRegionHoldsWhatTheRequestReadsAndNotTheIntrospectionOfItsTable() throws {
+        // filter(key:) asks the schema for the table's primary key: that is not what the
+        // request reads, and it is not observed (it would be, at the first fetch only,
+        // before the schema cache answers).
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'A')") }
+        let regions = LockedState<[String]>([])
+        let observation = ValueObservation.tracking { db in try Player.filter(key: 1).select(Column("name"), as: String.self).fetchOne(db) }
+            .handleEvents(willTrackRegion: { region in regions.withLock { $0.append(region.description) } })
+        let (collector, cancellable) = start(observation, in: dbQueue)
+        collector.wait { $0 == ["A"] }
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET name = 'B' WHERE id = 1") }
+        collector.wait { $0 == ["A", "B"] }
+        XCTAssertEqual(regions.withLock { $0 }, ["player(id,name)[1]"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testASchemaChangeFetchesATrackingObservationAgain() throws {
+        // A view redefined changes what the fetch reads, though no table's content changed.
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'A', 10), (2, 'B', 20)")
+            try db.execute(sql: "CREATE VIEW best AS SELECT name FROM player WHERE score >= 20")
+        }
+        let tracking = ValueObservation.tracking { db in try String.fetchAll(db, sql: "SELECT name FROM best ORDER BY name") }
+        let (collector, cancellable) = start(tracking, in: dbQueue)
+        // An explicit region of the player table is not told of the schema.
+        let explicit = ValueObservation.tracking(region: Table("player")) { db in try String.fetchAll(db, sql: "SELECT name FROM best ORDER BY name") }
+        let (explicitCollector, explicitCancellable) = start(explicit, in: dbQueue)
+        collector.wait { $0 == [["B"]] }
+        explicitCollector.wait { $0 == [["B"]] }
+        try dbQueue.write { db in
+            try db.execute(sql: "DROP VIEW best")
+            try db.execute(sql: "CREATE VIEW best AS SELECT name FROM player WHERE score >= 10")
+        }
+        collector.wait { $0 == [["B"], ["A", "B"]] }
+        try dbQueue.write { try $0.execute(sql: "UPDATE player SET score = 30 WHERE id = 1") }
+        collector.wait { $0 == [["B"], ["A", "B"], ["A", "B"]] }
+        explicitCollector.wait { $0 == [["B"], ["A", "B"]] }
+        withExtendedLifetime((cancellable, explicitCancellable)) {}
+    }
+
+    func testATemporaryTableThatHidesTheObservedOneFetchesAgain() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'A')") }
+        let (collector, cancellable) = start(ValueObservation.tracking { db in try String.fetchAll(db, sql: "SELECT name FROM player") }, in: dbQueue)
+        collector.wait { $0 == [["A"]] }
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TEMP TABLE player (name TEXT)")
+        }
+        collector.wait { $0 == [["A"], []] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO temp.player VALUES ('T')") }
+        collector.wait { $0 == [["A"], [], ["T"]] }
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testASchedulerThatRunsItsActionsAtOnce() throws {
+        // Ripple asks for one delivery at a time, with no lock held: a scheduler may run it
+        // on the spot, and its handler may cancel the observation.
+        struct InlineScheduler: ValueObservationScheduler {
+            func immediateInitialValue() -> Bool { false }
+            func schedule(_ action: @escaping @Sendable () -> Void) { action() }
+        }
+        let dbQueue = try makePlayerDatabase()
+        let collector = ValueCollector<Int>()
+        let cancellable = LockedState<AnyDatabaseCancellable?>(nil)
+        let observation = ValueObservation.tracking(playerCount)
+        cancellable.withLock { $0 = observation.start(in: dbQueue, scheduling: InlineScheduler(), onError: { collector.append(error: $0) }, onChange: { value in
+            collector.append(value)
+            if value == 2 { cancellable.withLock { $0 }?.cancel() }
+        }) }
+        collector.wait { $0 == [0] }
+        for _ in 0..<3 { try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") } }
+        dbQueue.writeWithoutTransaction { _ in }
+        XCTAssertEqual(collector.values, [0, 1, 2], "nothing after the cancel")
+    }
+
+    func testACancelledObservationLetsItsHandlersGo() throws {
+        // A handler that keeps the cancellable makes no cycle once cancelled.
+        final class Owner: @unchecked Sendable {  // only used on the test's queue
+            var cancellable: AnyDatabaseCancellable?
+        }
+        let dbQueue = try makePlayerDatabase()
+        weak var weakOwner: Owner?
+        let delivered = ValueCollector<Int>()
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            owner.cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
+                _ = owner  // the handler keeps the owner, which keeps the cancellable
+                delivered.append(value)
+            })
+            delivered.wait { $0 == [0] }
+            queue.sync { owner.cancellable?.cancel() }
+        }
+        dbQueue.writeWithoutTransaction { _ in }  // the removal from the broker ran
+        queue.sync {}
+        XCTAssertNil(weakOwner, "the handler, and what it holds, were let go")
+    }
+
     func testTrackingExplicitRegion() throws {
         let dbQueue = try makePlayerDatabase()
         let observation = ValueObservation.tracking(region: Table("team")) { db in try playerCount(db) }

@@ -548,12 +548,16 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         assert(liveObservers.count == execution.activeUsers.count, "one live observer for each active user, in order")
         // (The region index is not passed when no region observer can be found: a copy of
         // it costs a hundred instructions.)
-        let impacts = execution.mayImpactRegions || !registry.regionIndex.fullDatabase.isEmpty
+        var impacts = execution.mayImpactRegions || !registry.regionIndex.fullDatabase.isEmpty
             ? execution.regionImpacts(
                 regionIndex: registry.regionIndex,
                 virtualTables: { self.usesPreUpdateHook ? self.currentSchemaFacts()?.virtualTables : nil },
                 totalChanges: sqlite3_total_changes(connection))
             : []
+        if execution.report.changesSchema {
+            // (An entry found twice is marked once.)
+            impacts.append(contentsOf: registry.schemaObservers.lazy.filter { !$0.hasTransactionImpact })
+        }
         if savepoints.isEmpty {
             for entry in impacts { markImpacted(entry) }
             deliverEvents(of: execution)
@@ -664,10 +668,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 watched.map { $0.contains(column.lowercased()) } ?? true
             })))
         }
-        if let tableRegions = region.tableRegions {
-            for (key, tableRegion) in tableRegions.sorted(by: { $0.key < $1.key }) {
-                guard let table = facts?.tables[key] else { continue }
-                appendKinds(of: table, columns: tableRegion.columns)
+        if let regionTables = region.tables {
+            for regionTable in regionTables {  // (sorted by name)
+                guard let table = facts?.tables[regionTable.key] else { continue }
+                appendKinds(of: table, columns: regionTable.region.columns)
             }
         } else {
             for table in facts?.tables.values.sorted(by: { $0.name < $1.name }) ?? [] {
@@ -677,7 +681,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         withoutDatabaseAccess {
             for entry in registry.entries {
                 if let regionObserver = entry.regionObserver {
-                    if !regionObserver.region.intersection(region).isEmpty || region.isFullDatabase || regionObserver.region.isFullDatabase {
+                    if regionObserver.isConcerned(byChangesIn: region) {
                         markImpacted(entry)
                     }
                     continue

@@ -149,6 +149,13 @@ struct ObserverRegistry {
         observer.region = region
     }
 
+    /// The region observers that a change of the schema notifies, whatever their region
+    /// (see ``RegionObserver/observesSchemaChanges``): found among all entries, since
+    /// schema changes are rare.
+    var schemaObservers: [ObserverEntry] {
+        entries.filter { $0.regionObserver?.observesSchemaChanges == true && !$0.isRemoved }
+    }
+
     /// The entry of `observer`, if registered.
     func entry(of observer: any TransactionObserver) -> ObserverEntry? {
         let identity = ObjectIdentifier(observer)
@@ -167,7 +174,7 @@ struct RegionIndex {
         /// Observers of some rows, with the columns they watch, by entry id.
         var someRows: [Int: (entry: ObserverEntry, columns: Set<String>?)] = [:]
         /// The ids of the observers of each watched rowid.
-        var idsByRowID: [Int64: [Int]] = [:]
+        var idsByRowID: [Int64: RowWatcherIDs] = [:]
 
         var isEmpty: Bool { wholeTable.isEmpty && someRows.isEmpty }
     }
@@ -180,17 +187,21 @@ struct RegionIndex {
     var isEmpty: Bool { fullDatabase.isEmpty && tables.isEmpty }
 
     mutating func insert(_ entry: ObserverEntry, region: DatabaseRegion) {
-        guard let tableRegions = region.tableRegions else {
+        guard let regionTables = region.tables else {
             fullDatabase[entry.id] = entry
             return
         }
         // (Mutated in place: a copy of a table's watchers, mutated then stored back, would
         // copy its dictionaries for each observer added, and starting n observations of
         // one table would cost n².)
-        for (table, tableRegion) in tableRegions {
+        for (table, tableRegion) in regionTables.lazy.map({ ($0.key, $0.region) }) {
             if let rowIDs = tableRegion.rowIDs {
                 tables[table, default: TableWatchers()].someRows[entry.id] = (entry, tableRegion.columns)
-                for rowID in rowIDs { tables[table]!.idsByRowID[rowID, default: []].append(entry.id) }
+                for rowID in rowIDs {
+                    if tables[table]!.idsByRowID[rowID]?.append(entry.id) == nil {
+                        tables[table]!.idsByRowID[rowID] = .one(entry.id)
+                    }
+                }
             } else {
                 tables[table, default: TableWatchers()].wholeTable[entry.id] = (entry, tableRegion.columns)
             }
@@ -198,17 +209,16 @@ struct RegionIndex {
     }
 
     mutating func remove(_ entry: ObserverEntry, region: DatabaseRegion) {
-        guard let tableRegions = region.tableRegions else {
+        guard let regionTables = region.tables else {
             fullDatabase[entry.id] = nil
             return
         }
-        for (table, tableRegion) in tableRegions {
+        for (table, tableRegion) in regionTables.lazy.map({ ($0.key, $0.region) }) {
             guard tables[table] != nil else { continue }
             if let rowIDs = tableRegion.rowIDs {
                 tables[table]!.someRows[entry.id] = nil
                 for rowID in rowIDs {
-                    tables[table]!.idsByRowID[rowID]?.removeAll { $0 == entry.id }
-                    if tables[table]!.idsByRowID[rowID]?.isEmpty == true { tables[table]!.idsByRowID[rowID] = nil }
+                    if tables[table]!.idsByRowID[rowID]?.remove(entry.id) == false { tables[table]!.idsByRowID[rowID] = nil }
                 }
             } else {
                 tables[table]!.wholeTable[entry.id] = nil
@@ -216,4 +226,54 @@ struct RegionIndex {
             if tables[table]!.isEmpty { tables[table] = nil }
         }
     }
+}
+
+/// The ids of the observers of one rowid, in the order they came. Most watched rowids have
+/// one observer, kept without an array (an array is an allocation per watched row, W6m).
+enum RowWatcherIDs: Sequence {
+    case one(Int)
+    case many([Int])
+
+    mutating func append(_ id: Int) {
+        switch self {
+        case .one(let first):
+            self = .many([first, id])
+        case .many(var ids):
+            self = .one(0)  // (lets `ids` be uniquely referenced)
+            ids.append(id)
+            self = .many(ids)
+        }
+    }
+
+    /// Removes `id`; returns whether an id is left.
+    mutating func remove(_ id: Int) -> Bool {
+        switch self {
+        case .one(let only):
+            return only != id
+        case .many(var ids):
+            self = .one(0)  // (lets `ids` be uniquely referenced)
+            ids.removeAll { $0 == id }
+            switch ids.count {
+            case 0: return false
+            case 1: self = .one(ids[0])
+            default: self = .many(ids)
+            }
+            return true
+        }
+    }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate let ids: RowWatcherIDs
+        fileprivate var index = 0
+
+        mutating func next() -> Int? {
+            defer { index += 1 }
+            switch ids {
+            case .one(let id): return index == 0 ? id : nil
+            case .many(let ids): return index < ids.count ? ids[index] : nil
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(ids: self) }
 }
