@@ -17,7 +17,7 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         /// The columns (lowercased); nil means all columns.
         var columns: Set<String>?
         /// The rowids; nil means all rows.
-        var rowIDs: Set<Int64>?
+        var rowIDs: RowIDSet?
 
         func union(_ other: TableRegion) -> TableRegion {
             TableRegion(
@@ -32,7 +32,7 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
             case let (nil, c?), let (c?, nil): columns = c
             case let (a?, b?): columns = a.intersection(b)
             }
-            let rowIDs: Set<Int64>?
+            let rowIDs: RowIDSet?
             switch (self.rowIDs, other.rowIDs) {
             case (nil, nil): rowIDs = nil
             case let (nil, r?), let (r?, nil): rowIDs = r
@@ -81,12 +81,12 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
 
     /// Some columns of a table (an empty set: the table's rows, no column).
     public init(table: String, columns: Set<String>, rowIDs: Set<Int64>? = nil) {
-        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: rowIDs))]
+        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: rowIDs.map(RowIDSet.init)))]
     }
 
     /// Some rows of a table, all columns.
     public init(table: String, rowIDs: Set<Int64>) {
-        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: nil, rowIDs: rowIDs))]
+        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: nil, rowIDs: RowIDSet(rowIDs)))]
     }
 
     /// Whether the region is empty.
@@ -198,7 +198,7 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same region, where `table` is restricted to some rowids.
-    func restricting(table: String, toRowIDs rowIDs: Set<Int64>) -> DatabaseRegion {
+    func restricting(table: String, toRowIDs rowIDs: RowIDSet) -> DatabaseRegion {
         guard var tables, let index = Self.index(of: table.lowercased(), in: tables) else { return self }
         tables[index].region.rowIDs = tables[index].region.rowIDs.map { $0.intersection(rowIDs) } ?? rowIDs
         return DatabaseRegion(tables: tables)

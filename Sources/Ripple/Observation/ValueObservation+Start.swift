@@ -140,31 +140,36 @@ enum UnchangingReaderObservation {
 /// Runs one started value observation. It is its own region observer: one object per
 /// observation, with one lock (W6m).
 // @unchecked Sendable: what fetches, deliveries and cancellation share across threads is
-// behind `state`'s lock; `region` and `lastTrackedRegion` are only used on the writer's
+// behind `state`'s lock; `region` and `hasTrackedRegion` are only used on the writer's
 // queue; the other properties are immutable.
 final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCancellable, @unchecked Sendable {
     private weak var writer: (any DatabaseWriter)?
     private let isPool: Bool
+    /// Whether `willTrackRegion` handlers were told of a region yet: then of `region`,
+    /// which changes after them. Used on the writer's queue.
+    private var hasTrackedRegion = false
     private let pipeline: ValuePipeline<Value>
     private let regionSpec: ValueObservation<Value>.RegionSpec
     private let options: ValueObservationOptions
     private let scheduler: any ValueObservationScheduler
-    /// The region last told to `willTrackRegion` handlers; used on the writer's queue.
-    private var lastTrackedRegion: DatabaseRegion?
 
     /// What fetches, deliveries and cancellation share across threads.
+    ///
+    /// (The order of the fields packs them in 64 bytes: the flags and the generation
+    /// fill what the delivery order leaves of its last word, W6m.)
     private struct State {
+        /// What waits for the scheduler, in order.
+        var deliveries = DeliveryOrder<Result<Value, any Error>>()
         var isCancelled = false
         var isFetching = false
         var needsRefetch = false
         /// Counts the fetches asked for: on a pool, only the last one asked for may change
-        /// the observed region (see `regionWasFetched`).
-        var generation = 0
+        /// the observed region (see `regionWasFetched`). Compared for equality only: it
+        /// may wrap.
+        var generation: UInt32 = 0
         /// The region the broker matches with commits, on a pool (set on the writer's
         /// queue, read when a fetch is asked for, from any thread).
         var observedRegion = DatabaseRegion()
-        /// What waits for the scheduler, in order.
-        var deliveries = DeliveryOrder<Result<Value, any Error>>()
         /// The handlers; let go once cancelled (a handler that keeps the cancellable makes
         /// no cycle then).
         var onChange: (@Sendable (Value) -> Void)?
@@ -312,9 +317,9 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     private func register(_ db: Database, initialRegion: DatabaseRegion) {
+        trackRegion(initialRegion)
         region = initialRegion
         if isPool { state.withLock { $0.observedRegion = initialRegion } }
-        trackRegion(initialRegion)
         db.add(transactionObserver: self, extent: .databaseLifetime)
     }
 
@@ -399,14 +404,14 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     /// A fetch asked for, and the region observed when it was.
     private struct FetchRequest {
-        var generation: Int
+        var generation: UInt32
         var observedRegion: DatabaseRegion
     }
 
     /// A new fetch is asked for.
     private func nextFetch() -> FetchRequest {
         state.withLock { state in
-            state.generation += 1
+            state.generation &+= 1
             return FetchRequest(generation: state.generation, observedRegion: state.observedRegion)
         }
     }
@@ -506,11 +511,12 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         db.observationBroker.setRegion(region, of: self)
     }
 
-    /// Tells `willTrackRegion` handlers of a region that differs from the last one told.
-    private func trackRegion(_ region: DatabaseRegion) {
-        guard region != lastTrackedRegion else { return }
-        lastTrackedRegion = region
-        options.notify(\.willTrackRegion, region)
+    /// Tells `willTrackRegion` handlers of a region that differs from the last one told,
+    /// before it becomes the observed `region`.
+    private func trackRegion(_ newRegion: DatabaseRegion) {
+        guard !hasTrackedRegion || newRegion != region else { return }
+        hasTrackedRegion = true
+        options.notify(\.willTrackRegion, newRegion)
     }
 
     // MARK: Delivery

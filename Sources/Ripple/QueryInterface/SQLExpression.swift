@@ -179,11 +179,11 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 
     /// The rowids this expression restricts `rowIDColumn` to, when it is an equality or an
     /// IN test on it, possibly among AND-ed terms; nil when it does not restrict rowids.
-    func restrictedRowIDs(rowIDColumn: String) -> Set<Int64>? {
+    func restrictedRowIDs(rowIDColumn: String) -> RowIDSet? {
         Self.rowIDs(node, rowIDColumn.lowercased())
     }
 
-    private static func rowIDs(_ node: Node, _ column: String) -> Set<Int64>? {
+    private static func rowIDs(_ node: Node, _ column: String) -> RowIDSet? {
         func isRowIDColumn(_ node: Node) -> Bool {
             guard case .column(let columnName) = node else { return false }
             let name = columnName.lowercased()
@@ -205,7 +205,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
                 guard let id = integer(item) else { return nil }
                 ids.insert(id)
             }
-            return ids
+            return RowIDSet(ids)
         case let .infix("AND", lhs, rhs):
             switch (rowIDs(lhs, column), rowIDs(rhs, column)) {
             case (nil, nil): return nil

@@ -162,7 +162,7 @@ final class StatementExecution {
     /// optional parameter of the first: binding the optional observer retains and
     /// releases it in its side table, 195 instructions for each statement, callgrind W1b.)
     func deliverEvents(toSoleUser observer: any TransactionObserver) {
-        assert(activeUsers.count == 1 && ObjectIdentifier(observer) == activeUsers[0].entry.identity, "the observer of the only active user")
+        assert(activeUsers.count == 1 && activeUsers[0].entry.isEntry(of: ObjectIdentifier(observer)), "the observer of the only active user")
         // (The entry is read in place at each event: a local reference to it is a retain
         // and a release, two atomic operations for each statement.)
         let log = log.pointer
