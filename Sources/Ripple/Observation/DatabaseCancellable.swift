@@ -17,7 +17,7 @@ public final class AnyDatabaseCancellable: DatabaseCancellable {
         case action(LockedState<(@Sendable () -> Void)?>)
         /// A value observation, which cancels once and then lets its handlers go itself:
         /// kept as it is, without an action and a lock of its own (W6m).
-        case observation(any DatabaseCancellable)
+        case observation(any AnyObject & DatabaseCancellable)
     }
 
     private let base: Base
@@ -29,7 +29,7 @@ public final class AnyDatabaseCancellable: DatabaseCancellable {
 
     /// A cancellable of an observation whose `cancel()` may be called several times, has
     /// an effect the first time only, and lets the observation's handlers go.
-    init(observation: some DatabaseCancellable) {
+    init(observation: some AnyObject & DatabaseCancellable) {
         base = .observation(observation)
     }
 

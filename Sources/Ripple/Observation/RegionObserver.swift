@@ -17,17 +17,17 @@ class RegionObserver: TransactionObserver, @unchecked Sendable {
     var region: DatabaseRegion
     /// Whether a change of the schema (`sqlite_master`) notifies the observer, whatever
     /// its region: a `tracking` value observation, whose fetch may read something else
-    /// once a view is redefined or a table altered.
+    /// once a view is redefined or a table altered. False unless a subclass says so.
     ///
-    /// (A flag rather than `sqlite_master` in the region: the broker indexes region
+    /// (A property rather than `sqlite_master` in the region: the broker indexes region
     /// observers by table, and the index entry and the region's second table cost about
     /// 80 bytes per observation, W6m. Schema changes are rare: the broker looks for these
-    /// observers among all when one happens.)
-    let observesSchemaChanges: Bool
+    /// observers among all when one happens. Computed, not stored: each value observation
+    /// is one of these objects, and a stored flag would take a word, W6m.)
+    var observesSchemaChanges: Bool { false }
 
-    init(region: DatabaseRegion, observesSchemaChanges: Bool = false) {
+    init(region: DatabaseRegion) {
         self.region = region
-        self.observesSchemaChanges = observesSchemaChanges
     }
 
     /// Whether a change of `region` (told by `Database.notifyChanges(in:)`, or made by

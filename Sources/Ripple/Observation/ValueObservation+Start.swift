@@ -219,9 +219,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         self.options = observation.options
         self.scheduler = scheduler
         self.state = LockedState(State(onChange: onChange, onError: onError))
-        // What a fetch reads depends on the schema too (a view redefined, a table
-        // altered): a schema change fetches again, and records the region anew.
-        super.init(region: .fullDatabase, observesSchemaChanges: observation.regionSpec.recordsRegionOnEachFetch)
+        super.init(region: .fullDatabase)
     }
 
     // MARK: Start and cancel
@@ -358,6 +356,10 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     // MARK: Changes
+
+    /// What a fetch reads depends on the schema too (a view redefined, a temporary table
+    /// that hides a table): a schema change fetches again, and records the region anew.
+    override var observesSchemaChanges: Bool { recordsRegionOnEachFetch }
 
     override func regionWasCommitted(_ db: Database) {
         guard !isCancelled else { return }
