@@ -93,9 +93,17 @@ struct ObserverRegistry {
     var isEmpty: Bool { entries.isEmpty }
 
     /// Adds an observer; nothing when it is registered already.
+    ///
+    /// Ripple's own region observers are added once each, by construction (a value or
+    /// region observation registers when it starts): they are not looked for among the
+    /// others, which would make starting n observations cost n² (W6m).
     mutating func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
         let identity = ObjectIdentifier(observer)
-        guard !entries.contains(where: { $0.isEntry(of: identity) && !$0.isRemoved }) else { return }
+        if observer is RegionObserver {
+            assert(!entries.contains(where: { $0.isEntry(of: identity) && !$0.isRemoved }), "a region observer is added once")
+        } else {
+            guard !entries.contains(where: { $0.isEntry(of: identity) && !$0.isRemoved }) else { return }
+        }
         lastID += 1
         generation += 1
         let entry = ObserverEntry(id: lastID, observer: observer, extent: extent)
