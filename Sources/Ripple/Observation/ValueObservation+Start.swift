@@ -145,17 +145,17 @@ enum UnchangingReaderObservation {
 final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCancellable, @unchecked Sendable {
     private weak var writer: (any DatabaseWriter)?
     private let isPool: Bool
+    private let requiresWriteAccess: Bool
     /// Whether `willTrackRegion` handlers were told of a region yet: then of `region`,
     /// which changes after them. Used on the writer's queue.
     private var hasTrackedRegion = false
-    private let pipeline: ValuePipeline<Value>
+    private let throttleInterval: TimeInterval?
     private let regionSpec: ValueObservation<Value>.RegionSpec
-    private let options: ValueObservationOptions
     private let scheduler: any ValueObservationScheduler
 
     /// What fetches, deliveries and cancellation share across threads.
     ///
-    /// (The order of the fields packs them in 64 bytes: the flags and the generation
+    /// (The order of the fields packs them in 80 bytes: the flags and the generation
     /// fill what the delivery order leaves of its last word, W6m.)
     private struct State {
         /// What waits for the scheduler, in order.
@@ -170,8 +170,10 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         /// The region the broker matches with commits, on a pool (set on the writer's
         /// queue, read when a fetch is asked for, from any thread).
         var observedRegion = DatabaseRegion()
-        /// The handlers; let go once cancelled (a handler that keeps the cancellable makes
-        /// no cycle then).
+        /// The application's closures (its fetch, its handlers, its `handleEvents`): let
+        /// go once cancelled, so that one that keeps the cancellable makes no cycle then.
+        var pipeline: ValuePipeline<Value>?
+        var events: [ValueObservationEvents]
         var onChange: (@Sendable (Value) -> Void)?
         var onError: (@Sendable (any Error) -> Void)?
 
@@ -182,21 +184,33 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             return deliveries.append(outcome)
         }
 
-        /// Cancels; returns whether the observation was not cancelled yet. The handlers, and
-        /// what waits for delivery, are let go.
-        mutating func cancel() -> Bool {
-            guard !isCancelled else { return false }
+        /// Cancels; returns nil when it was cancelled already, else what the observation
+        /// lets go, for the caller to release once the lock is unlocked (releasing a closure
+        /// may run a `deinit` that uses the observation).
+        mutating func cancel() -> Released? {
+            guard !isCancelled else { return nil }
             isCancelled = true
-            deliveries.removeAll()
-            onChange = nil
-            onError = nil
-            return true
+            defer {
+                deliveries.removeAll()
+                pipeline = nil
+                events = []
+                onChange = nil
+                onError = nil
+            }
+            return Released(deliveries: deliveries, pipeline: pipeline, events: events, onChange: onChange, onError: onError)
         }
     }
 
-    private let state: LockedState<State>
+    /// What a cancelled observation let go.
+    private struct Released {
+        var deliveries: DeliveryOrder<Result<Value, any Error>>
+        var pipeline: ValuePipeline<Value>?
+        var events: [ValueObservationEvents]
+        var onChange: (@Sendable (Value) -> Void)?
+        var onError: (@Sendable (any Error) -> Void)?
+    }
 
-    private var throttleInterval: TimeInterval? { options.throttleInterval }
+    private let state: LockedState<State>
 
     /// Whether the observation was cancelled.
     private var isCancelled: Bool { state.withLock { $0.isCancelled } }
@@ -214,11 +228,13 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         self.writer = writer
         // With write access, a pool's observation fetches on the writer, as a queue's does.
         self.isPool = writer is DatabasePool && !observation.requiresWriteAccess
-        self.pipeline = observation.makePipeline()
+        self.requiresWriteAccess = observation.requiresWriteAccess
+        self.throttleInterval = observation.throttleInterval
         self.regionSpec = observation.regionSpec
-        self.options = observation.options
         self.scheduler = scheduler
-        self.state = LockedState(State(onChange: onChange, onError: onError))
+        self.state = LockedState(State(
+            pipeline: observation.makePipeline(), events: observation.options.events,
+            onChange: onChange, onError: onError))
         super.init(region: .fullDatabase)
     }
 
@@ -231,17 +247,14 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     func start() {
         guard let writer else { return }
-        options.notify(\.willStart)
+        notify(\.willStart)
         if scheduler.immediateInitialValue() {
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
                 // Not a trap: the application hears of it, and may go on.
                 let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
-                let onError = state.withLock { state in
-                    defer { _ = state.cancel() }
-                    return state.onError
-                }
-                options.notify(\.didFail, error)
-                onError?(error)
+                guard let released = state.withLock({ $0.cancel() }) else { return }
+                released.events.notify(\.didFail, error)
+                released.onError?(error)
                 return
             }
             // Register and fetch the initial value in one writer access: no commit can slip
@@ -250,7 +263,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
                 let value = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
                 if let value, let onChange = state.withLock({ $0.onChange }) { onChange(value) }
             } catch {
-                options.notify(\.didFail, error)
+                notify(\.didFail, error)
                 state.withLock { $0.onError }?(error)
             }
         } else if isPool, let pool = writer as? DatabasePool {
@@ -281,9 +294,10 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             if !isCancelled {
                 do {
                     let db = try result.get()
-                    let (raw, recorded) = try fetch(db, recording: !isExplicit)
-                    region = try initialExplicitRegion(db) ?? recorded ?? .fullDatabase
-                    if let value = try pipeline.reduce(raw) { outcome = .success(value) }
+                    if let fetched = try fetch(db, recording: !isExplicit) {
+                        region = try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase
+                        if let value = try fetched.value() { outcome = .success(value) }
+                    }
                 } catch {
                     outcome = .failure(error)
                 }
@@ -304,9 +318,10 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     func cancel() {
-        guard state.withLock({ $0.cancel() }) else { return }
-        options.notify(\.didCancel)
+        guard let released = state.withLock({ $0.cancel() }) else { return }
+        released.events.notify(\.didCancel)
         writer?.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
+        // (`released` goes here, with the lock unlocked.)
     }
 
     private func initialExplicitRegion(_ db: Database) throws -> DatabaseRegion? {
@@ -323,9 +338,9 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     /// On the writer queue: fetches the initial value and registers the region observer.
     private func registerAndFetch(_ db: Database) throws -> Value? {
-        let (raw, recorded) = try fetch(db, recording: !isExplicit)
-        register(db, initialRegion: try initialExplicitRegion(db) ?? recorded ?? .fullDatabase)
-        return try pipeline.reduce(raw)
+        guard let fetched = try fetch(db, recording: !isExplicit) else { return nil }
+        register(db, initialRegion: try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase)
+        return try fetched.value()
     }
 
     private var isExplicit: Bool {
@@ -333,19 +348,32 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         return false
     }
 
-    /// Fetches in a read-only transaction (unless one is open), recording the region.
-    private func fetch(_ db: Database, recording: Bool) throws -> (Any, DatabaseRegion?) {
-        options.notify(\.willFetch)
-        func run() throws -> (Any, DatabaseRegion?) {
+    /// What a fetch found: its raw result, the region it read, and the pipeline that turns
+    /// the result into a value.
+    private struct Fetched {
+        var raw: Any
+        var region: DatabaseRegion?
+        var pipeline: ValuePipeline<Value>
+
+        func value() throws -> Value? { try pipeline.reduce(raw) }
+    }
+
+    /// Fetches in a read-only transaction (unless one is open), recording the region; nil
+    /// once cancelled.
+    private func fetch(_ db: Database, recording: Bool) throws -> Fetched? {
+        guard let (pipeline, events) = state.withLock({ state in state.pipeline.map { ($0, state.events) } }) else { return nil }
+        events.notify(\.willFetch)
+        func run() throws -> Fetched {
             if recording {
                 // (A schema change fetches again too: `observesSchemaChanges`.)
-                return try db.recordingReadRegion { try pipeline.fetch(db) }
+                let (raw, region) = try db.recordingReadRegion { try pipeline.fetch(db) }
+                return Fetched(raw: raw, region: region, pipeline: pipeline)
             }
-            return (try pipeline.fetch(db), nil)
+            return Fetched(raw: try pipeline.fetch(db), region: nil, pipeline: pipeline)
         }
         if db.isInsideTransaction { return try run() }
-        if options.requiresWriteAccess {
-            var result: (Any, DatabaseRegion?)?
+        if requiresWriteAccess {
+            var result: Fetched?
             try db.inTransaction {
                 result = try run()
                 return .commit
@@ -368,7 +396,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     /// On the writer queue, right after a commit that touched the region.
     private func regionDidChange(_ db: Database) {
-        options.notify(\.databaseDidChange)
+        notify(\.databaseDidChange)
         fetchAfterChange(db)
     }
 
@@ -421,9 +449,9 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     /// Fetches on the writer of a database queue, and delivers the value.
     private func fetchOnWriterAndDeliver(_ db: Database) {
         do {
-            let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
-            if let recorded { setRegion(recorded, on: db) }
-            if let value = try pipeline.reduce(raw) { deliver(value) }
+            guard let fetched = try fetch(db, recording: recordsRegionOnEachFetch) else { return }
+            if let recorded = fetched.region { setRegion(recorded, on: db) }
+            if let value = try fetched.value() { deliver(value) }
         } catch {
             deliver(error)
         }
@@ -453,9 +481,10 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         if !isCancelled {
             do {
                 let db = try result.get()
-                let (raw, recorded) = try fetch(db, recording: recordsRegionOnEachFetch)
-                if let recorded { regionWasFetched(recorded, on: db, request) }
-                if let value = try pipeline.reduce(raw) { outcome = .success(value) }
+                if let fetched = try fetch(db, recording: recordsRegionOnEachFetch) {
+                    if let recorded = fetched.region { regionWasFetched(recorded, on: db, request) }
+                    if let value = try fetched.value() { outcome = .success(value) }
+                }
             } catch {
                 outcome = .failure(error)
             }
@@ -469,7 +498,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         // after the delivery (an application that writes again once it sees the value)
         // finds the fetch over and starts the next one at once, rather than waiting for
         // this one to end; and the next value is enqueued after this one.
-        if case .failure(let error)? = outcome { options.notify(\.didFail, error) }
+        if case .failure(let error)? = outcome { notify(\.didFail, error) }
         let (again, schedulesDelivery) = state.withLock { state -> (Bool, Bool) in
             let schedulesDelivery = outcome.map { state.enqueue($0) } ?? false
             if state.needsRefetch && !state.isCancelled {
@@ -518,7 +547,18 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     private func trackRegion(_ newRegion: DatabaseRegion) {
         guard !hasTrackedRegion || newRegion != region else { return }
         hasTrackedRegion = true
-        options.notify(\.willTrackRegion, newRegion)
+        notify(\.willTrackRegion, newRegion)
+    }
+
+    // MARK: Events
+
+    /// Tells the `handleEvents` closures, unless cancelled.
+    private func notify(_ event: KeyPath<ValueObservationEvents, (@Sendable () -> Void)?>) {
+        state.withLock { $0.events }.notify(event)
+    }
+
+    private func notify<Argument>(_ event: KeyPath<ValueObservationEvents, (@Sendable (Argument) -> Void)?>, _ argument: Argument) {
+        state.withLock { $0.events }.notify(event, argument)
     }
 
     // MARK: Delivery
@@ -528,7 +568,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     private func deliver(_ error: any Error) {
-        options.notify(\.didFail, error)
+        notify(\.didFail, error)
         deliver(.failure(error))
     }
 
@@ -536,17 +576,23 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         if state.withLock({ $0.enqueue(outcome) }) { scheduleDelivery() }
     }
 
-    /// Asks the scheduler for the one delivery that takes every waiting outcome, in order.
+    /// Asks the scheduler for the one delivery of the observation, which delivers the
+    /// outcomes waiting when it runs, in order, then asks for another one if more came
+    /// meanwhile: a scheduler's queue (the main queue) is never held by one observation
+    /// for as long as values keep coming.
     private func scheduleDelivery() {
         scheduler.schedule { [self] in
-            while let (outcome, onChange, onError) = state.withLock({ state in
-                state.deliveries.next().map { ($0, state.onChange, state.onError) }
+            var count = state.withLock { $0.deliveries.count }
+            while count > 0, let (outcome, onChange, onError) = state.withLock({ state in
+                state.deliveries.popFirst().map { ($0, state.onChange, state.onError) }
             }) {
+                count -= 1
                 switch outcome {
                 case .success(let value): onChange?(value)
                 case .failure(let error): onError?(error)
                 }
             }
+            if state.withLock({ $0.deliveries.continuesAfterDelivery() }) { scheduleDelivery() }
         }
     }
 }

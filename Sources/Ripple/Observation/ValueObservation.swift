@@ -214,11 +214,22 @@ struct ValueObservationOptions: Sendable {
     var events: [ValueObservationEvents] = []
 
     func notify(_ event: KeyPath<ValueObservationEvents, (@Sendable () -> Void)?>) {
-        for handlers in events { handlers[keyPath: event]?() }
+        events.notify(event)
     }
 
     func notify<Argument>(_ event: KeyPath<ValueObservationEvents, (@Sendable (Argument) -> Void)?>, _ argument: Argument) {
-        for handlers in events { handlers[keyPath: event]?(argument) }
+        events.notify(event, argument)
+    }
+}
+
+extension [ValueObservationEvents] {
+    /// Calls the closures of `event`, from the first `handleEvents(...)` call to the last.
+    func notify(_ event: KeyPath<ValueObservationEvents, (@Sendable () -> Void)?>) {
+        for handlers in self { handlers[keyPath: event]?() }
+    }
+
+    func notify<Argument>(_ event: KeyPath<ValueObservationEvents, (@Sendable (Argument) -> Void)?>, _ argument: Argument) {
+        for handlers in self { handlers[keyPath: event]?(argument) }
     }
 }
 

@@ -12,10 +12,10 @@ public protocol ValueObservationScheduler: Sendable {
     /// calling thread.
     func immediateInitialValue() -> Bool
 
-    /// Runs `action` (the delivery of values or errors), asynchronously. An observation
-    /// has at most one action in its scheduler at a time (the action delivers, in order,
-    /// every value that came until it ran out of them): a scheduler need not keep actions
-    /// in order.
+    /// Runs `action` (the delivery of values or errors), asynchronously; every action
+    /// must run, once. An observation has at most one action in its scheduler at a time
+    /// (the action delivers, in order, the values that waited, and schedules the next one
+    /// when more came): a scheduler need not keep actions in order.
     func schedule(_ action: @escaping @Sendable () -> Void)
 }
 
@@ -43,14 +43,18 @@ public struct AsyncValueObservationScheduler: ValueObservationScheduler {
 }
 
 /// The deliveries of one observation waiting for their turn: a pure FIFO, and whether a
-/// delivery is scheduled (it takes them in order, until none is left).
+/// delivery is scheduled.
 ///
-/// So an observation never has two deliveries in its scheduler at once, and its values
-/// arrive in order whatever the scheduler runs them on. The FIFO lets its storage go once
-/// empty: each observation keeps one, mostly empty (W6m).
+/// An observation has at most one delivery in its scheduler at a time: it takes the
+/// elements that wait when it runs, in order, then ends, or asks for the next delivery when
+/// more came meanwhile. So values arrive in order whatever the scheduler runs them on, and
+/// one observation never holds a queue for as long as values keep coming. The FIFO lets its
+/// storage go once empty: each observation keeps one, mostly empty (W6m).
 struct DeliveryOrder<Element> {
     private var pending = FIFO<Element>()
     private(set) var isDraining = false
+
+    var count: Int { pending.count }
 
     /// Adds an element; returns whether a delivery must be scheduled.
     mutating func append(_ element: Element) -> Bool {
@@ -59,17 +63,21 @@ struct DeliveryOrder<Element> {
         return !isDraining
     }
 
-    /// The next element; nil (and the delivery is over) when none is left.
-    mutating func next() -> Element? {
-        guard let element = pending.popFirst() else {
-            pending = FIFO()
-            isDraining = false
-            return nil
-        }
-        return element
+    /// The next element, if any, for the delivery under way.
+    mutating func popFirst() -> Element? {
+        pending.popFirst()
     }
 
-    /// Drops the elements waiting; a delivery under way ends at its next `next()`.
+    /// At the end of a delivery: whether another one must be scheduled (elements came
+    /// meanwhile); else the delivery is over.
+    mutating func continuesAfterDelivery() -> Bool {
+        if !pending.isEmpty { return true }
+        pending = FIFO()
+        isDraining = false
+        return false
+    }
+
+    /// Drops the elements waiting; a delivery under way finds nothing more.
     mutating func removeAll() {
         pending = FIFO()
     }

@@ -40,24 +40,34 @@ final class DeliveryOrderTests: XCTestCase {
         XCTAssertTrue(order.append(1), "the first element asks for a delivery")
         XCTAssertFalse(order.append(2), "a delivery is scheduled")
         XCTAssertFalse(order.append(3))
+        XCTAssertEqual(order.count, 3)
         var delivered: [Int] = []
-        while let element = order.next() { delivered.append(element) }
+        while let element = order.popFirst() { delivered.append(element) }
         XCTAssertEqual(delivered, [1, 2, 3])
-        XCTAssertFalse(order.isDraining, "the delivery ended when it found nothing left")
-        XCTAssertTrue(order.append(4), "the delivery ended: the next element asks for another one")
-        XCTAssertEqual(order.next(), 4)
-        XCTAssertNil(order.next())
+        XCTAssertFalse(order.continuesAfterDelivery(), "nothing came meanwhile: the delivery is over")
+        XCTAssertFalse(order.isDraining)
+        XCTAssertTrue(order.append(4), "the next element asks for another delivery")
     }
 
-    func testRemoveAllDropsWaitingElementsAndTheDeliveryEndsAtItsNextStep() {
+    func testElementsThatComeDuringADeliveryAskForTheNextOne() {
+        var order = DeliveryOrder<Int>()
+        XCTAssertTrue(order.append(1))
+        XCTAssertEqual(order.popFirst(), 1)
+        XCTAssertFalse(order.append(2), "the delivery under way is not over")
+        XCTAssertTrue(order.continuesAfterDelivery(), "2 came meanwhile: another delivery")
+        XCTAssertTrue(order.isDraining)
+        XCTAssertEqual(order.popFirst(), 2)
+        XCTAssertFalse(order.continuesAfterDelivery())
+    }
+
+    func testRemoveAllDropsWaitingElementsAndTheDeliveryEnds() {
         var order = DeliveryOrder<Int>()
         XCTAssertTrue(order.append(1))
         XCTAssertFalse(order.append(2))
-        XCTAssertEqual(order.next(), 1)
+        XCTAssertEqual(order.popFirst(), 1)
         order.removeAll()
-        XCTAssertTrue(order.isDraining, "the delivery under way goes on until its next step")
-        XCTAssertNil(order.next(), "2 was dropped")
-        XCTAssertFalse(order.isDraining)
+        XCTAssertNil(order.popFirst(), "2 was dropped")
+        XCTAssertFalse(order.continuesAfterDelivery())
         XCTAssertTrue(order.append(3))
     }
 }

@@ -239,27 +239,98 @@ final class ValueObservationTests: XCTestCase {
         XCTAssertEqual(collector.values, [0, 1, 2], "nothing after the cancel")
     }
 
-    func testACancelledObservationLetsItsHandlersGo() throws {
-        // A handler that keeps the cancellable makes no cycle once cancelled.
+    func testACancelledObservationLetsItsClosuresGo() throws {
+        // A closure of the observation (its handler, its fetch, a handleEvents closure)
+        // that keeps the cancellable makes no cycle once cancelled.
         final class Owner: @unchecked Sendable {  // only used on the test's queue
             var cancellable: AnyDatabaseCancellable?
         }
         let dbQueue = try makePlayerDatabase()
-        weak var weakOwner: Owner?
-        let delivered = ValueCollector<Int>()
-        do {
-            let owner = Owner()
-            weakOwner = owner
-            owner.cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
-                _ = owner  // the handler keeps the owner, which keeps the cancellable
-                delivered.append(value)
-            })
-            delivered.wait { $0 == [0] }
-            queue.sync { owner.cancellable?.cancel() }
+        for keptBy in ["onChange", "fetch", "handleEvents"] {
+            weak var weakOwner: Owner?
+            let delivered = ValueCollector<Int>()
+            do {
+                let owner = Owner()
+                weakOwner = owner
+                var observation = ValueObservation.tracking { db in
+                    if keptBy == "fetch" { _ = owner }
+                    return try playerCount(db)
+                }
+                if keptBy == "handleEvents" { observation = observation.handleEvents(didCancel: { _ = owner }) }
+                owner.cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
+                    if keptBy == "onChange" { _ = owner }
+                    delivered.append(value)
+                })
+                delivered.wait { $0 == [0] }
+                queue.sync { owner.cancellable?.cancel() }
+            }
+            dbQueue.writeWithoutTransaction { _ in }  // the removal from the broker ran
+            queue.sync {}
+            XCTAssertNil(weakOwner, "kept by \(keptBy): let go once cancelled")
         }
-        dbQueue.writeWithoutTransaction { _ in }  // the removal from the broker ran
-        queue.sync {}
-        XCTAssertNil(weakOwner, "the handler, and what it holds, were let go")
+    }
+
+    func testCancelReleasesTheHandlersOutsideOfTheObservationsLock() throws {
+        // A handler's last reference may go with the cancel: its deinit may write to the
+        // observed table, whose commit reaches the observation.
+        final class Saver: @unchecked Sendable {
+            let dbQueue: DatabaseQueue
+            init(_ dbQueue: DatabaseQueue) { self.dbQueue = dbQueue }
+            deinit { try? dbQueue.write { try $0.execute(sql: "INSERT INTO team (name) VALUES ('x')") } }
+        }
+        let dbQueue = try makePlayerDatabase()
+        let collector = ValueCollector<Int>()
+        var saver: Saver? = Saver(dbQueue)
+        let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")! }
+            .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { [saver] value in
+                _ = saver
+                collector.append(value)
+            })
+        saver = nil
+        collector.wait { $0 == [0] }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            cancellable.cancel()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 5) == .success else {
+            // (A deadlock: the process cannot go on.)
+            fatalError("cancel() deadlocked")
+        }
+        XCTAssertEqual(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM team") }, 1, "the deinit wrote")
+    }
+
+    func testADeliveryTakesTheValuesThatWaitedAndNotThoseThatCameMeanwhile() throws {
+        // So that an observation never holds its scheduler's queue (the main queue) for
+        // as long as values keep coming.
+        final class ManualScheduler: ValueObservationScheduler, @unchecked Sendable {  // used on the test's thread
+            var actions: [@Sendable () -> Void] = []
+            func immediateInitialValue() -> Bool { false }
+            func schedule(_ action: @escaping @Sendable () -> Void) { actions.append(action) }
+            func runNext() {
+                guard !actions.isEmpty else { return XCTFail("no delivery scheduled") }
+                actions.removeFirst()()
+            }
+        }
+        let dbQueue = try makePlayerDatabase()
+        let scheduler = ManualScheduler()
+        let delivered = LockedState<[Int]>([])
+        let cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: scheduler, onError: { _ in }, onChange: { value in
+            delivered.withLock { $0.append(value) }
+            if value == 0 {
+                // A commit while the delivery runs: its value comes in the next delivery.
+                try? dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+            }
+        })
+        dbQueue.writeWithoutTransaction { _ in }  // the initial value was fetched
+        XCTAssertEqual(scheduler.actions.count, 1)
+        scheduler.runNext()
+        XCTAssertEqual(delivered.withLock { $0 }, [0], "the value that came during the delivery waits for the next one")
+        XCTAssertEqual(scheduler.actions.count, 1, "the next delivery is scheduled")
+        scheduler.runNext()
+        XCTAssertEqual(delivered.withLock { $0 }, [0, 1])
+        XCTAssertTrue(scheduler.actions.isEmpty)
+        withExtendedLifetime(cancellable) {}
     }
 
     func testTrackingExplicitRegion() throws {
