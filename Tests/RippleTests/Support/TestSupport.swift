@@ -2,10 +2,13 @@ import Foundation
 import XCTest
 @testable import Ripple
 
-/// A fresh temporary directory, removed when the test ends.
+/// A fresh temporary directory, removed when the test ends. In the child process of
+/// `runInChildProcess`, which stops without ending its test, it is made in a directory
+/// that the parent removes.
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("RippleTests-\(UUID().uuidString)", isDirectory: true)
+    let root = ProcessInfo.processInfo.environment[childTemporaryRootVariable].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        ?? FileManager.default.temporaryDirectory
+    let url = root.appendingPathComponent("RippleTests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
     return url
@@ -65,8 +68,15 @@ func runInChildProcess(test name: String) throws -> (status: Int32, stderr: Stri
     let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-child-\(UUID().uuidString).txt").path
     defer { try? FileManager.default.removeItem(atPath: errorPath) }
 
+    // The child stops without ending its test (it traps): its temporary directories go
+    // with this one.
+    let temporaryRoot = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-child-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: temporaryRoot, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: temporaryRoot) }
+
     var environment = ProcessInfo.processInfo.environment
     environment["RIPPLE_FATAL_SCENARIO"] = "1"
+    environment[childTemporaryRootVariable] = temporaryRoot.path
     // Under the thread sanitizer, a crashing child must not hang while it symbolizes.
     environment["TSAN_OPTIONS"] = "symbolize=0:halt_on_error=1"
     func cString(_ string: String) -> UnsafeMutablePointer<CChar>? { string.withCString { strdup($0) } }
@@ -116,6 +126,9 @@ func assertFatalError(inScenario test: String, _ messages: String..., file: Stat
     }
     #endif
 }
+
+/// Where the child process started by `runInChildProcess` makes its temporary directories.
+let childTemporaryRootVariable = "RIPPLE_TEST_TEMPORARY_ROOT"
 
 /// True in the child process started by `runInChildProcess`.
 var isFatalScenario: Bool {
