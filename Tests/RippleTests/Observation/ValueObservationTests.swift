@@ -218,6 +218,32 @@ final class ValueObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testChangesOfTheSchemaToldByTheApplicationFetchATrackingObservationAgain() throws {
+        // `notifyChanges(in: Table("sqlite_master"))` is a change of the schema: it reaches
+        // tracking observations, whatever their region, and not the others.
+        let dbQueue = try makePlayerDatabase()
+        let fetches = ChangeCounter()
+        let (collector, cancellable) = start(ValueObservation.tracking { db -> Int in
+            fetches.increment()
+            return try playerCount(db)
+        }, in: dbQueue)
+        let constantFetches = ChangeCounter()
+        let (constantCollector, constantCancellable) = start(ValueObservation.trackingConstantRegion { db -> Int in
+            constantFetches.increment()
+            return try playerCount(db)
+        }, in: dbQueue)
+        collector.wait { $0 == [0] }
+        constantCollector.wait { $0 == [0] }
+        try dbQueue.write { try $0.notifyChanges(in: Table("sqlite_master")) }
+        collector.wait { $0 == [0, 0] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        collector.wait { $0 == [0, 0, 1] }
+        constantCollector.wait { $0 == [0, 1] }
+        XCTAssertEqual(fetches.count, 3)
+        XCTAssertEqual(constantFetches.count, 2, "a constant region is not told of the schema")
+        withExtendedLifetime((cancellable, constantCancellable)) {}
+    }
+
     func testASchedulerThatRunsItsActionsAtOnce() throws {
         // Ripple asks for one delivery at a time, with no lock held: a scheduler may run it
         // on the spot, and its handler may cancel the observation.
