@@ -121,25 +121,45 @@ extension Statement {
     func cursorStep() throws -> Bool {
         // A cursor kept after its access must not step: the connection may be in use.
         try database.checkOpen()
+        let hasRow: Bool
         do {
-            let hasRow = try step()
-            // After the first step: SQLite may have compiled the statement again, and what
-            // it reads is the new report's.
-            switch observation.pendingReadRegion {
-            case .report?: database.recordRead(report.readRegion)
-            case .precise(let region)?: database.recordRead(region)
-            case nil: break
-            }
-            observation.pendingReadRegion = nil
-            if hasRow { return true }
+            hasRow = try step()
         } catch {
-            observation.pendingReadRegion = nil
-            reset()
-            throw database.statementDidFail(self, error: error)
+            throw cursorStepDidFail(error)
         }
+        // After the first step: SQLite may have compiled the statement again, and what it
+        // reads is the new report's. (Tested before it is cleared: clearing an enum with a
+        // payload costs a call on every row, W2a.)
+        if observation.pendingReadRegion != nil { recordPendingReadRegion() }
+        if hasRow { return true }
+        return try cursorDidEnd()
+    }
+
+    /// What the first step of a recording cursor read (see `Database.prepareReadRecording(of:)`).
+    @inline(never)
+    private func recordPendingReadRegion() {
+        switch observation.pendingReadRegion {
+        case .report?: database.recordRead(report.readRegion)
+        case .precise(let region)?: database.recordRead(region)
+        case nil: break
+        }
+        observation.pendingReadRegion = nil
+    }
+
+    /// The end of a cursor: the statement is reset, and the connection told. (Out of line:
+    /// the per-row path stays small, W2a.)
+    @inline(never)
+    private func cursorDidEnd() throws -> Bool {
         reset()
         try database.statementDidFinish(self)
         return false
+    }
+
+    @inline(never)
+    private func cursorStepDidFail(_ error: any Error) -> any Error {
+        observation.pendingReadRegion = nil
+        reset()
+        return database.statementDidFail(self, error: error)
     }
 
     /// Ends the execution of a cursor dropped before its end: SQLite completes what the
