@@ -1,8 +1,13 @@
 /// A first-in, first-out queue: an array read from a moving start, emptied (keeping its
 /// capacity) once every element was taken. What ``ConcurrencyLimitState`` and
 /// ``DeliveryOrder`` wait in.
+///
+/// An element taken leaves the queue at once: the queue keeps no reference to it. (Both
+/// users take elements with a lock held, and a value observation's values may be objects
+/// whose `deinit` is the application's: the last reference to a delivered value must not
+/// go while the lock is held, when the queue empties.)
 struct FIFO<Element> {
-    private var elements: [Element] = []
+    private var elements: [Element?] = []
     private var start = 0
 
     var count: Int { elements.count - start }
@@ -15,7 +20,8 @@ struct FIFO<Element> {
     /// The first element, removed; nil when empty.
     mutating func popFirst() -> Element? {
         guard start < elements.count else { return nil }
-        let element = elements[start]
+        let element = elements[start].take()
+        assert(element != nil, "an element is taken once")
         start += 1
         if start == elements.count {
             elements.removeAll(keepingCapacity: true)
