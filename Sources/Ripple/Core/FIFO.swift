@@ -1,5 +1,6 @@
 /// A first-in, first-out queue: an array read from a moving start, emptied (keeping its
-/// capacity) once every element was taken. What ``ConcurrencyLimitState`` and
+/// capacity) once every element was taken, and compacted once the taken slots are half of
+/// it. What ``ConcurrencyLimitState`` and
 /// ``DeliveryOrder`` wait in.
 ///
 /// An element taken leaves the queue at once: the queue keeps no reference to it. (Both
@@ -11,6 +12,8 @@ struct FIFO<Element> {
     private var start = 0
 
     var count: Int { elements.count - start }
+    /// The slots of the array, taken ones included (for tests).
+    var slotCount: Int { elements.count }
     var isEmpty: Bool { start == elements.count }
 
     mutating func append(_ element: Element) {
@@ -25,6 +28,11 @@ struct FIFO<Element> {
         start += 1
         if start == elements.count {
             elements.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 16 && start * 2 >= elements.count {
+            // Elements that keep coming before the queue empties: the taken slots go, so
+            // that the array does not grow with them.
+            elements.removeFirst(start)
             start = 0
         }
         return element

@@ -82,6 +82,17 @@ final class FIFOTests: XCTestCase {
         XCTAssertTrue(fifo.isEmpty)
     }
 
+    func testAQueueThatNeverEmptiesDoesNotGrow() {
+        var fifo = FIFO<Int>()
+        fifo.append(0)
+        for i in 1...10_000 {
+            fifo.append(i)
+            XCTAssertEqual(fifo.popFirst(), i - 1)
+            XCTAssertLessThanOrEqual(fifo.slotCount, 32, "taken slots are dropped")
+        }
+        XCTAssertEqual(fifo.count, 1)
+    }
+
     func testATakenElementIsNotKept() {
         // Its users take elements with a lock held: the last reference to a value must go
         // with whoever took it, not with the queue when it empties.

@@ -326,18 +326,44 @@ final class ValueObservationTests: XCTestCase {
         XCTAssertEqual(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM team") }, 1, "the deinit wrote")
     }
 
+    func testDeliveredValuesGoOutsideOfTheObservationsLock() throws {
+        // A value may be an object whose deinit writes to the observed table: the commit
+        // reaches the observation, which must not be waiting for its own lock then.
+        final class Count: @unchecked Sendable {  // immutable
+            let value: Int
+            let dbQueue: DatabaseQueue
+            init(_ value: Int, _ dbQueue: DatabaseQueue) { self.value = value; self.dbQueue = dbQueue }
+            deinit {
+                if value == 0 { try? dbQueue.write { try $0.execute(sql: "INSERT INTO team (name) VALUES ('deinit')") } }
+            }
+        }
+        let dbQueue = try makePlayerDatabase()
+        let scheduler = ManualScheduler()
+        let delivered = ValueCollector<Int>()
+        let cancellable = ValueObservation.tracking { db in Count(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")!, dbQueue) }
+            .start(in: dbQueue, scheduling: scheduler, onError: { _ in }, onChange: { delivered.append($0.value) })
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO team (name) VALUES ('A')") }
+        // Two values wait for the one delivery: 0, then 1.
+        guard let delivery = scheduler.takeNext() else { return XCTFail("no delivery scheduled") }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            delivery()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 5) == .success else {
+            // (A deadlock: the process cannot go on.)
+            fatalError("the delivery deadlocked")
+        }
+        XCTAssertEqual(delivered.values, [0, 1])
+        // The deinit of 0 wrote: its value comes in the next delivery.
+        scheduler.runNext()
+        XCTAssertEqual(delivered.values, [0, 1, 2])
+        withExtendedLifetime(cancellable) {}
+    }
+
     func testADeliveryTakesTheValuesThatWaitedAndNotThoseThatCameMeanwhile() throws {
         // So that an observation never holds its scheduler's queue (the main queue) for
         // as long as values keep coming.
-        final class ManualScheduler: ValueObservationScheduler, @unchecked Sendable {  // used on the test's thread
-            var actions: [@Sendable () -> Void] = []
-            func immediateInitialValue() -> Bool { false }
-            func schedule(_ action: @escaping @Sendable () -> Void) { actions.append(action) }
-            func runNext() {
-                guard !actions.isEmpty else { return XCTFail("no delivery scheduled") }
-                actions.removeFirst()()
-            }
-        }
         let dbQueue = try makePlayerDatabase()
         let scheduler = ManualScheduler()
         let delivered = LockedState<[Int]>([])
@@ -349,13 +375,13 @@ final class ValueObservationTests: XCTestCase {
             }
         })
         dbQueue.writeWithoutTransaction { _ in }  // the initial value was fetched
-        XCTAssertEqual(scheduler.actions.count, 1)
+        XCTAssertEqual(scheduler.waitingActions, 1)
         scheduler.runNext()
         XCTAssertEqual(delivered.withLock { $0 }, [0], "the value that came during the delivery waits for the next one")
-        XCTAssertEqual(scheduler.actions.count, 1, "the next delivery is scheduled")
+        XCTAssertEqual(scheduler.waitingActions, 1, "the next delivery is scheduled")
         scheduler.runNext()
         XCTAssertEqual(delivered.withLock { $0 }, [0, 1])
-        XCTAssertTrue(scheduler.actions.isEmpty)
+        XCTAssertEqual(scheduler.waitingActions, 0)
         withExtendedLifetime(cancellable) {}
     }
 
@@ -656,4 +682,26 @@ final class SharedValueObservationTests: XCTestCase {
 /// An error written by another thread before it signals, read after the wait.
 private final class ErrorBox: @unchecked Sendable {  // the semaphore orders the write before the read
     var error: (any Error)?
+}
+
+/// A scheduler whose actions run when the test says so.
+private final class ManualScheduler: ValueObservationScheduler, @unchecked Sendable {  // `actions` is behind its lock
+    private let actions = LockedState<[@Sendable () -> Void]>([])
+
+    var waitingActions: Int { actions.withLock { $0.count } }
+
+    func immediateInitialValue() -> Bool { false }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) {
+        actions.withLock { $0.append(action) }
+    }
+
+    func takeNext() -> (@Sendable () -> Void)? {
+        actions.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    func runNext(file: StaticString = #filePath, line: UInt = #line) {
+        guard let action = takeNext() else { return XCTFail("no action scheduled", file: file, line: line) }
+        action()
+    }
 }
