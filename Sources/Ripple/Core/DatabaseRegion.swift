@@ -53,8 +53,8 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     /// once.
     ///
     /// (A sorted array rather than a dictionary: most regions hold one to a few tables,
-    /// and every observation keeps its region. An observation of one row, whose region is
-    /// its table and `sqlite_master`, kept a 208-byte dictionary; the array takes 112, W6m.)
+    /// and every observation keeps its region. A two-table region was a 208-byte
+    /// dictionary; the array takes 112, W6m.)
     private(set) var tables: [TableEntry]?
 
     /// The empty region.
@@ -118,57 +118,51 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// Merges two sorted table lists: the tables of one list only are kept when
-    /// `keepingSingles` is true; the tables of both are combined by `both` (nil drops the
-    /// table).
-    private static func merge(
+    /// Walks two sorted table lists together: `both` for each table of both lists,
+    /// `single` for each table of one list only.
+    private static func walk(
         _ mine: [TableEntry], _ theirs: [TableEntry],
-        keepingSingles: Bool,
-        _ both: (TableRegion, TableRegion) -> TableRegion?) -> [TableEntry]
+        both: (TableEntry, TableEntry) -> Void,
+        single: (TableEntry) -> Void)
     {
-        var result: [TableEntry] = []
-        // (Exactly the capacity needed: regions are kept by every observation.)
-        result.reserveCapacity(keepingSingles ? mine.count + theirs.count - commonCount(mine, theirs) : min(mine.count, theirs.count))
-        var i = 0
-        var j = 0
-        while i < mine.count, j < theirs.count {
-            let a = mine[i], b = theirs[j]
-            if a.key == b.key {
-                if let region = both(a.region, b.region) { result.append(TableEntry(key: a.key, region: region)) }
-                i += 1
-                j += 1
-            } else if a.key < b.key {
-                if keepingSingles { result.append(a) }
-                i += 1
-            } else {
-                if keepingSingles { result.append(b) }
-                j += 1
-            }
-        }
-        if keepingSingles {
-            result.append(contentsOf: mine[i...])
-            result.append(contentsOf: theirs[j...])
-        }
-        return result
-    }
-
-    /// The number of tables that two sorted table lists have in common.
-    private static func commonCount(_ mine: [TableEntry], _ theirs: [TableEntry]) -> Int {
-        var count = 0
         var i = 0
         var j = 0
         while i < mine.count, j < theirs.count {
             if mine[i].key == theirs[j].key {
-                count += 1
+                both(mine[i], theirs[j])
                 i += 1
                 j += 1
             } else if mine[i].key < theirs[j].key {
+                single(mine[i])
                 i += 1
             } else {
+                single(theirs[j])
                 j += 1
             }
         }
-        return count
+        mine[i...].forEach(single)
+        theirs[j...].forEach(single)
+    }
+
+    /// Merges two sorted table lists: the tables of one list only are kept when
+    /// `keepingSingles` is true; the tables of both are combined by `combine` (nil drops
+    /// the table).
+    private static func merge(
+        _ mine: [TableEntry], _ theirs: [TableEntry],
+        keepingSingles: Bool,
+        _ combine: (TableRegion, TableRegion) -> TableRegion?) -> [TableEntry]
+    {
+        var result: [TableEntry] = []
+        // (Exactly the capacity needed: regions are kept by every observation.)
+        var capacity = 0
+        walk(mine, theirs, both: { _, _ in capacity += 1 }, single: { _ in if keepingSingles { capacity += 1 } })
+        result.reserveCapacity(capacity)
+        walk(mine, theirs, both: { a, b in
+            if let region = combine(a.region, b.region) { result.append(TableEntry(key: a.key, region: region)) }
+        }, single: { table in
+            if keepingSingles { result.append(table) }
+        })
+        return result
     }
 
     /// The region that contains both regions.

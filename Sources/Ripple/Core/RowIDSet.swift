@@ -64,14 +64,6 @@ struct RowIDSet: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral {
         }
     }
 
-    /// The rowids as a set.
-    var set: Set<Int64> {
-        switch storage {
-        case .one(let only): return [only]
-        case .many(let set): return set
-        }
-    }
-
     struct Iterator: IteratorProtocol {
         private enum Base {
             case one(Int64?)

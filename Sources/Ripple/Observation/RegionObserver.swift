@@ -73,8 +73,7 @@ final class ClosureRegionObserver: RegionObserver, @unchecked Sendable {
     }
 }
 
-/// A thread-safe, one-way flag; its copies share it (a value observation and its region
-/// observer are cancelled together).
+/// A thread-safe, one-way flag; its copies share it.
 struct Cancellation: Sendable {
     private let flag = LockedState(false)
 

@@ -184,30 +184,20 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             return deliveries.append(outcome)
         }
 
-        /// Cancels; returns nil when it was cancelled already, else what the observation
-        /// lets go, for the caller to release once the lock is unlocked (releasing a closure
-        /// may run a `deinit` that uses the observation).
-        mutating func cancel() -> Released? {
+        /// Cancels; returns nil when it was cancelled already, else the state before, which
+        /// holds what the observation lets go, for the caller to release once the lock is
+        /// unlocked (releasing a closure may run a `deinit` that uses the observation).
+        mutating func cancel() -> State? {
             guard !isCancelled else { return nil }
+            let released = self
             isCancelled = true
-            defer {
-                deliveries.removeAll()
-                pipeline = nil
-                events = []
-                onChange = nil
-                onError = nil
-            }
-            return Released(deliveries: deliveries, pipeline: pipeline, events: events, onChange: onChange, onError: onError)
+            deliveries.removeAll()
+            pipeline = nil
+            events = []
+            onChange = nil
+            onError = nil
+            return released
         }
-    }
-
-    /// What a cancelled observation let go.
-    private struct Released {
-        var deliveries: DeliveryOrder<Result<Value, any Error>>
-        var pipeline: ValuePipeline<Value>?
-        var events: [ValueObservationEvents]
-        var onChange: (@Sendable (Value) -> Void)?
-        var onError: (@Sendable (any Error) -> Void)?
     }
 
     private let state: LockedState<State>
@@ -291,16 +281,15 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
             var region: DatabaseRegion = .fullDatabase
             var outcome: Result<Value, any Error>?
-            if !isCancelled {
-                do {
-                    let db = try result.get()
-                    if let fetched = try fetch(db, recording: !isExplicit) {
-                        region = try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase
-                        if let value = try fetched.value() { outcome = .success(value) }
-                    }
-                } catch {
-                    outcome = .failure(error)
+            do {
+                // (Nothing is fetched once cancelled, and nothing delivered.)
+                let db = try result.get()
+                if let fetched = try fetch(db, recording: !isExplicit) {
+                    region = try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase
+                    if let value = try fetched.value() { outcome = .success(value) }
                 }
+            } catch {
+                outcome = .failure(error)
             }
             // Registered before the first value is delivered: a write that the application
             // starts once it has the value comes after the registration.
@@ -407,7 +396,6 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             // A database queue: the fetch happens right now, on the writer queue, after the
             // commit and before any other access: each transaction that touched the region
             // gets its own value, and the writer waits for it.
-            guard !isCancelled else { return }
             fetchOnWriterAndDeliver(db)
             return
         }
@@ -478,16 +466,15 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             state.withLock { $0.needsRefetch = false }
         }
         var outcome: Result<Value, any Error>?
-        if !isCancelled {
-            do {
-                let db = try result.get()
-                if let fetched = try fetch(db, recording: recordsRegionOnEachFetch) {
-                    if let recorded = fetched.region { regionWasFetched(recorded, on: db, request) }
-                    if let value = try fetched.value() { outcome = .success(value) }
-                }
-            } catch {
-                outcome = .failure(error)
+        do {
+            // (Nothing is fetched once cancelled, and nothing delivered.)
+            let db = try result.get()
+            if let fetched = try fetch(db, recording: recordsRegionOnEachFetch) {
+                if let recorded = fetched.region { regionWasFetched(recorded, on: db, request) }
+                if let value = try fetched.value() { outcome = .success(value) }
             }
+        } catch {
+            outcome = .failure(error)
         }
         endFetch(delivering: outcome)
     }
