@@ -51,4 +51,19 @@ static inline int ripple_access_holds(const void *connection) {
     return 0;
 }
 
+#if defined(__linux__)
+#include <stdint.h>
+
+// Waits until `first` (skipped when negative) or `second` is readable, or `timeout_ns`
+// nanoseconds passed (negative: no limit), with `ppoll`, which Swift's Glibc module does
+// not show (it needs _GNU_SOURCE); `poll` counts in milliseconds, four times the shortest
+// interval between two checks for other processes' commits. Returns a bit mask: 1 when
+// `first` is readable (or failed), 2 when `second` is; 0 on timeout or signal.
+int ripple_wait_readable(int first, int second, int64_t timeout_ns);
+
+// A non-blocking, close-on-exec pipe (`pipe2`, also hidden without _GNU_SOURCE): 0 on
+// success, -1 with errno otherwise.
+int ripple_nonblocking_pipe(int descriptors[2]);
+#endif
+
 #endif

@@ -14,6 +14,16 @@ func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
     return url
 }
 
+/// Waits until `condition` holds, for what other threads do by themselves (checks after
+/// file events, timers); throws after `timeout` seconds.
+func waitUntil(_ message: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+        if Date() > deadline { throw DatabaseError(message: "timeout: \(message)") }
+        usleep(1000)
+    }
+}
+
 /// A path for a database file in a fresh temporary directory.
 func makeTemporaryDatabasePath(_ test: XCTestCase, name: String = "db.sqlite") throws -> String {
     try makeTemporaryDirectory(test).appendingPathComponent(name).path

@@ -14,7 +14,8 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     private weak var writer: SerializedDatabase?
     private let path: String
     private let pollInterval: TimeInterval?
-    /// Where file events and timers run (a queue, not a thread).
+    /// Where file events and timers run on Apple platforms (a queue, not a thread). On
+    /// Linux, they run on the thread of ``WatchLoop``.
     private let queue: DispatchQueue
 
     // Protected by `lock`.
@@ -24,7 +25,8 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     private var scheduler = ExternalCheckScheduler(minimumInterval: 250_000, maximumInterval: 4_000_000)
     private var isTracking = false
     private var watch: FileWatch?
-    private var pollTimer: DispatchSourceTimer?
+    /// The next safety poll.
+    private var pollTimer: CheckTimer?
     /// The delay before the next retry of a check that asked for one, in nanoseconds.
     private var retryDelay: UInt64 = 0
     /// When the subscription in the commit log was last written (uptime seconds).
@@ -66,7 +68,7 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
 
     deinit {
         watch?.cancel()
-        pollTimer?.cancel()
+        if let pollTimer { Self.cancel(pollTimer) }
     }
 
     /// Whether the file is watched (for tests).
@@ -81,14 +83,7 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
             scheduler.reset()
             retryDelay = 0
             watch = FileWatch(databasePath: path, queue: queue) { [weak self] in self?.requestCheck(pausingWatch: true) }
-            if let pollInterval {
-                let timer = DispatchSource.makeTimerSource(queue: queue)
-                let nanoseconds = Int(max(pollInterval, 0.001) * 1_000_000_000)
-                timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds), leeway: .nanoseconds(nanoseconds / 10))
-                timer.setEventHandler { [weak self] in self?.requestCheck() }
-                timer.resume()
-                pollTimer = timer
-            }
+            schedulePoll()
         }
         // Other processes log their commits for this one from now on.
         writer?.async { [weak self] db in self?.refreshSubscription(db, force: true) }
@@ -100,7 +95,7 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
             scheduler.reset()
             watch?.cancel()
             watch = nil
-            pollTimer?.cancel()
+            if let pollTimer { Self.cancel(pollTimer) }
             pollTimer = nil
             defer { subscribedAt = nil }
             return subscribedAt != nil
@@ -131,8 +126,52 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         case .check:
             startCheck()
         case .checkAt(let time):
-            queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: time)) { [weak self] in self?.startCheck() }
+            schedule(at: time) { [weak self] in self?.startCheck() }
         }
+    }
+
+    // MARK: - Timers
+
+    #if os(Linux) || os(Android)
+    typealias CheckTimer = WatchLoop.Timer
+    #else
+    typealias CheckTimer = DispatchWorkItem
+    #endif
+
+    /// Runs `action` at `time` (`DispatchTime.uptimeNanoseconds`).
+    @discardableResult
+    private func schedule(at time: UInt64, _ action: @escaping @Sendable () -> Void) -> CheckTimer {
+        #if os(Linux) || os(Android)
+        return WatchLoop.shared.schedule(at: time, action)
+        #else
+        let item = DispatchWorkItem(block: action)
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: time), execute: item)
+        return item
+        #endif
+    }
+
+    private static func cancel(_ timer: CheckTimer) {
+        #if os(Linux) || os(Android)
+        WatchLoop.shared.cancel(timer)
+        #else
+        timer.cancel()
+        #endif
+    }
+
+    /// Plans the next safety poll, if the configuration asks for one. Under `lock`.
+    private func schedulePoll() {
+        guard let pollInterval else { return }
+        let nanoseconds = UInt64(max(pollInterval, 0.001) * 1_000_000_000)
+        pollTimer = schedule(at: DispatchTime.now().uptimeNanoseconds &+ nanoseconds) { [weak self] in self?.pollDidFire() }
+    }
+
+    private func pollDidFire() {
+        let tracks = lock.withLock {
+            guard isTracking else { return false }
+            schedulePoll()
+            return true
+        }
+        if tracks { requestCheck() }
     }
 
     /// Runs the planned check on the writer: at the end of its access under way, if any,
@@ -186,7 +225,7 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         }
         perform(next)
         if let retry {
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(retry))) { [weak self] in self?.requestCheck() }
+            schedule(at: DispatchTime.now().uptimeNanoseconds &+ retry) { [weak self] in self?.requestCheck() }
         }
     }
 

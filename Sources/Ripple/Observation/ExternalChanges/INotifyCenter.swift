@@ -17,9 +17,9 @@ import Musl
 ///
 /// A directory's kernel watch exists while one of its subscriptions is not paused: a
 /// paused subscription (a check is planned) gets no event, and when all are paused the
-/// kernel makes none. Events are read on the center's queue; a subscription's handler is
-/// called there for the events that name one of its files (all of them when the kernel
-/// lost events).
+/// kernel makes none. Events are read on the thread of ``WatchLoop`` while some
+/// subscription exists; a subscription's handler is called there for the events that name
+/// one of its files (all of them when the kernel lost events).
 final class INotifyCenter: @unchecked Sendable {  // every mutable field behind `lock`
     static let shared = INotifyCenter()
 
@@ -43,10 +43,10 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
     static let mask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
 
     private let lock = NSLock()
-    private let queue = DispatchQueue(label: "Ripple.inotify")
     /// The instance, opened by the first subscription and kept for the process's life.
     private var descriptor: Int32?
-    private var source: (any DispatchSourceRead)?
+    /// Whether the loop reads the instance (while some subscription exists).
+    private var isRead = false
     private var directories: [String: Directory] = [:]
     private var directoryOfWatch: [Int32: String] = [:]
     private var nextID = 0
@@ -60,7 +60,7 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
             let subscription = Subscription(directory: directory, id: nextID)
             directories[directory, default: Directory()].subscribers[nextID] = Subscriber(names: names, handler: handler)
             updateWatch(of: directory, descriptor: descriptor)
-            guard directories[directory]?.watch != nil else {
+            guard directories[directory]?.watch != nil, updateReading(descriptor: descriptor) else {
                 removeLocked(subscription, descriptor: descriptor)
                 return nil
             }
@@ -99,11 +99,7 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
         if let descriptor { return descriptor }
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [weak self] in self?.readEvents() }
-        source.resume()
         self.descriptor = descriptor
-        self.source = source
         return descriptor
     }
 
@@ -113,6 +109,23 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
         if directories[subscription.directory]?.subscribers.isEmpty == true {
             directories[subscription.directory] = nil
         }
+        updateReading(descriptor: descriptor)
+    }
+
+    /// Has the loop read the instance while some subscription exists, and only then (its
+    /// thread then ends when no timer is left). False when the loop cannot read it.
+    @discardableResult
+    private func updateReading(descriptor: Int32) -> Bool {
+        let wantsReading = !directories.isEmpty
+        guard wantsReading != isRead else { return true }
+        // (The loop's lock is taken under this one, never the other way round: the loop
+        // calls `readEvents` without holding its own.)
+        let reader: (descriptor: Int32, handler: WatchLoop.Action)? = wantsReading
+            ? (descriptor, { [weak self] in self?.readEvents() })
+            : nil
+        guard WatchLoop.shared.setReader(reader) else { return false }
+        isRead = wantsReading
+        return true
     }
 
     /// Adds or removes the directory's kernel watch, as its subscriptions want.
@@ -135,7 +148,7 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
 
     // MARK: Events
 
-    /// On the center's queue: reads the pending events, and calls the handlers they concern.
+    /// On the loop's thread: reads the pending events, and calls the handlers they concern.
     private func readEvents() {
         guard let descriptor = lock.withLock({ self.descriptor }) else { return }
         let events = INotifyEvents.readPending(descriptor)

@@ -85,17 +85,6 @@ final class ExternalChangeTests: XCTestCase {
         }
     }
 
-    /// Waits until `condition` holds (the checks run on their own, after file events).
-    private func waitUntil(_ message: String, timeout: TimeInterval = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try !condition() {
-            if Date() > deadline {
-                throw DatabaseError(message: "timeout: \(message)")
-            }
-            usleep(2000)
-        }
-    }
-
     /// Runs a check now, on the writer (the checks also run by themselves).
     private func check(_ writer: some DatabaseWriter) {
         _ = writer.unsafeReentrantWrite { $0.checkExternalChanges() }

@@ -20,14 +20,6 @@ final class ExternalCheckPlacementTests: XCTestCase {
         func databaseDidRollback(_ db: Database) {}
     }
 
-    private func waitUntil(_ message: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while !condition() {
-            if Date() > deadline { throw DatabaseError(message: "timeout: \(message)") }
-            usleep(1000)
-        }
-    }
-
     func testAnotherConnectionsCommitSeenDuringAnAccessIsReadInAnAccessOfItsOwn() throws {
         let path = try makeTemporaryDatabasePath(self)
         let pool = try DatabasePool(path: path)

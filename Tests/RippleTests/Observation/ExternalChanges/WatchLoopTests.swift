@@ -1,0 +1,158 @@
+import Foundation
+import XCTest
+@testable import Ripple
+
+/// The logic of the loop that waits for file events and check timers, without threads.
+final class WatchLoopStateTests: XCTestCase {
+    typealias State = WatchLoopState<String>
+
+    func ran(_ step: State.Step) -> [String]? {
+        if case .run(let actions) = step { return actions }
+        return nil
+    }
+
+    func waited(_ step: State.Step) -> (timeout: UInt64?, reader: Bool)? {
+        if case .wait(let timeout, let reader) = step { return (timeout, reader) }
+        return nil
+    }
+
+    func isExit(_ step: State.Step) -> Bool {
+        if case .exit = step { return true }
+        return false
+    }
+
+    func testTheFirstWorkStartsTheThreadWhichEndsWhenNothingIsLeft() {
+        var state = State()
+        XCTAssertFalse(state.isRunning)
+        XCTAssertEqual(state.schedule(at: 100, "a").effect, .startThread)
+        XCTAssertEqual(state.schedule(at: 50, "b").effect, .none, "the thread runs its steps: it sees the timer")
+        XCTAssertEqual(waited(state.nextStep(now: 10))?.timeout, 40, "until the earliest deadline")
+        XCTAssertEqual(waited(state.nextStep(now: 10))?.reader, false)
+        XCTAssertEqual(ran(state.nextStep(now: 60)), ["b"])
+        XCTAssertEqual(ran(state.nextStep(now: 100)), ["a"])
+        XCTAssertTrue(isExit(state.nextStep(now: 100)))
+        XCTAssertFalse(state.isRunning)
+        XCTAssertEqual(state.schedule(at: 200, "c").effect, .startThread, "a new thread for new work")
+    }
+
+    func testTimersRunInTheOrderOfTheirDeadlinesThenOfTheirScheduling() {
+        var state = State()
+        _ = state.schedule(at: 30, "x")
+        _ = state.schedule(at: 10, "y")
+        _ = state.schedule(at: 30, "z")
+        _ = state.schedule(at: 20, "w")
+        XCTAssertEqual(ran(state.nextStep(now: 30)), ["y", "w", "x", "z"])
+        XCTAssertEqual(state.timerCount, 0)
+    }
+
+    func testATimerEarlierThanTheWaitWakesTheThreadOnce() {
+        var state = State()
+        _ = state.schedule(at: 100, "a")
+        _ = state.nextStep(now: 0)  // waits until 100
+        XCTAssertEqual(state.schedule(at: 150, "late").effect, .none, "later than the wait: seen when it ends")
+        XCTAssertEqual(state.schedule(at: 50, "early").effect, .wake)
+        XCTAssertEqual(state.schedule(at: 20, "earlier").effect, .none, "a wake-up is on its way already")
+        XCTAssertEqual(waited(state.nextStep(now: 5))?.timeout, 15)
+        XCTAssertEqual(state.schedule(at: 10, "sooner").effect, .wake, "a new wait, a new wake-up")
+    }
+
+    func testTheReaderKeepsTheThreadWaitingWithoutDeadline() {
+        var state = State()
+        XCTAssertEqual(state.setReader(true), .startThread)
+        XCTAssertEqual(state.setReader(true), .none)
+        let step = waited(state.nextStep(now: 0))
+        XCTAssertNil(step?.timeout)
+        XCTAssertEqual(step?.reader, true)
+        XCTAssertEqual(state.schedule(at: 10, "a").effect, .wake, "any deadline comes before none")
+        XCTAssertEqual(waited(state.nextStep(now: 0))?.timeout, 10)
+        XCTAssertEqual(waited(state.nextStep(now: 0))?.reader, true, "the descriptor is read while a timer waits")
+        XCTAssertEqual(state.setReader(false), .wake, "the waiting thread must stop reading")
+        XCTAssertEqual(waited(state.nextStep(now: 0))?.reader, false)
+        XCTAssertEqual(ran(state.nextStep(now: 10)), ["a"])
+        XCTAssertTrue(isExit(state.nextStep(now: 10)))
+    }
+
+    func testAReaderAddedToAWaitForATimerWakesTheThread() {
+        var state = State()
+        _ = state.schedule(at: 1000, "a")
+        _ = state.nextStep(now: 0)
+        XCTAssertEqual(state.setReader(true), .wake, "else events would wait for the timer")
+    }
+
+    func testAReaderRemovedFromAnEndlessWaitWakesTheThreadToEnd() {
+        var state = State()
+        _ = state.setReader(true)
+        _ = state.nextStep(now: 0)
+        XCTAssertEqual(state.setReader(false), .wake)
+        XCTAssertTrue(isExit(state.nextStep(now: 0)))
+    }
+
+    func testACancelledTimerDoesNotRun() {
+        var state = State()
+        let first = state.schedule(at: 10, "a").id
+        _ = state.schedule(at: 20, "b")
+        state.cancel(first)
+        XCTAssertEqual(ran(state.nextStep(now: 30)), ["b"])
+    }
+}
+
+#if os(Linux) || os(Android)
+/// The loop with its thread.
+final class WatchLoopTests: XCTestCase {
+    func testTimersRunOnTheLoopsThreadWhichEndsWhenNoneIsLeft() throws {
+        let loop = WatchLoop()
+        XCTAssertFalse(loop.isRunning, "no thread before any work")
+        let order = LockedState<[String]>([])
+        let threads = LockedState<Set<UInt>>([])
+        let done = expectation(description: "timers ran")
+        done.expectedFulfillmentCount = 3
+        for (name, milliseconds) in [("b", 20), ("a", 5), ("c", 40)] {
+            loop.schedule(after: UInt64(milliseconds) * 1_000_000) {
+                order.withLock { $0.append(name) }
+                threads.withLock { _ = $0.insert(UInt(pthread_self())) }
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(order.withLock { $0 }, ["a", "b", "c"])
+        XCTAssertEqual(threads.withLock { $0.count }, 1, "one thread")
+        XCTAssertFalse(threads.withLock { $0.contains(UInt(pthread_self())) }, "not the caller's")
+        try waitUntil("the thread ends") { !loop.isRunning }
+    }
+
+    func testATimerScheduledFromAnotherThreadWakesAWaitingLoop() throws {
+        let loop = WatchLoop()
+        let late = expectation(description: "late timer")
+        let lateTimer = loop.schedule(after: 60_000_000_000) { late.fulfill() }
+        let soon = expectation(description: "soon timer")
+        Thread.sleep(forTimeInterval: 0.05)  // (the loop waits for the late timer by now, or soon will)
+        loop.schedule(after: 1_000_000) { soon.fulfill() }
+        wait(for: [soon], timeout: 10)
+        loop.cancel(lateTimer)
+        late.isInverted = true
+        wait(for: [late], timeout: 0.05)
+    }
+
+    func testTheReaderIsCalledWhenItsDescriptorIsReadableAndTheThreadEndsWithoutIt() throws {
+        let loop = WatchLoop()
+        var descriptors: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&descriptors), 0)
+        defer { close(descriptors[0]); close(descriptors[1]) }
+        let readBytes = LockedState<[UInt8]>([])
+        let readDescriptor = descriptors[0]
+        XCTAssertTrue(loop.setReader((readDescriptor, {
+            var byte: UInt8 = 0
+            if read(readDescriptor, &byte, 1) == 1 { readBytes.withLock { $0.append(byte) } }
+        })))
+        XCTAssertTrue(loop.isRunning)
+        for value: UInt8 in [7, 8] {
+            var byte = value
+            XCTAssertEqual(write(descriptors[1], &byte, 1), 1)
+            try waitUntil("the byte is read") { readBytes.withLock { $0.last } == value }
+        }
+        XCTAssertTrue(loop.isRunning, "a reader keeps the thread")
+        XCTAssertTrue(loop.setReader(nil))
+        try waitUntil("the thread ends") { !loop.isRunning }
+    }
+}
+#endif
