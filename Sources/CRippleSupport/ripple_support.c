@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #endif
@@ -30,6 +32,13 @@ int ripple_wait_readable(int first, int second, int64_t timeout_ns) {
     if (descriptors[0].revents != 0) mask |= 1;
     if (descriptors[1].revents != 0) mask |= 2;
     return mask;
+}
+
+void ripple_set_thread_name(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+    pthread_setname_np(pthread_self(), truncated);
 }
 
 int ripple_nonblocking_pipe(int descriptors[2]) {

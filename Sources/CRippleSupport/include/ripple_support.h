@@ -61,6 +61,10 @@ static inline int ripple_access_holds(const void *connection) {
 // `first` is readable (or failed), 2 when `second` is; 0 on timeout or signal.
 int ripple_wait_readable(int first, int second, int64_t timeout_ns);
 
+// Names the current thread (`pthread_setname_np`, also hidden without _GNU_SOURCE);
+// longer names are cut to the kernel's 15 bytes.
+void ripple_set_thread_name(const char *name);
+
 // A non-blocking, close-on-exec pipe (`pipe2`, also hidden without _GNU_SOURCE): 0 on
 // success, -1 with errno otherwise.
 int ripple_nonblocking_pipe(int descriptors[2]);

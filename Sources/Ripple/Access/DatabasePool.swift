@@ -134,7 +134,7 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        asyncRead(markingLastCommit: false, didEnd: {}) { result, _ in value(result) }
+        DispatchQueue.global().async { [self] in snapshotRead(markingLastCommit: false) { result, _ in value(result) } }
     }
 
     /// ``asyncRead(_:)`` for a value observation's fetch: it runs when
@@ -147,43 +147,35 @@ public final class DatabasePool: DatabaseWriter {
         markingLastCommit: Bool = false,
         _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)
     {
-        observationFetches.run { [self] didEnd in
-            asyncRead(markingLastCommit: markingLastCommit, didEnd: didEnd, value)
-        }
+        // (On the limiter's thread, the read runs right there: no other thread is woken.)
+        observationFetches.run { [self] in snapshotRead(markingLastCommit: markingLastCommit, value) }
     }
 
-    /// Calls `didEnd` once `value` has returned.
-    private func asyncRead(
+    /// Runs `value` in a snapshot on a reader, on the current thread, which runs no access.
+    private func snapshotRead(
         markingLastCommit: Bool,
-        didEnd: @escaping @Sendable () -> Void,
-        _ value: @escaping @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void)
+        _ value: (Result<Database, any Error>, LastCommitMark?) -> Void)
     {
-        DispatchQueue.global().async { [readers] in
-            let reader: SerializedDatabase
-            let release: @Sendable () -> Void
+        let reader: SerializedDatabase
+        let release: @Sendable () -> Void
+        do {
+            (reader, release) = try readers.get()
+        } catch {
+            value(.failure(error), nil)
+            return
+        }
+        defer { release() }
+        reader.sync { db in
+            let mark = markingLastCommit ? db.lastCommitMark() : nil
             do {
-                (reader, release) = try readers.get()
+                try Self.beginSnapshot(db)
             } catch {
+                db.rollbackIfInsideTransaction()
                 value(.failure(error), nil)
-                didEnd()
                 return
             }
-            reader.async { db in
-                defer {
-                    release()
-                    didEnd()
-                }
-                let mark = markingLastCommit ? db.lastCommitMark() : nil
-                do {
-                    try Self.beginSnapshot(db)
-                } catch {
-                    db.rollbackIfInsideTransaction()
-                    value(.failure(error), nil)
-                    return
-                }
-                value(.success(db), mark)
-                db.rollbackIfInsideTransaction()
-            }
+            value(.success(db), mark)
+            db.rollbackIfInsideTransaction()
         }
     }
 

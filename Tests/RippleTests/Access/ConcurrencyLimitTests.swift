@@ -37,27 +37,51 @@ final class ConcurrencyLimitTests: XCTestCase {
         let counts = Counts()
         let allDone = DispatchSemaphore(value: 0)
         for _ in 0..<200 {
-            limiter.run { didEnd in
+            limiter.run {
                 counts.lock.withLock {
                     counts.running += 1
                     counts.maximum = max(counts.maximum, counts.running)
                 }
-                DispatchQueue.global().async {
-                    usleep(100)
-                    let finished = counts.lock.withLock { () -> Bool in
-                        counts.running -= 1
-                        counts.done += 1
-                        return counts.done == 200
-                    }
-                    didEnd()
-                    if finished { allDone.signal() }
+                usleep(100)
+                let finished = counts.lock.withLock { () -> Bool in
+                    counts.running -= 1
+                    counts.done += 1
+                    return counts.done == 200
                 }
+                if finished { allDone.signal() }
             }
         }
         XCTAssertEqual(allDone.wait(timeout: .now() + 10), .success)
         counts.lock.withLock {
-            XCTAssertEqual(counts.maximum, 3)
+            // (How many run at once also depends on the threads dispatch gives: up to the
+            // limit is what the state machine's test shows.)
+            XCTAssertLessThanOrEqual(counts.maximum, 3)
             XCTAssertEqual(counts.done, 200)
         }
+    }
+
+    func testAThreadThatRanAJobRunsTheJobsThatWait() {
+        let limiter = ConcurrencyLimiter(limit: 1)
+        let threads = LockedState<[UInt]>([])
+        let firstRuns = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let allDone = DispatchSemaphore(value: 0)
+        limiter.run {
+            threads.withLock { $0.append(UInt(pthread_self())) }
+            firstRuns.signal()
+            release.wait()
+        }
+        firstRuns.wait()
+        for index in 1...20 {
+            limiter.run {
+                threads.withLock { $0.append(UInt(pthread_self())) }
+                if index == 20 { allDone.signal() }
+            }
+        }
+        release.signal()
+        XCTAssertEqual(allDone.wait(timeout: .now() + 10), .success)
+        let all = threads.withLock { $0 }
+        XCTAssertEqual(all.count, 21)
+        XCTAssertEqual(Set(all).count, 1, "the jobs that waited ran on the thread of the first one")
     }
 }

@@ -27,6 +27,9 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     private var watch: FileWatch?
     /// The next safety poll.
     private var pollTimer: CheckTimer?
+    /// Counts the polls planned: a poll that fires after another was planned (tracking
+    /// stopped and started again meanwhile) plans no more.
+    private var pollGeneration = 0
     /// The delay before the next retry of a check that asked for one, in nanoseconds.
     private var retryDelay: UInt64 = 0
     /// When the subscription in the commit log was last written (uptime seconds).
@@ -93,10 +96,12 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         let wasSubscribed = lock.withLock {
             isTracking = false
             scheduler.reset()
-            watch?.cancel()
-            watch = nil
+            // (The poll first: without the watch, the loop's thread may end once it is gone.)
             if let pollTimer { Self.cancel(pollTimer) }
             pollTimer = nil
+            pollGeneration += 1
+            watch?.cancel()
+            watch = nil
             defer { subscribedAt = nil }
             return subscribedAt != nil
         }
@@ -162,16 +167,20 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     private func schedulePoll() {
         guard let pollInterval else { return }
         let nanoseconds = UInt64(max(pollInterval, 0.001) * 1_000_000_000)
-        pollTimer = schedule(at: DispatchTime.now().uptimeNanoseconds &+ nanoseconds) { [weak self] in self?.pollDidFire() }
+        pollGeneration += 1
+        let generation = pollGeneration
+        pollTimer = schedule(at: DispatchTime.now().uptimeNanoseconds &+ nanoseconds) { [weak self] in
+            self?.pollDidFire(generation: generation)
+        }
     }
 
-    private func pollDidFire() {
-        let tracks = lock.withLock {
-            guard isTracking else { return false }
+    private func pollDidFire(generation: Int) {
+        let isCurrent = lock.withLock {
+            guard isTracking, generation == pollGeneration else { return false }
             schedulePoll()
             return true
         }
-        if tracks { requestCheck() }
+        if isCurrent { requestCheck() }
     }
 
     /// Runs the planned check on the writer: at the end of its access under way, if any,

@@ -21,7 +21,7 @@ import Musl
 ///
 /// The thread runs only while something may wake it (a watched file or a timer; see
 /// ``WatchLoopState``): no thread while nothing observes.
-final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`; the pipe's descriptors are constant
+final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
     static let shared = WatchLoop()
 
     typealias Action = @Sendable () -> Void
@@ -29,21 +29,12 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`; th
     private let lock = NSLock()
     private var state = WatchLoopState<Action>()
     private var reader: (descriptor: Int32, handler: Action)?
-    /// Wakes the waiting thread (a byte written to `wakeWrite`); nil when no pipe could be
-    /// made (timers then wait for the dispatch fallback, see `schedule`).
-    private let wakeRead: Int32?
-    private let wakeWrite: Int32?
+    /// Wakes the waiting thread (a byte written to `write`). Made at the first use, and
+    /// tried again at the next one if it could not be (no descriptor left): meanwhile
+    /// timers fall back to dispatch, and file watches are refused (the safety poll remains).
+    private var wakePipe: (read: Int32, write: Int32)?
 
-    init() {
-        var descriptors: [Int32] = [-1, -1]
-        if ripple_nonblocking_pipe(&descriptors) == 0 {
-            wakeRead = descriptors[0]
-            wakeWrite = descriptors[1]
-        } else {
-            wakeRead = nil
-            wakeWrite = nil
-        }
-    }
+    init() {}
 
     /// A timer: `cancel` forgets it.
     struct Timer: Sendable {
@@ -54,14 +45,18 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`; th
     /// or just after. Actions must be short: file events and other timers wait for them.
     @discardableResult
     func schedule(at deadline: UInt64, _ action: @escaping Action) -> Timer {
-        guard wakeRead != nil else {
-            // (No pipe: a dispatch timer instead, which needs no wake-up.)
+        var scheduled: (id: Int, effect: WatchLoopState<Action>.Effect)?
+        lock.lock()
+        if makeWakePipeIfNeeded() { scheduled = state.schedule(at: deadline, action) }
+        lock.unlock()
+        guard let scheduled else {
+            // (No pipe: a dispatch timer, which cannot be cancelled; timers' actions check
+            // whether they are still wanted.)
             DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline), execute: action)
             return Timer(id: 0)
         }
-        let (id, effect) = lock.withLock { state.schedule(at: deadline, action) }
-        perform(effect)
-        return Timer(id: id)
+        perform(scheduled.effect)
+        return Timer(id: scheduled.id)
     }
 
     /// Runs `action` on the loop's thread after `nanoseconds`.
@@ -71,17 +66,24 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`; th
     }
 
     func cancel(_ timer: Timer) {
-        lock.withLock { state.cancel(timer.id) }
+        lock.lock()
+        let effect = state.cancel(timer.id)
+        lock.unlock()
+        perform(effect)
     }
 
     /// Calls `handler` on the loop's thread whenever `descriptor` is readable (the handler
-    /// reads it until it would block); nil stops. One reader at a time: the inotify center's.
+    /// reads it until it would block); nil stops. One reader at a time: the inotify
+    /// center's. False when the loop cannot read now.
     func setReader(_ reader: (descriptor: Int32, handler: Action)?) -> Bool {
-        guard wakeRead != nil else { return false }
-        let effect = lock.withLock {
+        var effect: WatchLoopState<Action>.Effect?
+        lock.lock()
+        if reader == nil || makeWakePipeIfNeeded() {
             self.reader = reader
-            return state.setReader(reader != nil)
+            effect = state.setReader(reader != nil)
         }
+        lock.unlock()
+        guard let effect else { return false }
         perform(effect)
         return true
     }
@@ -89,43 +91,99 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`; th
     /// Whether a thread runs the loop (for tests).
     var isRunning: Bool { lock.withLock { state.isRunning } }
 
+    /// Under `lock`.
+    private func makeWakePipeIfNeeded() -> Bool {
+        if wakePipe != nil { return true }
+        var descriptors: [Int32] = [-1, -1]
+        guard ripple_nonblocking_pipe(&descriptors) == 0 else { return false }
+        wakePipe = (descriptors[0], descriptors[1])
+        return true
+    }
+
     private func perform(_ effect: WatchLoopState<Action>.Effect) {
         switch effect {
         case .none:
             break
         case .wake:
+            // (The pipe exists: only work added through it asks for wake-ups. A full pipe
+            // has a wake-up pending already.)
+            lock.lock()
+            let wakeWrite = wakePipe?.write
+            lock.unlock()
+            guard let wakeWrite else { return }
             var byte: UInt8 = 1
-            _ = write(wakeWrite!, &byte, 1)
+            _ = write(wakeWrite, &byte, 1)
         case .startThread:
-            let thread = Thread { [self] in
-                Thread.current.name = "Ripple.watch"  // (what `ps` and debuggers show)
-                run()
-            }
-            thread.start()
+            startThread()
         }
     }
 
-    private func run() {
+    /// Starts the loop's thread. If the system refuses, tries again a little later: timers
+    /// and file events wait meanwhile, and none is lost.
+    private func startThread() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        guard pthread_create(&thread, &attributes, watchLoopThreadMain, context) != 0 else { return }
+        Unmanaged<WatchLoop>.fromOpaque(context).release()
+        lock.lock()
+        state.threadDidNotStart()
+        lock.unlock()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
+            lock.lock()
+            let effect = state.startAgain()
+            lock.unlock()
+            perform(effect)
+        }
+    }
+
+    /// The loop's thread.
+    fileprivate func run() {
+        lock.lock()
+        let wakeRead = wakePipe?.read
+        lock.unlock()
+        guard let wakeRead else { preconditionFailure("the thread starts once the pipe exists") }
         while true {
-            let (step, reader) = lock.withLock { (state.nextStep(now: DispatchTime.now().uptimeNanoseconds), self.reader) }
+            lock.lock()
+            let step = state.nextStep(now: DispatchTime.now().uptimeNanoseconds)
+            let reader = self.reader
+            lock.unlock()
             switch step {
             case .exit:
                 return
             case .run(let actions):
                 for action in actions { action() }
             case .wait(let timeout, let waitsForReader):
-                let readerDescriptor = waitsForReader ? (reader?.descriptor ?? -1) : -1
-                let timeoutNanoseconds = timeout.map { Int64(clamping: $0) } ?? -1
-                let ready = ripple_wait_readable(readerDescriptor, wakeRead!, timeoutNanoseconds)
-                if ready & 2 != 0 { drainWakeUps() }
+                let readerDescriptor: Int32 = waitsForReader ? (reader?.descriptor ?? -1) : -1
+                let timeoutNanoseconds: Int64 = timeout.map { Int64(clamping: $0) } ?? -1
+                let ready = ripple_wait_readable(readerDescriptor, wakeRead, timeoutNanoseconds)
+                // (What the reader's handler schedules from now on needs no wake-up.)
+                lock.lock()
+                state.waitDidEnd()
+                lock.unlock()
+                if ready & 2 != 0 { drainWakeUps(wakeRead) }
                 if ready & 1 != 0, let reader { reader.handler() }
             }
         }
     }
 
-    private func drainWakeUps() {
-        var bytes = (UInt64(0), UInt64(0))
-        while withUnsafeMutableBytes(of: &bytes, { read(wakeRead!, $0.baseAddress, $0.count) }) > 0 {}
+    private func drainWakeUps(_ descriptor: Int32) {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count: Int = bytes.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
+            if count <= 0 { return }
+        }
     }
+}
+
+/// The loop's thread: its context is the loop, retained for it by `startThread`.
+private func watchLoopThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let loop = Unmanaged<WatchLoop>.fromOpaque(context!).takeRetainedValue()
+    ripple_set_thread_name("Ripple.watch")  // (what `ps` and debuggers show)
+    loop.run()
+    return nil
 }
 #endif

@@ -63,10 +63,20 @@ struct WatchLoopState<Action> {
         return (nextID, effectOfNewWork(deadline: deadline))
     }
 
-    /// Forgets the timer `id`, if it did not run yet. (The thread may then wake for nothing
-    /// at its deadline: harmless.)
-    mutating func cancel(_ id: Int) {
-        timers.removeAll { $0.id == id }
+    /// Forgets the timer `id`, if it did not run yet. A thread that waits for it is woken:
+    /// it waits for the next timer instead, or ends when nothing is left.
+    mutating func cancel(_ id: Int) -> Effect {
+        guard let index = timers.firstIndex(where: { $0.id == id }) else { return .none }
+        timers.remove(at: index)
+        guard index == 0, waiting != nil else { return .none }
+        return wake()
+    }
+
+    /// On the loop's thread: the wait ended (a wake-up, the descriptor or the deadline).
+    /// Work scheduled from now on, by the loop's own actions or from other threads, is seen
+    /// at the next step without a wake-up.
+    mutating func waitDidEnd() {
+        waiting = nil
     }
 
     /// A descriptor starts or stops being read.
@@ -104,6 +114,20 @@ struct WatchLoopState<Action> {
         }
         waiting = (.max, true)
         return .wait(timeout: nil, reader: true)
+    }
+
+    /// The thread that `.startThread` asked for could not start (see `startAgain`).
+    mutating func threadDidNotStart() {
+        isRunning = false
+        waiting = nil
+        wakeIsPending = false
+    }
+
+    /// After a thread could not start: `.startThread` when work waits and no thread runs.
+    mutating func startAgain() -> Effect {
+        guard !isRunning, hasReader || !timers.isEmpty else { return .none }
+        isRunning = true
+        return .startThread
     }
 
     private mutating func effectOfNewWork(deadline: UInt64) -> Effect {

@@ -91,8 +91,39 @@ final class WatchLoopStateTests: XCTestCase {
         var state = State()
         let first = state.schedule(at: 10, "a").id
         _ = state.schedule(at: 20, "b")
-        state.cancel(first)
+        XCTAssertEqual(state.cancel(first), .none, "not waiting: the next step sees it")
         XCTAssertEqual(ran(state.nextStep(now: 30)), ["b"])
+    }
+
+    func testCancellingTheTimerTheThreadWaitsForWakesIt() {
+        var state = State()
+        let first = state.schedule(at: 100, "a").id
+        let second = state.schedule(at: 200, "b").id
+        XCTAssertEqual(waited(state.nextStep(now: 0))?.timeout, 100)
+        XCTAssertEqual(state.cancel(second), .none, "the wait does not change")
+        XCTAssertEqual(state.cancel(first), .wake, "else the thread would sleep until a deadline that is gone")
+        XCTAssertTrue(isExit(state.nextStep(now: 0)), "and it ends: nothing is left")
+    }
+
+    func testWorkScheduledAfterTheWaitEndedNeedsNoWakeUp() {
+        var state = State()
+        _ = state.setReader(true)
+        _ = state.nextStep(now: 0)
+        state.waitDidEnd()  // the descriptor is readable: its handler plans a check
+        XCTAssertEqual(state.schedule(at: 250, "check").effect, .none)
+        XCTAssertEqual(waited(state.nextStep(now: 0))?.timeout, 250)
+    }
+
+    func testAThreadThatCouldNotStartIsStartedAgainForTheWorkThatWaits() {
+        var state = State()
+        XCTAssertEqual(state.schedule(at: 10, "a").effect, .startThread)
+        state.threadDidNotStart()
+        XCTAssertFalse(state.isRunning)
+        XCTAssertEqual(state.startAgain(), .startThread)
+        XCTAssertEqual(state.startAgain(), .none, "once")
+        XCTAssertEqual(ran(state.nextStep(now: 10)), ["a"], "the timer was kept")
+        var idle = State()
+        XCTAssertEqual(idle.startAgain(), .none, "no work, no thread")
     }
 }
 
@@ -131,6 +162,7 @@ final class WatchLoopTests: XCTestCase {
         loop.cancel(lateTimer)
         late.isInverted = true
         wait(for: [late], timeout: 0.05)
+        try waitUntil("the thread ends once the timer it waited for is cancelled", timeout: 5) { !loop.isRunning }
     }
 
     func testTheReaderIsCalledWhenItsDescriptorIsReadableAndTheThreadEndsWithoutIt() throws {
