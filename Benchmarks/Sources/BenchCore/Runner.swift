@@ -110,7 +110,7 @@ public struct Runner {
     /// latencies, W6m resident and heap bytes per observation, W6s's time as a fraction of
     /// the write and the first values delivered before its commit, W8's import without
     /// observations, the ratio of the two imports, and the values delivered.
-    static let noteKeys = ["fetches", "p50_us", "p99_us", "bytes_per_obs", "heap_per_obs", "of_write", "before_commit", "base_s", "ratio", "values"]
+    static let noteKeys = ["fetches", "p50_us", "p99_us", "bytes_per_obs", "heap_per_obs", "of_write", "before_commit", "base_s", "watched_s", "ratio", "values"]
 
     /// Ratios that compare two workloads of the same subject: W6 ÷ W6one and W6r ÷ W6rone
     /// (the same number of transactions: per transaction), and W8 ÷ its import without
@@ -130,6 +130,12 @@ public struct Runner {
             return "\(name) \(ratio(result.minimum, base))"
         }
         if !importRatios.isEmpty { lines.append("W8 ÷ the same import without observations: " + importRatios.joined(separator: ", ")) }
+        let watchRatios = subjects.map(\.name).compactMap { name -> String? in
+            guard let result = results[.w5d]?[name] else { return nil }
+            let watched = result.samples.compactMap { $0.counters["watched_s"] }.min()
+            return "\(name) \(ratio(watched, result.minimum))"
+        }
+        if !watchRatios.isEmpty { lines.append("W5b ÷ W5d, paired in each W5d sample (what watching other processes costs): " + watchRatios.joined(separator: ", ")) }
         guard !lines.isEmpty else { return }
         print("")
         print("Between workloads (minimum ÷ minimum):")

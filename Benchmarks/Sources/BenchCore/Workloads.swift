@@ -84,7 +84,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w4: return "1 ValueObservation on a pool, 5000 one-row writes, latency"
         case .w5b: return "10k single-insert transactions, cached statement, 1 observer"
         case .w5c: return "10k single-insert transactions, cached statement, no observer"
-        case .w5d: return "W5b with observesExternalChanges = false (Ripple only)"
+        case .w5d: return "W5b with observesExternalChanges = false, paired with W5b in each sample (Ripple only)"
         case .w7: return "another process commits 500 one-row transactions; latency to the observer's value"
         case .w6: return "10,000 row observations, 1000 one-row update transactions"
         case .w6one: return "W6 with 1 observation, 1000 updates of its row"

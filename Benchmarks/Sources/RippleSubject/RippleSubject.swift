@@ -29,7 +29,7 @@ public struct RippleSubject: BenchSubject {
         case .w2a2: return { try Self.fetchAllRows($0, $1) }
         case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
         case .w5c: return { try Self.singleInsertTransactions($0, $1, observer: false) }
-        case .w5d: return { try Self.singleInsertTransactions($0, $1, observer: true, observesExternalChanges: false) }
+        case .w5d: return { try Self.pairedExternalWatch($0, $1) }
         case .w7: return { try Self.externalLatency($0, $1) }
         }
     }
@@ -430,6 +430,28 @@ public struct RippleSubject: BenchSubject {
             }
         }
         return Sample(seconds: seconds)
+    }
+
+    /// Alternates, from one W5d sample to the next, which of its two runs goes first.
+    static let w5dOrder = Tally()
+
+    /// W5d: W5b without watching other processes (the sample's seconds), and W5b itself
+    /// (`watched_s`), each in a directory of its own, one right after the other in the
+    /// same sample: their ratio (`ratio`) is what watching costs the process's own writes,
+    /// measured side by side rather than minutes apart.
+    static func pairedExternalWatch(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        func run(_ name: String, watching: Bool) throws -> Double {
+            let runDirectory = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: runDirectory, withIntermediateDirectories: true)
+            return try singleInsertTransactions(runDirectory, sizes, observer: true, observesExternalChanges: watching).seconds
+        }
+        let watchedFirst = w5dOrder.value % 2 == 1
+        w5dOrder.increment()
+        var watched = 0.0
+        if watchedFirst { watched = try run("watched", watching: true) }
+        let unwatched = try run("unwatched", watching: false)
+        if !watchedFirst { watched = try run("watched", watching: true) }
+        return Sample(seconds: unwatched, counters: ["watched_s": watched, "ratio": watched / unwatched])
     }
 
     // MARK: - W7: another process's commits
