@@ -269,13 +269,13 @@ public enum MemoryChild {
             throw MemoryChildError(description: "the W6m child for \(subject) failed: \(text)")
         }
         var counters: [String: Double] = [:]
-        for key in ["bytes_per_obs", "heap_per_obs"] { counters[key] = fields[key] }
+        for key in ["bytes_per_obs", "heap_per_obs", "cancel_s"] { counters[key] = fields[key] }
         return Sample(seconds: seconds, counters: counters)
     }
 
     /// The line the child prints.
-    public static func report(subject: String, observations: Int, before: MemoryUse, after: MemoryUse, seconds: Double) -> String {
-        var line = "W6m \(subject) observations=\(observations) seconds=\(seconds)"
+    public static func report(subject: String, observations: Int, before: MemoryUse, after: MemoryUse, seconds: Double, cancelSeconds: Double) -> String {
+        var line = "W6m \(subject) observations=\(observations) seconds=\(seconds) cancel_s=\(cancelSeconds)"
         func perObservation(_ before: Int, _ after: Int) -> String {
             String(format: "%.0f", Double(after - before) / Double(observations))
         }

@@ -110,7 +110,7 @@ public struct Runner {
     /// latencies, W6m resident and heap bytes per observation, W6s's time as a fraction of
     /// the write and the first values delivered before its commit, W8's import without
     /// observations, the ratio of the two imports, and the values delivered.
-    static let noteKeys = ["fetches", "p50_us", "p99_us", "bytes_per_obs", "heap_per_obs", "of_write", "before_commit", "base_s", "watched_s", "ratio", "values"]
+    static let noteKeys = ["fetches", "p50_us", "p99_us", "bytes_per_obs", "heap_per_obs", "cancel_s", "of_write", "before_commit", "base_s", "watched_s", "ratio", "values"]
 
     /// Ratios that compare two workloads of the same subject: W6 ÷ W6one and W6r ÷ W6rone
     /// (the same number of transactions: per transaction), and W8 ÷ its import without

@@ -272,8 +272,13 @@ public struct GRDBSubject: BenchSubject {
             tracker.waitForFirstValues()
         }
         let after = MemoryUse.now()
-        withExtendedLifetime((first, cancellables)) {}
-        return MemoryChild.report(subject: "GRDB", observations: observations, before: before, after: after, seconds: seconds)
+        // Then all are cancelled: until the writer, which removes them, runs the next write.
+        let cancelSeconds = try measure {
+            cancellables.removeAll()
+            try dbQueue.write { _ in }
+        }
+        withExtendedLifetime(first) {}
+        return MemoryChild.report(subject: "GRDB", observations: observations, before: before, after: after, seconds: seconds, cancelSeconds: cancelSeconds)
     }
 
     /// W6s: one-row observations of a pool, started while a long write transaction runs on

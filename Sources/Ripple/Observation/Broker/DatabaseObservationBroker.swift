@@ -679,13 +679,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
         }
         withoutDatabaseAccess {
-            for entry in registry.entries {
-                if let regionObserver = entry.regionObserver {
-                    if regionObserver.isConcerned(byChangesIn: region) {
-                        markImpacted(entry)
-                    }
-                    continue
-                }
+            // (Region observers are only marked, in any order; application observers are
+            // called back in registration order.)
+            for entry in registry.regionEntries where entry.regionObserver!.isConcerned(byChangesIn: region) {
+                markImpacted(entry)
+            }
+            for entry in registry.userEntries {
                 guard !entry.isStopped, let observer = entry.observer else { continue }
                 if kinds.contains(where: { observer.observes(eventsOfKind: $0) }) {
                     toldObservers = true

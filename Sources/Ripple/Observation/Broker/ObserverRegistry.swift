@@ -5,11 +5,14 @@
 /// from a callback) is marked `isRemoved` at once, and gets no callback from then on, even
 /// from a round of callbacks that is under way.
 ///
-/// (Its fields are ordered so that it takes 72 bytes: the registry keeps one per
+/// (Its fields are ordered so that it takes 80 bytes: the registry keeps one per
 /// observation, W6m.)
 final class ObserverEntry {
     /// Unique among the entries of one broker, in registration order.
     let id: Int
+    /// The identity of the observer, kept for when a weakly held one is gone: the registry
+    /// finds its entries by identity.
+    let identity: ObjectIdentifier
     private weak var weakObserver: (any TransactionObserver)?
     private var strongObserver: (any TransactionObserver)?
     /// Set for Ripple's own region-based observers (region and value observations): the
@@ -36,6 +39,7 @@ final class ObserverEntry {
 
     init(id: Int, observer: any TransactionObserver, extent: TransactionObservationExtent) {
         self.id = id
+        self.identity = ObjectIdentifier(observer)
         self.extent = extent
         regionObserver = observer as? RegionObserver
         switch extent {
@@ -64,6 +68,16 @@ final class ObserverEntry {
         return observer
     }
 
+    /// The identity under which `entries` holds this very entry, if it does.
+    func registeredIdentity(in entries: [ObjectIdentifier: ObserverEntry]) -> ObjectIdentifier? {
+        entries[identity] === self ? identity : nil
+    }
+
+    /// Whether `entries` holds this very entry.
+    func isRegistered(in entries: [ObjectIdentifier: ObserverEntry]) -> Bool {
+        registeredIdentity(in: entries) != nil
+    }
+
     /// Lets the observer go: called when the entry leaves the registry.
     func release() {
         isRemoved = true
@@ -75,13 +89,22 @@ final class ObserverEntry {
 /// The observers of a connection: who observes, in registration order, and an index of the
 /// region observers by table and rowid.
 ///
+/// Every operation costs the same whatever the number of region observers (Ripple's
+/// value and region observations): they are found by identity, and removed from the index
+/// alone; only the application's observers, usually few, are kept in a list, in
+/// registration order. Starting and cancelling n observations costs n, not n² (W6m,
+/// `ObserverRegistryTests`).
+///
 /// Mutations replace the arrays that loops may be walking: a loop walks the array it
 /// started with, and checks `isRemoved` before each callback.
 struct ObserverRegistry {
-    /// Every entry, in registration order: the order of transaction callbacks.
-    private(set) var entries: [ObserverEntry] = []
-    /// The entries of application observers, asked `observes(eventsOfKind:)` before each
-    /// statement that may write.
+    /// The registered entries, by the identity of their observer. (A weakly held observer
+    /// that was deallocated keeps its entry until it is purged; an object made later at the
+    /// same address then takes the identity, and the dead entry stays in `userEntries`
+    /// alone, until purged.)
+    private var entriesByIdentity: [ObjectIdentifier: ObserverEntry] = [:]
+    /// The entries of application observers, in registration order (the order of their
+    /// callbacks), asked `observes(eventsOfKind:)` before each statement that may write.
     private(set) var userEntries: [ObserverEntry] = []
     /// The region observers, by what their region watches.
     private(set) var regionIndex = RegionIndex()
@@ -90,24 +113,35 @@ struct ObserverRegistry {
     /// derived from them (a statement's kept execution) is valid while it stays the same.
     private(set) var generation = 0
 
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entriesByIdentity.isEmpty && userEntries.isEmpty }
+
+    /// The entries of region observers, in no particular order.
+    var regionEntries: some Sequence<ObserverEntry> {
+        entriesByIdentity.values.lazy.filter { $0.regionObserver != nil }
+    }
+
+    /// Every entry, in registration order (sorted on each call: for tests).
+    var entries: [ObserverEntry] {
+        var all = Array(entriesByIdentity.values)
+        // Dead application entries whose identity was taken by a later object.
+        for entry in userEntries where !entry.isRegistered(in: entriesByIdentity) { all.append(entry) }
+        return all.sorted { $0.id < $1.id }
+    }
 
     /// Adds an observer; nothing when it is registered already.
     ///
     /// Ripple's own region observers are added once each, by construction (a value or
-    /// region observation registers when it starts): they are not looked for among the
-    /// others, which would make starting n observations cost n² (W6m).
+    /// region observation registers when it starts).
     mutating func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
         let identity = ObjectIdentifier(observer)
-        if observer is RegionObserver {
-            assert(!entries.contains(where: { $0.isEntry(of: identity) && !$0.isRemoved }), "a region observer is added once")
-        } else {
-            guard !entries.contains(where: { $0.isEntry(of: identity) && !$0.isRemoved }) else { return }
+        if let existing = entriesByIdentity[identity], existing.isEntry(of: identity), !existing.isRemoved {
+            assert(!(observer is RegionObserver), "a region observer is added once")
+            return
         }
         lastID += 1
         generation += 1
         let entry = ObserverEntry(id: lastID, observer: observer, extent: extent)
-        entries.append(entry)
+        entriesByIdentity[identity] = entry
         if let regionObserver = entry.regionObserver {
             regionIndex.insert(entry, region: regionObserver.region)
         } else {
@@ -115,50 +149,58 @@ struct ObserverRegistry {
         }
     }
 
-    /// Removes the entries of `observer`, and returns them: the caller releases them (see
-    /// ``removeEntries(where:)``).
+    /// Removes the entry of `observer`, and returns it: the caller releases it (see
+    /// ``removeUserEntries(where:)``).
     mutating func remove(_ observer: any TransactionObserver) -> [ObserverEntry] {
         let identity = ObjectIdentifier(observer)
-        return removeEntries { $0.isEntry(of: identity) }
+        guard let entry = entriesByIdentity[identity], entry.isEntry(of: identity) else { return [] }
+        generation += 1
+        entriesByIdentity[identity] = nil
+        if let regionObserver = entry.regionObserver {
+            regionIndex.remove(entry, region: regionObserver.region)
+        } else {
+            userEntries.removeAll { $0 === entry }
+        }
+        return [entry]
     }
 
-    /// Removes the entries that match, and returns them; nothing changes when none does.
+    /// Removes the application observers' entries that match, and returns them; nothing
+    /// changes when none does. (Region observers are removed by `remove(_:)` alone: they
+    /// are held strongly, and never registered for the next transaction only.)
     ///
     /// The removed entries keep their observer: the caller releases them (`release()`),
     /// once this mutation is over, since releasing an observer may run its `deinit`, which
     /// may add or remove observers. Entries kept for one last callback are released later.
     @discardableResult
-    mutating func removeEntries(where shouldRemove: (ObserverEntry) -> Bool) -> [ObserverEntry] {
-        guard entries.contains(where: shouldRemove) else { return [] }
-        var removed: [ObserverEntry] = []
+    mutating func removeUserEntries(where shouldRemove: (ObserverEntry) -> Bool) -> [ObserverEntry] {
+        guard userEntries.contains(where: shouldRemove) else { return [] }
         generation += 1
+        var removed: [ObserverEntry] = []
         var kept: [ObserverEntry] = []
-        kept.reserveCapacity(entries.count)
-        for entry in entries {
+        kept.reserveCapacity(userEntries.count)
+        for entry in userEntries {
             if shouldRemove(entry) {
-                if let regionObserver = entry.regionObserver {
-                    regionIndex.remove(entry, region: regionObserver.region)
-                }
+                // (Unless the identity now belongs to a later object's entry.)
+                if let identity = entry.registeredIdentity(in: entriesByIdentity) { entriesByIdentity[identity] = nil }
                 removed.append(entry)
             } else {
                 kept.append(entry)
             }
         }
-        entries = kept
-        userEntries = kept.filter { $0.regionObserver == nil }
+        userEntries = kept
         return removed
     }
 
     /// Removes observers that were deallocated; the caller releases the entries returned.
     mutating func purgeDeallocatedObservers() -> [ObserverEntry] {
-        removeEntries { $0.observer == nil }
+        removeUserEntries { $0.observer == nil }
     }
 
     /// Changes the region of a region observer, and its place in the index.
     mutating func setRegion(_ region: DatabaseRegion, of observer: RegionObserver) {
         guard observer.region != region else { return }
         generation += 1
-        if let entry = entries.first(where: { $0.regionObserver === observer }) {
+        if let entry = entriesByIdentity[ObjectIdentifier(observer)], entry.regionObserver === observer {
             regionIndex.remove(entry, region: observer.region)
             regionIndex.insert(entry, region: region)
         }
@@ -169,13 +211,14 @@ struct ObserverRegistry {
     /// (see ``RegionObserver/observesSchemaChanges``): found among all entries, since
     /// schema changes are rare.
     var schemaObservers: [ObserverEntry] {
-        entries.filter { $0.regionObserver?.observesSchemaChanges == true && !$0.isRemoved }
+        entriesByIdentity.values.filter { $0.regionObserver?.observesSchemaChanges == true && !$0.isRemoved }
     }
 
     /// The entry of `observer`, if registered.
     func entry(of observer: any TransactionObserver) -> ObserverEntry? {
         let identity = ObjectIdentifier(observer)
-        return entries.first { $0.isEntry(of: identity) && !$0.isRemoved }
+        guard let entry = entriesByIdentity[identity], entry.isEntry(of: identity), !entry.isRemoved else { return nil }
+        return entry
     }
 }
 

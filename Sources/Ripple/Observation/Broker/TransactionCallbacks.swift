@@ -168,11 +168,11 @@ extension DatabaseObservationBroker {
         impactedEntries.removeAll(keepingCapacity: true)
         // (Only application observers are held weakly, or for the next transaction.)
         if users.contains(where: { $0.observer == nil }) {
-            for entry in registry.removeEntries(where: { $0.observer == nil }) { entry.release() }
+            for entry in registry.removeUserEntries(where: { $0.observer == nil }) { entry.release() }
         }
         // .nextTransaction observers are called back this once more, then forgotten.
         if announced, users.contains(where: { $0.extent == .nextTransaction }) {
-            registry.removeEntries { $0.extent == .nextTransaction }
+            registry.removeUserEntries { $0.extent == .nextTransaction }
         }
         return entries.filter { !$0.isRemoved }
     }
