@@ -38,14 +38,21 @@ final class ObserverRegistryTests: XCTestCase {
         XCTAssertTrue(registry.regionIndex.isEmpty)
     }
 
-    func testAnApplicationObserverIsRegisteredOnceAndKeepsItsPlace() {
+    /// A registry of an application observer with `firstExtent`, a region observer, and
+    /// another application observer held for the connection's lifetime, in this order.
+    func makeRegistry(firstExtent: TransactionObservationExtent) -> (ObserverRegistry, first: Observer, region: ClosureRegionObserver, second: Observer) {
         var registry = ObserverRegistry()
         let first = Observer()
-        let second = Observer()
         let region = regionObserver(table: "player", rowID: 1)
-        registry.add(first, extent: .observerLifetime)
+        let second = Observer()
+        registry.add(first, extent: firstExtent)
         registry.add(region, extent: .databaseLifetime)
         registry.add(second, extent: .databaseLifetime)
+        return (registry, first, region, second)
+    }
+
+    func testAnApplicationObserverIsRegisteredOnceAndKeepsItsPlace() {
+        var (registry, first, _, second) = makeRegistry(firstExtent: .observerLifetime)
         registry.add(first, extent: .databaseLifetime)  // registered already: nothing
         XCTAssertEqual(registry.userEntries.count, 2)
         XCTAssertEqual(registry.entries.map(\.id), [1, 2, 3], "registration order")
@@ -97,13 +104,7 @@ final class ObserverRegistryTests: XCTestCase {
     }
 
     func testEntriesForTheNextTransactionAreRemovedWithoutTheOthers() {
-        var registry = ObserverRegistry()
-        let once = Observer()
-        let always = Observer()
-        let region = regionObserver(table: "player", rowID: 1)
-        registry.add(once, extent: .nextTransaction)
-        registry.add(region, extent: .databaseLifetime)
-        registry.add(always, extent: .databaseLifetime)
+        var (registry, once, region, always) = makeRegistry(firstExtent: .nextTransaction)
         let removed = registry.removeUserEntries { $0.extent == .nextTransaction }
         XCTAssertEqual(removed.count, 1)
         XCTAssertTrue(removed.first?.observer === once)
