@@ -87,7 +87,10 @@ final class ObserverRegistryTests: XCTestCase {
             }
             others.append(candidate)
         }
-        let newcomer = try XCTUnwrap(reusing, "no object took the freed address (the allocator did not reuse it)")
+        guard let newcomer = reusing else {
+            // (An allocator that keeps freed memory aside, as AddressSanitizer's does.)
+            throw XCTSkip("no object took the freed address")
+        }
         XCTAssertNil(registry.entry(of: newcomer), "the dead entry is not the newcomer's")
         registry.add(newcomer, extent: .observerLifetime)
         XCTAssertEqual(registry.userEntries.count, 2, "the dead entry waits for its purge")

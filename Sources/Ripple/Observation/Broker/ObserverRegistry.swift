@@ -133,6 +133,8 @@ struct ObserverRegistry {
     /// Ripple's own region observers are added once each, by construction (a value or
     /// region observation registers when it starts).
     mutating func add(_ observer: any TransactionObserver, extent: TransactionObservationExtent) {
+        // (Only `remove(_:)` removes region observers: none leaves with a transaction.)
+        assert(!(observer is RegionObserver) || extent == .databaseLifetime, "region observers are held for the connection's lifetime")
         let identity = ObjectIdentifier(observer)
         if let existing = entriesByIdentity[identity], existing.isEntry(of: identity), !existing.isRemoved {
             assert(!(observer is RegionObserver), "a region observer is added once")
