@@ -68,14 +68,9 @@ final class ObserverEntry {
         return observer
     }
 
-    /// The identity under which `entries` holds this very entry, if it does.
-    func registeredIdentity(in entries: [ObjectIdentifier: ObserverEntry]) -> ObjectIdentifier? {
-        entries[identity] === self ? identity : nil
-    }
-
-    /// Whether `entries` holds this very entry.
+    /// Whether `entries` holds this very entry (under its identity).
     func isRegistered(in entries: [ObjectIdentifier: ObserverEntry]) -> Bool {
-        registeredIdentity(in: entries) != nil
+        entries[identity] === self
     }
 
     /// Lets the observer go: called when the entry leaves the registry.
@@ -183,7 +178,7 @@ struct ObserverRegistry {
         for entry in userEntries {
             if shouldRemove(entry) {
                 // (Unless the identity now belongs to a later object's entry.)
-                if let identity = entry.registeredIdentity(in: entriesByIdentity) { entriesByIdentity[identity] = nil }
+                if entry.isRegistered(in: entriesByIdentity) { entriesByIdentity[entry.identity] = nil }
                 removed.append(entry)
             } else {
                 kept.append(entry)

@@ -45,10 +45,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
     /// or just after. Actions must be short: file events and other timers wait for them.
     @discardableResult
     func schedule(at deadline: UInt64, _ action: @escaping Action) -> Timer {
-        var scheduled: (id: Int, effect: WatchLoopState<Action>.Effect)?
-        lock.lock()
-        if makeWakePipeIfNeeded() { scheduled = state.schedule(at: deadline, action) }
-        lock.unlock()
+        let scheduled = lock.withLock { makeWakePipeIfNeeded() ? state.schedule(at: deadline, action) : nil }
         guard let scheduled else {
             // (No pipe: a dispatch timer, which cannot be cancelled; timers' actions check
             // whether they are still wanted.)
@@ -66,23 +63,18 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
     }
 
     func cancel(_ timer: Timer) {
-        lock.lock()
-        let effect = state.cancel(timer.id)
-        lock.unlock()
-        perform(effect)
+        perform(lock.withLock { state.cancel(timer.id) })
     }
 
     /// Calls `handler` on the loop's thread whenever `descriptor` is readable (the handler
     /// reads it until it would block); nil stops. One reader at a time: the inotify
     /// center's. False when the loop cannot read now.
     func setReader(_ reader: (descriptor: Int32, handler: Action)?) -> Bool {
-        var effect: WatchLoopState<Action>.Effect?
-        lock.lock()
-        if reader == nil || makeWakePipeIfNeeded() {
+        let effect = lock.withLock { () -> WatchLoopState<Action>.Effect? in
+            guard reader == nil || makeWakePipeIfNeeded() else { return nil }
             self.reader = reader
-            effect = state.setReader(reader != nil)
+            return state.setReader(reader != nil)
         }
-        lock.unlock()
         guard let effect else { return false }
         perform(effect)
         return true
@@ -107,10 +99,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
         case .wake:
             // (The pipe exists: only work added through it asks for wake-ups. A full pipe
             // has a wake-up pending already.)
-            lock.lock()
-            let wakeWrite = wakePipe?.write
-            lock.unlock()
-            guard let wakeWrite else { return }
+            guard let wakeWrite = lock.withLock({ wakePipe?.write }) else { return }
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
         case .startThread:
@@ -129,28 +118,17 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
         var thread = pthread_t()
         guard pthread_create(&thread, &attributes, watchLoopThreadMain, context) != 0 else { return }
         Unmanaged<WatchLoop>.fromOpaque(context).release()
-        lock.lock()
-        state.threadDidNotStart()
-        lock.unlock()
+        lock.withLock { state.threadDidNotStart() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
-            lock.lock()
-            let effect = state.startAgain()
-            lock.unlock()
-            perform(effect)
+            perform(lock.withLock { state.startIfIdle() })
         }
     }
 
     /// The loop's thread.
     fileprivate func run() {
-        lock.lock()
-        let wakeRead = wakePipe?.read
-        lock.unlock()
-        guard let wakeRead else { preconditionFailure("the thread starts once the pipe exists") }
+        guard let wakeRead = lock.withLock({ wakePipe?.read }) else { preconditionFailure("the thread starts once the pipe exists") }
         while true {
-            lock.lock()
-            let step = state.nextStep(now: DispatchTime.now().uptimeNanoseconds)
-            let reader = self.reader
-            lock.unlock()
+            let (step, reader) = lock.withLock { (state.nextStep(now: DispatchTime.now().uptimeNanoseconds), self.reader) }
             switch step {
             case .exit:
                 return
@@ -161,9 +139,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
                 let timeoutNanoseconds: Int64 = timeout.map { Int64(clamping: $0) } ?? -1
                 let ready = ripple_wait_readable(readerDescriptor, wakeRead, timeoutNanoseconds)
                 // (What the reader's handler schedules from now on needs no wake-up.)
-                lock.lock()
-                state.waitDidEnd()
-                lock.unlock()
+                lock.withLock { state.waitDidEnd() }
                 if ready & 2 != 0 { drainWakeUps(wakeRead) }
                 if ready & 1 != 0, let reader { reader.handler() }
             }

@@ -83,11 +83,7 @@ struct WatchLoopState<Action> {
     mutating func setReader(_ hasReader: Bool) -> Effect {
         guard hasReader != self.hasReader else { return .none }
         self.hasReader = hasReader
-        guard isRunning else {
-            guard hasReader else { return .none }
-            isRunning = true
-            return .startThread
-        }
+        guard isRunning else { return startIfIdle() }
         // A waiting thread waits for the descriptor, or not: it must wait again, for the
         // descriptor, or to end when nothing is left.
         guard let waiting, waiting.withReader != hasReader else { return .none }
@@ -116,25 +112,23 @@ struct WatchLoopState<Action> {
         return .wait(timeout: nil, reader: true)
     }
 
-    /// The thread that `.startThread` asked for could not start (see `startAgain`).
+    /// The thread that `.startThread` asked for could not start (see `startIfIdle`).
     mutating func threadDidNotStart() {
         isRunning = false
         waiting = nil
         wakeIsPending = false
     }
 
-    /// After a thread could not start: `.startThread` when work waits and no thread runs.
-    mutating func startAgain() -> Effect {
+    /// `.startThread` when work waits and no thread runs (new work, or a thread that could
+    /// not start).
+    mutating func startIfIdle() -> Effect {
         guard !isRunning, hasReader || !timers.isEmpty else { return .none }
         isRunning = true
         return .startThread
     }
 
     private mutating func effectOfNewWork(deadline: UInt64) -> Effect {
-        guard isRunning else {
-            isRunning = true
-            return .startThread
-        }
+        guard isRunning else { return startIfIdle() }
         // Running its steps (not waiting): the thread sees the new work at its next step.
         guard let waiting, deadline < waiting.until else { return .none }
         return wake()

@@ -119,11 +119,11 @@ final class WatchLoopStateTests: XCTestCase {
         XCTAssertEqual(state.schedule(at: 10, "a").effect, .startThread)
         state.threadDidNotStart()
         XCTAssertFalse(state.isRunning)
-        XCTAssertEqual(state.startAgain(), .startThread)
-        XCTAssertEqual(state.startAgain(), .none, "once")
+        XCTAssertEqual(state.startIfIdle(), .startThread)
+        XCTAssertEqual(state.startIfIdle(), .none, "once")
         XCTAssertEqual(ran(state.nextStep(now: 10)), ["a"], "the timer was kept")
         var idle = State()
-        XCTAssertEqual(idle.startAgain(), .none, "no work, no thread")
+        XCTAssertEqual(idle.startIfIdle(), .none, "no work, no thread")
     }
 }
 
