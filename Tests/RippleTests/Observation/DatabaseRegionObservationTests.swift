@@ -63,6 +63,44 @@ final class DatabaseRegionObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    /// A statement run in a loop stops looking at the observers of its table once the
+    /// transaction touched them all: the next transaction, and an observer added in the
+    /// middle of one, must still be told.
+    func testAStatementInALoopNotifiesEachTransaction() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE other (x)") }
+        let (first, firstCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.all()))
+        let (second, secondCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.all()))
+        let (other, otherCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("other")))
+        let insert = "INSERT INTO player (name) VALUES (?)"
+        for transaction in 1...3 {
+            try dbQueue.write { db in
+                // (The observer of `other` is touched first: the player observers are
+                // looked at one by one.)
+                try db.execute(sql: "INSERT INTO other VALUES (1)")
+                for i in 0..<3 { try db.cachedStatement(sql: insert).execute(arguments: ["\(transaction)-\(i)"]) }
+            }
+            XCTAssertEqual(first.count, transaction)
+            XCTAssertEqual(second.count, transaction)
+            XCTAssertEqual(other.count, transaction)
+        }
+        // An observer that starts between two inserts of one transaction.
+        var third: (ChangeCounter, AnyDatabaseCancellable)?
+        try dbQueue.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try db.cachedStatement(sql: insert).execute(arguments: ["a"])
+                try db.cachedStatement(sql: insert).execute(arguments: ["b"])
+                third = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.all()))
+                try db.cachedStatement(sql: insert).execute(arguments: ["c"])
+                return .commit
+            }
+        }
+        XCTAssertEqual(first.count, 4)
+        XCTAssertEqual(second.count, 4)
+        XCTAssertEqual(third?.0.count, 1, "added in the transaction, before its last insert")
+        withExtendedLifetime((firstCancellable, secondCancellable, otherCancellable, third)) {}
+    }
+
     func testNotCalledForUnrelatedTablesOrColumns() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }

@@ -73,6 +73,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// The entries whose `hasTransactionImpact` the current transaction set (see
     /// `markImpacted(_:)`).
     @exclusivity(unchecked) var impactedEntries: [ObserverEntry] = []
+    /// Counts the ends of transactions, where `hasTransactionImpact` is cleared (and only
+    /// there): within one epoch, an entry once touched stays so.
+    @exclusivity(unchecked) var impactEpoch = 0
     /// The entries stopped until the next transaction.
     @exclusivity(unchecked) var stoppedEntries: [ObserverEntry] = []
     /// Transaction callbacks that remain to be called (see ``NotificationRound``).
@@ -253,13 +256,13 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             execution = makeExecution(of: statement, cache: cache, totalChanges: totalChanges)
             reused = false
         }
-        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: impactedEntries.isEmpty) {
+        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: impactedEntries.isEmpty, impactEpoch: impactEpoch) {
             becomeInert(statement)
             return
         }
         // A new execution starts with the counter already; one that serves again restarts.
         if reused { execution.restart(totalChanges: totalChanges) }
-        if execution.needsRowEvents(regionObserversAreUntouched: impactedEntries.isEmpty) || !registry.regionIndex.fullDatabase.isEmpty {
+        if execution.needsRowEvents(regionObserversAreUntouched: impactedEntries.isEmpty, impactEpoch: impactEpoch) || !registry.regionIndex.fullDatabase.isEmpty {
             installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
         } else {
             uninstallRowHook()

@@ -211,10 +211,10 @@ final class StatementExecution {
     ///
     /// - parameter regionObserversAreUntouched: whether no region observer learned yet
     ///   that the transaction touched its region.
-    func isInert(fullDatabaseIsSettled: @autoclosure () -> Bool, regionObserversAreUntouched: Bool) -> Bool {
+    func isInert(fullDatabaseIsSettled: @autoclosure () -> Bool, regionObserversAreUntouched: Bool, impactEpoch: Int) -> Bool {
         guard activeUsers.isEmpty && !hasSchemaEffects else { return false }
         guard fullDatabaseIsSettled() else { return false }
-        return hasNoWatchers || !needsRowEvents(regionObserversAreUntouched: regionObserversAreUntouched)
+        return hasNoWatchers || !needsRowEvents(regionObserversAreUntouched: regionObserversAreUntouched, impactEpoch: impactEpoch)
     }
 
     /// Whether ``regionImpacts(regionIndex:virtualTables:totalChanges:)`` may find region
@@ -232,14 +232,27 @@ final class StatementExecution {
     /// - parameter regionObserversAreUntouched: whether no region observer learned yet
     ///   that the transaction touched its region: then any watcher of the statement's
     ///   tables needs them, and the watchers are not looked at one by one.
-    func needsRowEvents(regionObserversAreUntouched: Bool) -> Bool {
+    /// - parameter impactEpoch: the broker's count of ended transactions (see
+    ///   `DatabaseObservationBroker.impactEpoch`): once every watcher of the slots is
+    ///   touched, they stay so until the transaction ends, and the next statements of
+    ///   the transaction do not look at them again (a loop of inserts into a table of 20
+    ///   observations looked at 20 entries for each insert, callgrind W8).
+    func needsRowEvents(regionObserversAreUntouched: Bool, impactEpoch: Int) -> Bool {
         if !activeUsers.isEmpty { return true }
         if regionObserversAreUntouched { return !hasNoWatchers }
+        if settledEpoch == impactEpoch { return false }
         for index in slots.indices where slots[index].watchers != nil {
             for entry in slots[index].makeWatcherEntries() where !entry.hasTransactionImpact { return true }
         }
+        settledEpoch = impactEpoch
         return false
     }
+
+    /// The `impactEpoch` in which every watcher of the slots was found touched by the
+    /// transaction (see ``needsRowEvents(regionObserversAreUntouched:impactEpoch:)``);
+    /// forgotten when a slot with watchers is added. (An execution serves only with the
+    /// region index it was made with: a watcher added since makes a new execution.)
+    @exclusivity(unchecked) private var settledEpoch = -1
 
     /// The slot of a table SQLite reports a row change for, when SQLite passed the same
     /// name pointers before; else ``newSlotIndex(databaseName:tableName:regionIndex:)``
@@ -267,7 +280,10 @@ final class StatementExecution {
         }
         var slot = TableSlot(key: key, name: name, databaseName: database, isReported: false)
         slot.watchers = regionIndex.tables[key]
-        if slot.watchers != nil { hasNoWatchers = false }
+        if slot.watchers != nil {
+            hasNoWatchers = false
+            settledEpoch = -1
+        }
         slots.append(slot)
         log.pointer.pointee.appendSlot(Self.logSlot(of: slot))
         log.pointer.pointee.setPointers(ofSlot: slots.count - 1, databaseName: databaseName, tableName: tableName)

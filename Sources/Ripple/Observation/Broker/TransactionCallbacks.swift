@@ -166,6 +166,8 @@ extension DatabaseObservationBroker {
         let users = registry.userEntries
         let entries = Self.merged(users, impactedEntries.sorted { $0.id < $1.id })
         impactedEntries.removeAll(keepingCapacity: true)
+        // (The callers clear the marks of the entries returned.)
+        impactEpoch &+= 1
         // (Only application observers are held weakly, or for the next transaction.)
         if users.contains(where: { $0.observer == nil }) {
             for entry in registry.removeUserEntries(where: { $0.observer == nil }) { entry.release() }
