@@ -30,7 +30,17 @@ final class ValueObservationEventsTests: XCTestCase {
     }
 
     func testHandleEventsTellsTheLifeOfAnObservation() throws {
-        let dbQueue = try makeQueue()
+        try assertLifeOfAnObservation(in: makeQueue())
+    }
+
+    /// A pool's commits take another path (one lock for the handlers and the next fetch).
+    func testHandleEventsTellsTheLifeOfAnObservationOnAPool() throws {
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
+        try assertLifeOfAnObservation(in: dbPool)
+    }
+
+    private func assertLifeOfAnObservation(in dbQueue: some DatabaseWriter) throws {
         let log = EventLog()
         let observation = ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
@@ -47,8 +57,17 @@ final class ValueObservationEventsTests: XCTestCase {
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
         _ = log.wait { $0.contains("onChange 1") }
         cancellable.cancel()
-        XCTAssertEqual(log.lines, [
-            "willStart", "willFetch", "willTrackRegion true", "didReceiveValue 0", "onChange 0",
+        let lines = log.lines
+        // On a pool, the first fetch runs on a reader, and its region reaches the writer
+        // after the value may have been told.
+        let start = ["willStart", "willFetch", "willTrackRegion true", "didReceiveValue 0", "onChange 0"]
+        if dbQueue is DatabasePool {
+            XCTAssertEqual(Array(lines.prefix(2)), Array(start.prefix(2)))
+            XCTAssertEqual(Set(lines.prefix(5)), Set(start))
+        } else {
+            XCTAssertEqual(Array(lines.prefix(5)), start)
+        }
+        XCTAssertEqual(Array(lines.dropFirst(5)), [
             "databaseDidChange", "willFetch", "didReceiveValue 1", "onChange 1",
             "didCancel",
         ])
