@@ -101,6 +101,53 @@ final class DatabaseRegionObservationTests: XCTestCase {
         withExtendedLifetime((firstCancellable, secondCancellable, otherCancellable, third)) {}
     }
 
+    /// A statement that no observer cares about, run in a loop, is found inert once: a
+    /// trigger created meanwhile, which makes it write an observed table, must be seen.
+    func testAnInertStatementThatATriggerMakesWriteAnObservedTable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE a (x); CREATE TABLE b (y)")
+        }
+        let (counter, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("b")))
+        let insert = "INSERT INTO a VALUES (?)"
+        try dbQueue.writeWithoutTransaction { db in
+            try db.inTransaction {
+                for i in 0..<3 { try db.cachedStatement(sql: insert).execute(arguments: [i]) }
+                try db.execute(sql: "CREATE TRIGGER a_b AFTER INSERT ON a BEGIN INSERT INTO b VALUES (new.x); END")
+                try db.cachedStatement(sql: insert).execute(arguments: [3])
+                return .commit
+            }
+        }
+        XCTAssertEqual(counter.count, 1, "the trigger wrote b")
+        try dbQueue.write { db in
+            try db.execute(sql: "DROP TRIGGER a_b")
+            for i in 4..<7 { try db.cachedStatement(sql: insert).execute(arguments: [i]) }
+        }
+        XCTAssertEqual(counter.count, 1, "b did not change")
+        // Another connection creates the trigger: the statement is compiled again.
+        let path = try makeTemporaryDatabasePath(self)
+        // (Other processes' commits are not watched: the count is that of this connection's.)
+        var configuration = Configuration()
+        configuration.observesExternalChanges = false
+        let fileQueue = try DatabaseQueue(path: path, configuration: configuration)
+        try fileQueue.write { db in try db.execute(sql: "CREATE TABLE a (x); CREATE TABLE b (y)") }
+        let (fileCounter, fileCancellable) = try observe(fileQueue, DatabaseRegionObservation(tracking: Table("b")))
+        try fileQueue.write { db in
+            for i in 0..<3 { try db.cachedStatement(sql: insert).execute(arguments: [i]) }
+        }
+        XCTAssertEqual(fileCounter.count, 0)
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in
+            try db.execute(sql: "CREATE TRIGGER a_b AFTER INSERT ON a BEGIN INSERT INTO b VALUES (new.x); END")
+        }
+        try fileQueue.write { db in
+            try db.cachedStatement(sql: insert).execute(arguments: [3])
+        }
+        XCTAssertEqual(fileCounter.count, 1, "the trigger of another connection wrote b")
+        XCTAssertEqual(try fileQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM b") }, 1)
+        withExtendedLifetime((cancellable, fileCancellable)) {}
+    }
+
     func testNotCalledForUnrelatedTablesOrColumns() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }

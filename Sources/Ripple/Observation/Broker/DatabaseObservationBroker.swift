@@ -70,6 +70,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// The running statement, when it has no execution because it was inert (see
     /// `startExecution(of:)`).
     @exclusivity(unchecked) var inertStatement: Statement?
+    /// The last statement found inert with no application observer to ask, and what that
+    /// finding rests on (see ``InertFinding``).
+    @exclusivity(unchecked) private var lastInertFinding: InertFinding?
+    /// Keeps the report of `lastInertFinding` alive, so that its identity is not reused.
+    @exclusivity(unchecked) private var lastInertReport: StatementReport?
     /// The entries whose `hasTransactionImpact` the current transaction set (see
     /// `markImpacted(_:)`).
     @exclusivity(unchecked) var impactedEntries: [ObserverEntry] = []
@@ -225,6 +230,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHook()
             return
         }
+        if let finding = lastInertFinding, finding.holds(for: statement, generation: registry.generation, impactEpoch: impactEpoch, schemaFactsVersion: schemaFactsMayBeStale ? nil : schemaFactsVersion) {
+            // The same statement, found inert already, and nothing it rests on changed.
+            becomeInert(statement)
+            return
+        }
         // The statement's cache is moved out while the execution starts, and moved back
         // after: a reference held across the observers' calls would be retained and
         // released, two atomic operations for each statement (callgrind, W1b).
@@ -257,6 +267,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             reused = false
         }
         if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: impactedEntries.isEmpty, impactEpoch: impactEpoch) {
+            if cache.isCacheable, registry.userEntries.isEmpty, !schemaFactsMayBeStale, let version = schemaFactsVersion {
+                lastInertFinding = InertFinding(
+                    statement: statement, generation: registry.generation, impactEpoch: impactEpoch, schemaFactsVersion: version)
+                if lastInertReport !== statement.report { lastInertReport = statement.report }
+            }
             becomeInert(statement)
             return
         }
