@@ -19,6 +19,11 @@ final class TransactionEndTests: XCTestCase {
         XCTAssertEqual(merged.map(\.id), [1, 2, 3, 4, 5, 6])
         XCTAssertEqual(DatabaseObservationBroker.merged([], [entries[1]]).map(\.id), [2])
         XCTAssertEqual(DatabaseObservationBroker.merged([entries[0]], []).map(\.id), [1])
+        // Entries removed from the registry are left out.
+        entries[3].release()
+        entries[1].release()
+        XCTAssertEqual(DatabaseObservationBroker.merged([entries[0], entries[3], entries[4]], [entries[1], entries[2], entries[5]]).map(\.id), [1, 3, 5, 6])
+        XCTAssertEqual(DatabaseObservationBroker.merged([], [entries[1]]).map(\.id), [])
     }
 
     func testOnlyTheTouchedObservationsOfManyAreNotified() throws {

@@ -344,6 +344,9 @@ final class StatementExecution {
         // database: nobody to find.
         if hasNoWatchers && !hasSchemaEffects && regionIndex.fullDatabase.isEmpty && rowImpacts.isEmpty { return [] }
         var impacted = rowImpacts
+        // (Room for every watcher of the slots' tables, made once: grown one entry at a
+        // time, the list was made anew four times for 20 watchers, W8.)
+        impacted.reserveCapacity(rowImpacts.count + slots.reduce(0) { $0 + ($1.watchers?.wholeTable.count ?? 0) })
         var touchesAnyTable = false
         // (Slots are read in place: a copy of one would retain its strings and dictionaries.)
         for index in slots.indices {

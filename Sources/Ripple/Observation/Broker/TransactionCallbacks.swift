@@ -164,7 +164,11 @@ extension DatabaseObservationBroker {
         for entry in stoppedEntries { entry.isStopped = false }
         stoppedEntries.removeAll(keepingCapacity: true)
         let users = registry.userEntries
-        let entries = Self.merged(users, impactedEntries.sorted { $0.id < $1.id })
+        // (Sorted in place, and merged into one new list without the removed entries: the
+        // sorted copy, the merged list and the filtered one were three lists to make for each
+        // commit, W8.)
+        impactedEntries.sort { $0.id < $1.id }
+        let entries = Self.merged(users, impactedEntries)
         impactedEntries.removeAll(keepingCapacity: true)
         // (The callers clear the marks of the entries returned.)
         impactEpoch &+= 1
@@ -176,24 +180,25 @@ extension DatabaseObservationBroker {
         if announced, users.contains(where: { $0.extent == .nextTransaction }) {
             registry.removeUserEntries { $0.extent == .nextTransaction }
         }
-        return entries.filter { !$0.isRemoved }
+        return entries
     }
 
-    /// Two lists of entries in registration order (by id), merged in that order.
+    /// Two lists of entries in registration order (by id), merged in that order, without
+    /// the entries removed from the registry.
     static func merged(_ first: [ObserverEntry], _ second: [ObserverEntry]) -> [ObserverEntry] {
-        if second.isEmpty { return first }
-        if first.isEmpty { return second }
         var result: [ObserverEntry] = []
         result.reserveCapacity(first.count + second.count)
         var i = 0, j = 0
         while i < first.count || j < second.count {
+            let entry: ObserverEntry
             if j == second.count || (i < first.count && first[i].id < second[j].id) {
-                result.append(first[i])
+                entry = first[i]
                 i += 1
             } else {
-                result.append(second[j])
+                entry = second[j]
                 j += 1
             }
+            if !entry.isRemoved { result.append(entry) }
         }
         return result
     }
