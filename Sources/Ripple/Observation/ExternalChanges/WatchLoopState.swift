@@ -48,6 +48,12 @@ struct WatchLoopState<Action> {
     private var waiting: (until: UInt64, withReader: Bool)?
     /// Whether a wake-up was sent since the thread started waiting.
     private var wakeIsPending = false
+    /// The steps that ran timers since the thread last looked at the descriptor.
+    private var runsSinceReading = 0
+    /// After this many steps of timers in a row, the thread looks at the descriptor
+    /// (without waiting) before it runs more: timers that keep falling due do not keep
+    /// file events unread.
+    static var runsBeforeReading: Int { 8 }
 
     init() {}
 
@@ -97,9 +103,16 @@ struct WatchLoopState<Action> {
         wakeIsPending = false
         let due = timers.prefix { $0.deadline <= now }
         if !due.isEmpty {
+            if hasReader && runsSinceReading >= Self.runsBeforeReading {
+                runsSinceReading = 0
+                waiting = (now, true)
+                return .wait(timeout: 0, reader: true)
+            }
+            runsSinceReading += 1
             timers.removeFirst(due.count)
             return .run(due.map(\.action))
         }
+        runsSinceReading = 0
         if let first = timers.first {
             waiting = (first.deadline, hasReader)
             return .wait(timeout: first.deadline - now, reader: hasReader)

@@ -35,6 +35,32 @@ final class WatchLoopStateTests: XCTestCase {
         XCTAssertEqual(state.schedule(at: 200, "c").effect, .startThread, "a new thread for new work")
     }
 
+    func testTimersThatKeepFallingDueDoNotKeepTheDescriptorUnread() {
+        var state = State()
+        _ = state.setReader(true)
+        var readsWithoutWaiting = 0
+        for now in UInt64(1)...100 {
+            // Each step finds a timer due (one that an action scheduled, say).
+            _ = state.schedule(at: now, "t\(now)")
+            let step = state.nextStep(now: now)
+            if let wait = waited(step) {
+                XCTAssertEqual(wait.timeout, 0, "a look at the descriptor, without waiting")
+                XCTAssertTrue(wait.reader)
+                state.waitDidEnd()
+                readsWithoutWaiting += 1
+            } else {
+                XCTAssertNotNil(ran(step))
+            }
+        }
+        XCTAssertGreaterThanOrEqual(readsWithoutWaiting, 100 / (State.runsBeforeReading + 1))
+        // Without a reader, timers just run.
+        var timersOnly = State()
+        for now in UInt64(1)...20 {
+            _ = timersOnly.schedule(at: now, "t")
+            XCTAssertNotNil(ran(timersOnly.nextStep(now: now)))
+        }
+    }
+
     func testTimersRunInTheOrderOfTheirDeadlinesThenOfTheirScheduling() {
         var state = State()
         _ = state.schedule(at: 30, "x")
