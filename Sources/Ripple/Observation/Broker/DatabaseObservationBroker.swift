@@ -134,8 +134,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// Removes an observer: it gets no callback from now on, even from a round of
     /// callbacks under way.
     func remove(_ observer: any TransactionObserver) {
-        let removed = registry.remove(observer)
-        for entry in removed { entry.release() }
+        registry.remove(observer)?.release()
     }
 
     /// Changes the region of a region observer. Takes effect with the next statement.

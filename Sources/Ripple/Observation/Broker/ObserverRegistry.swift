@@ -146,11 +146,11 @@ struct ObserverRegistry {
         }
     }
 
-    /// Removes the entry of `observer`, and returns it: the caller releases it (see
-    /// ``removeUserEntries(where:)``).
-    mutating func remove(_ observer: any TransactionObserver) -> [ObserverEntry] {
+    /// Removes the entry of `observer`, and returns it (nil when it has none): the caller
+    /// releases it (see ``removeUserEntries(where:)``).
+    mutating func remove(_ observer: any TransactionObserver) -> ObserverEntry? {
         let identity = ObjectIdentifier(observer)
-        guard let entry = entriesByIdentity[identity], entry.isEntry(of: identity) else { return [] }
+        guard let entry = entriesByIdentity[identity], entry.isEntry(of: identity) else { return nil }
         generation += 1
         entriesByIdentity[identity] = nil
         if let regionObserver = entry.regionObserver {
@@ -158,7 +158,7 @@ struct ObserverRegistry {
         } else {
             userEntries.removeAll { $0 === entry }
         }
-        return [entry]
+        return entry
     }
 
     /// Removes the application observers' entries that match, and returns them; nothing

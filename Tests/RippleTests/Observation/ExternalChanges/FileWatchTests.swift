@@ -23,17 +23,6 @@ final class FileWatchTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
     }
 
-    private func waitUntil(_ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition() {
-            if Date() > deadline {
-                XCTFail("timeout", file: file, line: line)
-                return
-            }
-            usleep(1000)
-        }
-    }
-
     func testMoreDatabasesThanTheKernelGivesInstances() throws {
         let root = try makeTemporaryDirectory(self)
         let hits = Hits()
@@ -48,11 +37,11 @@ final class FileWatchTests: XCTestCase {
         }
         // The log of database 250 changes: its watch hears of it, no other does.
         touch(root.appendingPathComponent("d250/db.sqlite-wal").path)
-        waitUntil { hits.count(250) > 0 }
+        try waitUntil("an event of database 250") { hits.count(250) > 0 }
         // A file that is not the database's is no reason to check.
         touch(root.appendingPathComponent("d17/other.txt").path)
         touch(root.appendingPathComponent("d17/db.sqlite-journal").path)
-        waitUntil { hits.count(17) > 0 }
+        try waitUntil("an event of database 17") { hits.count(17) > 0 }
         XCTAssertEqual(hits.total, hits.count(250) + hits.count(17))
         for watch in watches { watch.cancel() }
     }
@@ -63,34 +52,34 @@ final class FileWatchTests: XCTestCase {
         let first = try XCTUnwrap(FileWatch(databasePath: directory.appendingPathComponent("a.sqlite").path, queue: queue) { hits.hit(1) })
         let second = try XCTUnwrap(FileWatch(databasePath: directory.appendingPathComponent("b.sqlite").path, queue: queue) { hits.hit(2) })
         // (A change may make several events, read at once or not: counts only grow.)
-        func touchAndWait(_ name: String, heardBy index: Int) {
+        func touchAndWait(_ name: String, heardBy index: Int) throws {
             let before = hits.count(index)
             touch(directory.appendingPathComponent(name).path)
-            waitUntil { hits.count(index) > before }
+            try waitUntil("another event of database \(index)") { hits.count(index) > before }
         }
-        touchAndWait("a.sqlite-wal", heardBy: 1)
-        touchAndWait("b.sqlite-wal", heardBy: 2)
+        try touchAndWait("a.sqlite-wal", heardBy: 1)
+        try touchAndWait("b.sqlite-wal", heardBy: 2)
         first.pause()
         var firstCount = hits.count(1)
         touch(directory.appendingPathComponent("a.sqlite-wal").path)
         // An event for `second` after the one for `first`: once it is heard, the first
         // one was read.
-        touchAndWait("b.sqlite-wal", heardBy: 2)
+        try touchAndWait("b.sqlite-wal", heardBy: 2)
         XCTAssertEqual(hits.count(1), firstCount, "paused")
         first.resume()
-        touchAndWait("a.sqlite-wal", heardBy: 1)
+        try touchAndWait("a.sqlite-wal", heardBy: 1)
         // Both paused, the directory is not watched; resumed, events come again.
         first.pause()
         second.pause()
         touch(directory.appendingPathComponent("a.sqlite").path)
         second.resume()
         first.resume()
-        touchAndWait("a.sqlite-wal", heardBy: 1)
+        try touchAndWait("a.sqlite-wal", heardBy: 1)
         // A cancelled watch hears nothing; the other goes on.
         first.cancel()
         firstCount = hits.count(1)
         touch(directory.appendingPathComponent("a.sqlite-wal").path)
-        touchAndWait("b.sqlite-wal", heardBy: 2)
+        try touchAndWait("b.sqlite-wal", heardBy: 2)
         XCTAssertEqual(hits.count(1), firstCount, "cancelled")
         second.cancel()
     }
@@ -101,10 +90,10 @@ final class FileWatchTests: XCTestCase {
         let first = try XCTUnwrap(FileWatch(databasePath: directory.appendingPathComponent("a.sqlite").path, queue: queue) { hits.hit(1) })
         let second = try XCTUnwrap(FileWatch(databasePath: directory.appendingPathComponent("b.sqlite").path, queue: queue) { hits.hit(2) })
         touch(directory.appendingPathComponent("b.sqlite-wal").path)
-        waitUntil { hits.count(2) > 0 }
+        try waitUntil("an event of database 2") { hits.count(2) > 0 }
         XCTAssertEqual(hits.count(1), 0, "b's log is no reason for a to check")
         touch(directory.appendingPathComponent("a.sqlite-journal").path)
-        waitUntil { hits.count(1) > 0 }
+        try waitUntil("an event of database 1") { hits.count(1) > 0 }
         first.cancel()
         second.cancel()
     }
