@@ -16,6 +16,7 @@ public struct RawSubject: BenchSubject {
         // W2a2 is rows in an array: raw's equivalent is an array of structs of 6 fields.
         case .w2b, .w2c, .w2a2: return { directory, sizes in try Self.fetchItems(directory, sizes) }
         case .w5b, .w5c: return { directory, sizes in try Self.singleInsertTransactions(directory, sizes) }
+        case .w8: return { directory, sizes in try Self.importWithReader(directory, sizes) }
         default: return nil
         }
     }
@@ -31,6 +32,9 @@ public struct RawSubject: BenchSubject {
             guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
                   let handle else { throw RawError(description: "open failed") }
             self.handle = handle
+            // (W8 opens two connections to one file: SQLite may answer SQLITE_BUSY while the
+            // other one opens, or resets the log. Ripple's and GRDB's pools wait as well.)
+            sqlite3_busy_timeout(handle, 5000)
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
             try execute("PRAGMA foreign_keys = ON")
@@ -169,6 +173,132 @@ public struct RawSubject: BenchSubject {
         }
         return Sample(seconds: seconds)
     }
+}
+
+// MARK: - W8
+
+extension RawSubject {
+    /// What W8's reader knows, behind its condition.
+    private final class ReaderState: @unchecked Sendable {  // every field is read and written with `condition` locked
+        let condition = NSCondition()
+        var committed = 0
+        var seen = 0
+        var passes = 0
+        var stops = false
+        var done = false
+        var failure: String?
+    }
+
+    /// W8's physical limit: the same import as Ripple's and GRDB's (`w8Transactions`
+    /// transactions of the same rows, a prepared statement), while one reader connection,
+    /// on one thread of its own, runs the queries of the 20 observations after the commits:
+    /// all of them in one read transaction, on the latest snapshot, once for all the
+    /// commits that came while it worked. That is the least any observation can do (one
+    /// thread of fetches, as Ripple's on two cores; every commit coalesced). The same
+    /// import alone runs in each sample too, first or second in turn, in a new file:
+    /// `base_s`, and `ratio` is the import with the reader ÷ the import alone.
+    static func importWithReader(_ directory: URL, _ sizes: Sizes) throws -> Sample {
+        let data = ItemData(count: sizes.w8Rows)
+        let rowsPerTransaction = sizes.w8Rows / sizes.w8Transactions
+        func makeDatabase(_ name: String) throws -> String {
+            let folder = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("db.sqlite").path
+            try Connection(path: path).execute(itemSchema)
+            return path
+        }
+        func runImport(_ path: String, afterCommit: () -> Void) throws -> Double {
+            let connection = try Connection(path: path)
+            let begin = try connection.prepare("BEGIN")
+            let commit = try connection.prepare("COMMIT")
+            let insert = try connection.prepare(insertItemSQL)
+            defer { sqlite3_finalize(begin); sqlite3_finalize(commit); sqlite3_finalize(insert) }
+            return try measure {
+                for transaction in 0..<sizes.w8Transactions {
+                    try connection.run(begin)
+                    for i in transaction * rowsPerTransaction..<(transaction + 1) * rowsPerTransaction {
+                        bindItem(insert, data, i)
+                        try connection.run(insert)
+                    }
+                    try connection.run(commit)
+                    afterCommit()
+                }
+            }
+        }
+        let readerFirst = w8Order.value % 2 == 1
+        w8Order.increment()
+        var baseSeconds = 0.0
+        if !readerFirst { baseSeconds = try runImport(makeDatabase("base"), afterCommit: {}) }
+
+        let path = try makeDatabase("observed")
+        let state = ReaderState()
+        let thread = Thread {
+            do {
+                let reader = try Connection(path: path)
+                let begin = try reader.prepare("BEGIN")
+                let commit = try reader.prepare("COMMIT")
+                let count = try reader.prepare("SELECT COUNT(*) FROM item")
+                let lastItems = try reader.prepare("SELECT * FROM item ORDER BY id DESC LIMIT 10")
+                defer { [begin, commit, count, lastItems].forEach { sqlite3_finalize($0) } }
+                var checksum = 0
+                while true {
+                    state.condition.lock()
+                    while state.seen == state.committed && !state.stops { state.condition.wait() }
+                    if state.seen == state.committed && state.stops {
+                        state.condition.unlock()
+                        break
+                    }
+                    state.seen = state.committed
+                    state.condition.unlock()
+                    try reader.run(begin)
+                    for _ in 0..<sizes.w8Observations / 2 {
+                        guard sqlite3_step(count) == SQLITE_ROW else { throw RawError(description: "count") }
+                        checksum &+= Int(sqlite3_column_int64(count, 0))
+                        sqlite3_reset(count)
+                        while sqlite3_step(lastItems) == SQLITE_ROW {
+                            checksum &+= Int(sqlite3_column_int64(lastItems, 0)) &+ columnText(lastItems, 3).utf8.count
+                        }
+                        sqlite3_reset(lastItems)
+                    }
+                    try reader.run(commit)
+                    state.condition.lock()
+                    state.passes += 1
+                    state.condition.unlock()
+                }
+                precondition(checksum != 0)
+            } catch {
+                state.condition.lock()
+                state.failure = "\(error)"
+                state.condition.unlock()
+            }
+            state.condition.lock()
+            state.done = true
+            state.condition.broadcast()
+            state.condition.unlock()
+        }
+        thread.start()
+        let seconds = try runImport(path) {
+            state.condition.lock()
+            state.committed += 1
+            state.condition.signal()
+            state.condition.unlock()
+        }
+        // Untimed: the reader reads the last commit, then stops.
+        state.condition.lock()
+        state.stops = true
+        state.condition.broadcast()
+        while !state.done { state.condition.wait() }
+        let passes = state.passes
+        let failure = state.failure
+        state.condition.unlock()
+        if let failure { throw RawError(description: "W8 reader: \(failure)") }
+
+        if readerFirst { baseSeconds = try runImport(makeDatabase("base"), afterCommit: {}) }
+        return Sample(seconds: seconds, counters: ["base_s": baseSeconds, "ratio": seconds / baseSeconds, "values": Double(passes)])
+    }
+
+    /// Alternates, from one W8 sample to the next, which import goes first.
+    static let w8Order = Tally()
 }
 
 /// SQLite's process-wide settings, the same for every subject of a benchmark process.
