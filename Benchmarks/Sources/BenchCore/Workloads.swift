@@ -165,6 +165,14 @@ public struct Item: Sendable {
 
 /// Seconds taken by `block`.
 @inline(never)
+/// The path of a database file in a new folder `name` of a sample's directory (W8 makes
+/// two databases in each sample).
+public func databasePath(in directory: URL, folder name: String) throws -> String {
+    let folder = directory.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent("db.sqlite").path
+}
+
 public func measure(_ block: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try block()

@@ -334,9 +334,7 @@ public struct GRDBSubject: BenchSubject {
         let data = ItemData(count: sizes.w8Rows)
         let rowsPerTransaction = sizes.w8Rows / sizes.w8Transactions
         func makePool(_ name: String) throws -> DatabasePool {
-            let poolDirectory = directory.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: poolDirectory, withIntermediateDirectories: true)
-            let dbPool = try DatabasePool(path: poolDirectory.appendingPathComponent("db.sqlite").path, configuration: configuration())
+            let dbPool = try DatabasePool(path: databasePath(in: directory, folder: name), configuration: configuration())
             try dbPool.write { db in try db.execute(sql: itemSchema) }
             return dbPool
         }

@@ -201,9 +201,7 @@ extension RawSubject {
         let data = ItemData(count: sizes.w8Rows)
         let rowsPerTransaction = sizes.w8Rows / sizes.w8Transactions
         func makeDatabase(_ name: String) throws -> String {
-            let folder = directory.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let path = folder.appendingPathComponent("db.sqlite").path
+            let path = try databasePath(in: directory, folder: name)
             try Connection(path: path).execute(itemSchema)
             return path
         }
