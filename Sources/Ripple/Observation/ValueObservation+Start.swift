@@ -177,6 +177,23 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         var onChange: (@Sendable (Value) -> Void)?
         var onError: (@Sendable (any Error) -> Void)?
 
+        /// A change asks for a fetch: false when one runs (it fetches again once done),
+        /// true when one starts now.
+        mutating func askForFetch() -> Bool {
+            if isFetching {
+                needsRefetch = true
+                return false
+            }
+            isFetching = true
+            return true
+        }
+
+        /// The request of a fetch that starts, and the region observed when it was made.
+        mutating func nextFetch() -> FetchRequest {
+            generation &+= 1
+            return FetchRequest(generation: generation, observedRegion: observedRegion)
+        }
+
         /// Adds an outcome to deliver, unless cancelled; returns whether a delivery must be
         /// scheduled.
         mutating func enqueue(_ outcome: Result<Value, any Error>) -> Bool {
@@ -397,22 +414,20 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             guard !state.isCancelled else { return nil }
             // (The handlers are copied only when there are some: a copy is a retain.)
             let events = state.events.isEmpty ? [] : state.events
-            if state.isFetching {
-                state.needsRefetch = true
-                return (events, nil)
-            }
-            state.isFetching = true
-            state.generation &+= 1
-            return (events, FetchRequest(generation: state.generation, observedRegion: state.observedRegion))
+            return (events, state.askForFetch() ? state.nextFetch() : nil)
         }) else { return }
         events.notify(\.databaseDidChange)
-        guard let request else { return }
+        if let request { startPoolFetch(request) }
+    }
+
+    /// Starts the fetch of `request` on a reader of the pool. The writer goes on at once:
+    /// the reader's snapshot holds the commit that asked for it, maybe later ones too
+    /// (which, observed meanwhile, ask for one more fetch).
+    private func startPoolFetch(_ request: FetchRequest) {
         guard let pool = writer as? DatabasePool else {
             state.withLock { $0.isFetching = false }
             return
         }
-        // The writer goes on at once: the reader's snapshot holds this commit, maybe later
-        // ones too (which, observed meanwhile, ask for one more fetch).
         pool.asyncObservationRead { [self] result, _ in fetchAndDeliver(result, request) }
     }
 
@@ -432,24 +447,11 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             fetchOnWriterAndDeliver(db)
             return
         }
-        let shouldFetch = state.withLock { state -> Bool in
-            if state.isFetching {
-                state.needsRefetch = true
-                return false
-            }
-            state.isFetching = true
-            return true
-        }
-        guard shouldFetch else { return }
         if let throttleInterval {
+            guard state.withLock({ $0.askForFetch() }) else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + throttleInterval) { [self] in fetchLatest() }
-        } else if let pool = writer as? DatabasePool {
-            let request = nextFetch()
-            // The writer goes on at once: the reader's snapshot holds this commit, maybe
-            // later ones too (which, observed meanwhile, ask for one more fetch).
-            pool.asyncObservationRead { [self] result, _ in fetchAndDeliver(result, request) }
-        } else {
-            fetchLatest()
+        } else if let request = state.withLock({ $0.askForFetch() ? $0.nextFetch() : nil }) {
+            startPoolFetch(request)
         }
     }
 
@@ -461,10 +463,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     /// A new fetch is asked for.
     private func nextFetch() -> FetchRequest {
-        state.withLock { state in
-            state.generation &+= 1
-            return FetchRequest(generation: state.generation, observedRegion: state.observedRegion)
-        }
+        state.withLock { $0.nextFetch() }
     }
 
     /// Fetches on the writer of a database queue, and delivers the value.
