@@ -203,7 +203,7 @@ public final class RowCursor: Cursor {
         do {
             if try statement.cursorStep() {
                 // SQLite may have compiled the statement again, with other columns.
-                if row.count != statement.columnCount { row = Row(statement: statement) }
+                if !row.describesColumns(of: statement) { row = Row(statement: statement) }
                 return row
             }
         } catch {

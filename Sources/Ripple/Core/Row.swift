@@ -187,6 +187,16 @@ public final class Row: @unchecked Sendable {
         }
     }
 
+    /// Whether this statement row still describes the columns of `statement`: SQLite
+    /// compiles a statement again after a schema change, at its first step, and its
+    /// columns may then differ, in number or only in names (`SELECT *` after a column was
+    /// renamed); the statement's column lookups are replaced then, and the row keeps the
+    /// former ones. A cursor makes a new row when this is false.
+    @inlinable @inline(__always)
+    func describesColumns(of statement: Statement) -> Bool {
+        columnIndexCache === statement._columnIndexCache
+    }
+
     /// Tells the column lookups that a new row starts being read.
     @usableFromInline
     func rewindColumnLookups() {

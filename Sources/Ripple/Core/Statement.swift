@@ -62,8 +62,11 @@ public final class Statement {
     /// it again after a schema change (see ``Authorizer``).
     @exclusivity(unchecked) var report: StatementReport
 
-    /// See `columnIndexCache`.
-    var _columnIndexCache: ColumnIndexCache?
+    /// See `columnIndexCache`. Replaced (nil, then a new one) when SQLite compiles the
+    /// statement again: a cursor's row compares it with its own at each step (see
+    /// `Row.describesColumns(of:)`). @exclusivity(unchecked): read at each step of a
+    /// cursor; see the measurement at Database's fields.
+    @usableFromInline @exclusivity(unchecked) var _columnIndexCache: ColumnIndexCache?
 
     /// What observation keeps with the statement, in one place (see
     /// ``StatementObservationState``).

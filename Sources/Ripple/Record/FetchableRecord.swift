@@ -34,7 +34,7 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
     public func next() throws -> Record? {
         guard try step() else { return nil }
         // SQLite may have compiled the statement again, with other columns.
-        if row.count != statement.columnCount { row = Row(statement: statement) }
+        if !row.describesColumns(of: statement) { row = Row(statement: statement) }
         row.rewindColumnLookups()
         return try Record(row: row)
     }

@@ -165,4 +165,44 @@ final class StatementTests: XCTestCase {
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player"), 1)
         }
     }
+
+    /// Records and rows read by column names from a cached `SELECT *` whose columns were
+    /// renamed (as many columns, in another order): SQLite compiles the statement again at
+    /// its first step, and the names must be looked up again, not predicted from the last
+    /// execution.
+    func testColumnNamesOfAStatementRecompiledWithAsManyColumns() throws {
+        struct Pair: FetchableRecord {
+            var a: Int, b: Int
+            init(row: Row) throws { a = try row["a"]; b = try row["b"] }
+        }
+        struct DecodablePair: Decodable, FetchableRecord { var a: Int, b: Int }
+        func readDecodables(_ db: Database) throws -> [[Int]] {
+            try DecodablePair.fetchAll(db, sql: "SELECT * FROM t").map { [$0.a, $0.b] }
+        }
+        func readRows(_ db: Database) throws -> [[Int]] {
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM t"))
+            var values: [[Int]] = []
+            while let row = try cursor.next() { values.append([try row["a"], try row["b"]]) }
+            return values
+        }
+        let swapNames = """
+            ALTER TABLE t RENAME COLUMN a TO tmp;
+            ALTER TABLE t RENAME COLUMN b TO a;
+            ALTER TABLE t RENAME COLUMN tmp TO b
+            """
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a INTEGER, b INTEGER); INSERT INTO t VALUES (1, 2)")
+            XCTAssertEqual(try Pair.fetchAll(db, sql: "SELECT * FROM t").map { [$0.a, $0.b] }, [[1, 2]])
+            XCTAssertEqual(try readDecodables(db), [[1, 2]])
+            // The first column is now b, the second a.
+            try db.execute(sql: swapNames)
+            XCTAssertEqual(try Pair.fetchAll(db, sql: "SELECT * FROM t").map { [$0.a, $0.b] }, [[2, 1]])
+            XCTAssertEqual(try readRows(db), [[2, 1]])
+            XCTAssertEqual(try readDecodables(db), [[2, 1]])
+            try db.execute(sql: swapNames)
+            XCTAssertEqual(try readRows(db), [[1, 2]])
+            XCTAssertEqual(try Pair.fetchAll(db, sql: "SELECT * FROM t").map { [$0.a, $0.b] }, [[1, 2]])
+        }
+    }
 }
