@@ -191,8 +191,7 @@ extension Database {
               let checksum = WALFile.commitFrameChecksum(at: lastOwn, header: header, read)
         else { return }
         tracker.walPosition = WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: lastOwn, checksum: checksum)
-        tracker.ownCommitFrames = []
-        tracker.ownResets = 0
+        tracker.forgetOwnCommits()
     }
 
     /// The keys of the commits in the log since the last check, except this connection's
@@ -201,10 +200,7 @@ extension Database {
     /// wal-index, and the refetches that follow must see each commit the position moves
     /// past. Commits not visible yet are counted by a later check (`hasPendingCommit`).
     private func otherWALCommits(_ tracker: ExternalChangeTracker) -> [CommitKey]? {
-        defer {
-            tracker.ownCommitFrames = []
-            tracker.ownResets = 0
-        }
+        defer { tracker.forgetOwnCommits() }
         tracker.boundingIndex = nil
         return withWALFile { read -> [CommitKey]? in
             guard let position = tracker.walPosition,
@@ -403,9 +399,11 @@ extension Database {
         } else {
             mayEnd = false
         }
-        guard mayEnd, tracker.transaction.hasWrites, !isReadOnly else { return }
+        guard mayEnd, tracker.transaction.hasWrites else { return }
         withUnobservedWork {
-            if tracker.transactionLogs() { tracker.writeEntry(key: keyOfNextCommit(tracker)) }
+            // (Read-only last: `sqlite3_db_readonly` looks the schema up by name, about 120
+            // instructions at each commit, W5b, where the logging decision is cheaper.)
+            if tracker.transactionLogs(), !isReadOnly { tracker.writeEntry(key: keyOfNextCommit(tracker)) }
         }
     }
 
