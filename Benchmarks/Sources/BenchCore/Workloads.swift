@@ -173,6 +173,8 @@ public func databasePath(in directory: URL, folder name: String) throws -> Strin
     return folder.appendingPathComponent("db.sqlite").path
 }
 
+/// Never inlined, so that callgrind's `--toggle-collect='$s9BenchCore7measure*'` finds it.
+@inline(never)
 public func measure(_ block: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try block()
