@@ -449,6 +449,11 @@ public struct RippleSubject: BenchSubject {
             try FileManager.default.createDirectory(at: runDirectory, withIntermediateDirectories: true)
             return try singleInsertTransactions(runDirectory, sizes, observer: true, observesExternalChanges: watching).seconds
         }
+        // RIPPLE_BENCH_W5D_UNPAIRED=1: the run without watching only, so that callgrind
+        // counts its instructions alone (W5b's filter counts the watched run alone).
+        if ProcessInfo.processInfo.environment["RIPPLE_BENCH_W5D_UNPAIRED"] == "1" {
+            return Sample(seconds: try run("unwatched", watching: false))
+        }
         let watchedFirst = w5dOrder.value % 2 == 1
         w5dOrder.increment()
         var watched = 0.0
