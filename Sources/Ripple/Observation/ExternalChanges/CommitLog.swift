@@ -93,9 +93,17 @@ struct CommitLogTransaction {
 
     /// Adds the report of a statement that may write (`mayWrite` or `changesSchema`), once
     /// for a statement run again and again.
+    @inline(__always)
     mutating func add(_ report: StatementReport) {
-        assert(report.mayWrite || report.changesSchema, "only the reports of statements that write")
+        // (The check inline, the append out of line: a statement run in a loop is checked
+        // without retaining its report, W1a.)
         guard reports.last !== report else { return }
+        append(report)
+    }
+
+    @inline(never)
+    private mutating func append(_ report: StatementReport) {
+        assert(report.mayWrite || report.changesSchema, "only the reports of statements that write")
         reports.append(report)
     }
 
