@@ -137,6 +137,9 @@ public final class Statement {
         columnCount = Int(sqlite3_column_count(sqliteStatement))
         _columnNames = nil
         _lowercasedColumnNames = nil
+        // A row that still holds the former lookups (`RowCursor.row` read before the first
+        // step) looks the names up again rather than trusting their predictions.
+        _columnIndexCache?.prediction = ColumnIndexPrediction()
         _columnIndexCache = nil
     }
 

@@ -203,6 +203,12 @@ final class StatementTests: XCTestCase {
             try db.execute(sql: swapNames)
             XCTAssertEqual(try readRows(db), [[1, 2]])
             XCTAssertEqual(try Pair.fetchAll(db, sql: "SELECT * FROM t").map { [$0.a, $0.b] }, [[1, 2]])
+            // The row a cursor held before its first step reads the new columns too.
+            try db.execute(sql: swapNames)
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM t"))
+            let earlyRow = cursor.row
+            XCTAssertNotNil(try cursor.next())
+            XCTAssertEqual([try earlyRow["a"] as Int, try earlyRow["b"] as Int], [2, 1])
         }
     }
 }
