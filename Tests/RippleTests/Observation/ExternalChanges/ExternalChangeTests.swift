@@ -295,6 +295,29 @@ final class ExternalChangeTests: XCTestCase {
         }
     }
 
+    /// The commit log's statements are not compiled before its tables exist: a statement
+    /// that fails to compile reaches the application's SQLite error log ("no such table:
+    /// _ripple_commit_subscriber"), and leaves the connection an error value that each
+    /// later statement copies.
+    func testTheLogIsNotCompiledBeforeItExists() throws {
+        for kind in [Kind.pool, .walQueue, .rollbackQueue] {
+            let path = try makeTemporaryDatabasePath(self, name: "uncompiled-\(kind).sqlite")
+            let writer = try makeObserved(kind, path: path)
+            // Commits ask whether another process subscribes, and read the log's tables.
+            try writer.write { try $0.execute(sql: "CREATE TABLE t (a)") }
+            try writer.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+            XCTAssertEqual(tracker(writer) { $0.failedCompilations }, 0, "\(kind)")
+            // Once observed, the log exists, and its statements compile.
+            let observed = try Observed(writer)
+            try waitForInitialValue(observed)
+            try waitForSubscription(observed)
+            try writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+            check(writer)
+            XCTAssertEqual(tracker(writer) { $0.failedCompilations }, 0, "\(kind)")
+            XCTAssertGreaterThan(tracker(writer) { $0.checks } ?? 0, 0, "\(kind)")
+        }
+    }
+
     // MARK: - Bursts
 
     func testABurstOfCommitsCostsFewerChecksThanCommits() throws {
