@@ -18,6 +18,11 @@ import Foundation
 /// Add functions to every connection of a pool with `Configuration.prepareDatabase`.
 /// An error thrown by the function makes the statement fail with an SQLite error that
 /// carries its message.
+///
+/// The function gets values, not a connection, and must not reach one by other means: it
+/// runs in the middle of a statement's step, where a statement of the same connection
+/// would run unobserved by Ripple's bookkeeping of that step (a statement SQLite compiles
+/// again there keeps what it read before).
 public final class DatabaseFunction: Hashable, Sendable {
     /// The function's name.
     public let name: String
