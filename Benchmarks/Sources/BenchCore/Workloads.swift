@@ -163,8 +163,6 @@ public struct Item: Sendable {
     }
 }
 
-/// Seconds taken by `block`.
-@inline(never)
 /// The path of a database file in a new folder `name` of a sample's directory (W8 makes
 /// two databases in each sample).
 public func databasePath(in directory: URL, folder name: String) throws -> String {
@@ -173,7 +171,8 @@ public func databasePath(in directory: URL, folder name: String) throws -> Strin
     return folder.appendingPathComponent("db.sqlite").path
 }
 
-/// Never inlined, so that callgrind's `--toggle-collect='$s9BenchCore7measure*'` finds it.
+/// Seconds taken by `block`. Never inlined, so that callgrind's
+/// `--toggle-collect='$s9BenchCore7measure*'` finds it.
 @inline(never)
 public func measure(_ block: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
