@@ -140,84 +140,63 @@ enum UnchangingReaderObservation {
 /// Runs one started value observation. It is its own region observer: one object per
 /// observation, with one lock (W6m).
 // @unchecked Sendable: what fetches, deliveries and cancellation share across threads is
-// behind `state`'s lock; `region` and `hasTrackedRegion` are only used on the writer's
-// queue; the other properties are immutable.
+// behind `state`'s lock (`outputs` too, see there); `region` and `hasTrackedRegion` are
+// only used on the writer's queue; the other properties are immutable.
 final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCancellable, @unchecked Sendable {
+    // (The order of the stored properties packs them: the flags at the end fill what the
+    // delivery order, last in `outputs`, leaves of its last word, W6m.)
     private weak var writer: (any DatabaseWriter)?
+    private let throttleInterval: TimeInterval?
+    private let regionSpec: ValueObservation<Value>.RegionSpec
+    private let scheduler: any ValueObservationScheduler
+
+    /// The fetches, the cancellation and the handlers, shared across threads. Not
+    /// generic, so that what the writer does for each commit needs no generic metadata:
+    /// the lock of a `LockedState` of a generic state lies after the state, where only
+    /// the metadata of `Value` tells, and looking it up cost about 460 instructions per
+    /// observation and commit (W8, callgrind).
+    private let state: LockedState<ValueObservationSharedState>
+
+    /// What the observation delivers, and with what: its part of the shared state that
+    /// depends on `Value`. Only read and written inside `state.withLock`, which guards it.
+    private var outputs: Outputs
+
     private let isPool: Bool
     private let requiresWriteAccess: Bool
     /// Whether `willTrackRegion` handlers were told of a region yet: then of `region`,
     /// which changes after them. Used on the writer's queue.
     private var hasTrackedRegion = false
-    private let throttleInterval: TimeInterval?
-    private let regionSpec: ValueObservation<Value>.RegionSpec
-    private let scheduler: any ValueObservationScheduler
 
-    /// What fetches, deliveries and cancellation share across threads.
-    ///
-    /// (The order of the fields packs them in 80 bytes: the flags and the generation
-    /// fill what the delivery order leaves of its last word, W6m.)
-    private struct State {
-        /// What waits for the scheduler, in order.
-        var deliveries = DeliveryOrder<Result<Value, any Error>>()
-        var isCancelled = false
-        var isFetching = false
-        var needsRefetch = false
-        /// Counts the fetches asked for: on a pool, only the last one asked for may change
-        /// the observed region (see `regionWasFetched`). Compared for equality only: it
-        /// may wrap.
-        var generation: UInt32 = 0
-        /// The region the broker matches with commits, on a pool (set on the writer's
-        /// queue, read when a fetch is asked for, from any thread).
-        var observedRegion = DatabaseRegion()
-        /// The application's closures (its fetch, its handlers, its `handleEvents`): let
-        /// go once cancelled, so that one that keeps the cancellable makes no cycle then.
+    /// The part of the shared state that depends on `Value` (see ``outputs``).
+    private struct Outputs {
+        /// The application's closures (its fetch, its handlers): let go once cancelled, so
+        /// that one that keeps the cancellable makes no cycle then.
         var pipeline: ValuePipeline<Value>?
-        var events: [ValueObservationEvents]
         var onChange: (@Sendable (Value) -> Void)?
         var onError: (@Sendable (any Error) -> Void)?
-
-        /// A change asks for a fetch: false when one runs (it fetches again once done),
-        /// true when one starts now.
-        mutating func askForFetch() -> Bool {
-            if isFetching {
-                needsRefetch = true
-                return false
-            }
-            isFetching = true
-            return true
-        }
-
-        /// The request of a fetch that starts, and the region observed when it was made.
-        mutating func nextFetch() -> FetchRequest {
-            generation &+= 1
-            return FetchRequest(generation: generation, observedRegion: observedRegion)
-        }
-
-        /// Adds an outcome to deliver, unless cancelled; returns whether a delivery must be
-        /// scheduled.
-        mutating func enqueue(_ outcome: Result<Value, any Error>) -> Bool {
-            guard !isCancelled else { return false }
-            return deliveries.append(outcome)
-        }
-
-        /// Cancels; returns nil when it was cancelled already, else the state before, which
-        /// holds what the observation lets go, for the caller to release once the lock is
-        /// unlocked (releasing a closure may run a `deinit` that uses the observation).
-        mutating func cancel() -> State? {
-            guard !isCancelled else { return nil }
-            let released = self
-            isCancelled = true
-            deliveries.removeAll()
-            pipeline = nil
-            events = []
-            onChange = nil
-            onError = nil
-            return released
-        }
+        /// What waits for the scheduler, in order. (Last: its flag leaves most of a word.)
+        var deliveries = DeliveryOrder<Result<Value, any Error>>()
     }
 
-    private let state: LockedState<State>
+    /// Adds an outcome to deliver, unless cancelled; returns whether a delivery must be
+    /// scheduled. With the lock held.
+    private func enqueue(_ outcome: Result<Value, any Error>, _ state: ValueObservationSharedState) -> Bool {
+        guard !state.isCancelled else { return false }
+        return outputs.deliveries.append(outcome)
+    }
+
+    /// Cancels, with the lock held; returns nil when it was cancelled already, else what
+    /// the observation lets go, for the caller to release once the lock is unlocked
+    /// (releasing a closure may run a `deinit` that uses the observation).
+    private func cancel(_ state: inout ValueObservationSharedState) -> (Outputs, [ValueObservationEvents])? {
+        guard let events = state.cancel() else { return nil }
+        let released = outputs
+        outputs.deliveries.removeAll()
+        outputs.pipeline = nil
+        outputs.onChange = nil
+        outputs.onError = nil
+        return (released, events)
+    }
 
     /// Whether the observation was cancelled.
     private var isCancelled: Bool { state.withLock { $0.isCancelled } }
@@ -239,9 +218,8 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         self.throttleInterval = observation.throttleInterval
         self.regionSpec = observation.regionSpec
         self.scheduler = scheduler
-        self.state = LockedState(State(
-            pipeline: observation.makePipeline(), events: observation.options.events,
-            onChange: onChange, onError: onError))
+        self.state = LockedState(ValueObservationSharedState(events: observation.options.events))
+        self.outputs = Outputs(pipeline: observation.makePipeline(), onChange: onChange, onError: onError)
         super.init(region: .fullDatabase)
     }
 
@@ -259,8 +237,8 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
                 // Not a trap: the application hears of it, and may go on.
                 let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
-                guard let released = state.withLock({ $0.cancel() }) else { return }
-                released.events.notify(\.didFail, error)
+                guard let (released, events) = state.withLock({ cancel(&$0) }) else { return }
+                events.notify(\.didFail, error)
                 released.onError?(error)
                 return
             }
@@ -268,10 +246,10 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             // in between.
             do {
                 let value = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
-                if let value, let onChange = state.withLock({ $0.onChange }) { onChange(value) }
+                if let value, let onChange = state.withLock({ _ in outputs.onChange }) { onChange(value) }
             } catch {
                 notify(\.didFail, error)
-                state.withLock { $0.onError }?(error)
+                state.withLock { _ in outputs.onError }?(error)
             }
         } else if isPool, let pool = writer as? DatabasePool {
             startOnReader(pool)
@@ -324,10 +302,10 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     func cancel() {
-        guard let released = state.withLock({ $0.cancel() }) else { return }
-        released.events.notify(\.didCancel)
+        // (What the observation lets go is released here, with the lock unlocked.)
+        guard let (_, events) = state.withLock({ cancel(&$0) }) else { return }
+        events.notify(\.didCancel)
         writer?.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
-        // (`released` goes here, with the lock unlocked.)
     }
 
     private func initialExplicitRegion(_ db: Database) throws -> DatabaseRegion? {
@@ -367,7 +345,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     /// Fetches in a read-only transaction (unless one is open), recording the region; nil
     /// once cancelled.
     private func fetch(_ db: Database, recording: Bool) throws -> Fetched? {
-        guard let (pipeline, events) = state.withLock({ state in state.pipeline.map { ($0, state.events) } }) else { return nil }
+        guard let (pipeline, events) = state.withLock({ state in outputs.pipeline.map { ($0, state.events) } }) else { return nil }
         events.notify(\.willFetch)
         func run() throws -> Fetched {
             if recording {
@@ -410,20 +388,21 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     /// observation of each commit, and each lock may wait for a reader that fetches (W8:
     /// 20 observations of a table, one commit every 90 µs).
     private func poolRegionWasCommitted() {
-        guard let (events, request) = state.withLock({ state -> ([ValueObservationEvents], FetchRequest?)? in
+        guard let (events, request) = state.withLock({ state -> ([ValueObservationEvents], ValueObservationFetchRequest?)? in
             guard !state.isCancelled else { return nil }
             // (The handlers are copied only when there are some: a copy is a retain.)
             let events = state.events.isEmpty ? [] : state.events
             return (events, state.askForFetch() ? state.nextFetch() : nil)
         }) else { return }
-        events.notify(\.databaseDidChange)
+        // (Without handlers, no key path: making one costs about 70 instructions.)
+        if !events.isEmpty { events.notify(\.databaseDidChange) }
         if let request { startPoolFetch(request) }
     }
 
     /// Starts the fetch of `request` on a reader of the pool. The writer goes on at once:
     /// the reader's snapshot holds the commit that asked for it, maybe later ones too
     /// (which, observed meanwhile, ask for one more fetch).
-    private func startPoolFetch(_ request: FetchRequest) {
+    private func startPoolFetch(_ request: ValueObservationFetchRequest) {
         guard let pool = writer as? DatabasePool else {
             state.withLock { $0.isFetching = false }
             return
@@ -455,14 +434,8 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         }
     }
 
-    /// A fetch asked for, and the region observed when it was.
-    private struct FetchRequest {
-        var generation: UInt32
-        var observedRegion: DatabaseRegion
-    }
-
     /// A new fetch is asked for.
-    private func nextFetch() -> FetchRequest {
+    private func nextFetch() -> ValueObservationFetchRequest {
         state.withLock { $0.nextFetch() }
     }
 
@@ -491,7 +464,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         }
     }
 
-    private func fetchAndDeliver(_ result: Result<Database, any Error>, _ request: FetchRequest) {
+    private func fetchAndDeliver(_ result: Result<Database, any Error>, _ request: ValueObservationFetchRequest) {
         if !isPool {
             // On the writer queue, the fetch sees every commit made so far: the changes that
             // asked for another fetch meanwhile are covered by this one.
@@ -519,7 +492,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         // this one to end; and the next value is enqueued after this one.
         if case .failure(let error)? = outcome { notify(\.didFail, error) }
         let (again, schedulesDelivery) = state.withLock { state -> (Bool, Bool) in
-            let schedulesDelivery = outcome.map { state.enqueue($0) } ?? false
+            let schedulesDelivery = outcome.map { enqueue($0, state) } ?? false
             if state.needsRefetch && !state.isCancelled {
                 state.needsRefetch = false
                 return (true, schedulesDelivery)
@@ -541,7 +514,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     /// again: a commit made meanwhile may have changed what only the new region holds.
     /// Only the last fetch asked for does so: an older one, whose region reaches the writer
     /// late, is ignored (a newer one compares with the region observed when it began).
-    private func regionWasFetched(_ region: DatabaseRegion, on db: Database, _ request: FetchRequest) {
+    private func regionWasFetched(_ region: DatabaseRegion, on db: Database, _ request: ValueObservationFetchRequest) {
         guard isPool else {
             setRegion(region, on: db)
             return
@@ -592,7 +565,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     private func deliver(_ outcome: Result<Value, any Error>) {
-        if state.withLock({ $0.enqueue(outcome) }) { scheduleDelivery() }
+        if state.withLock({ enqueue(outcome, $0) }) { scheduleDelivery() }
     }
 
     /// Asks the scheduler for the one delivery of the observation, which delivers the
@@ -601,9 +574,9 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     /// for as long as values keep coming.
     private func scheduleDelivery() {
         scheduler.schedule { [self] in
-            var count = state.withLock { $0.deliveries.count }
-            while count > 0, let (outcome, onChange, onError) = state.withLock({ state in
-                state.deliveries.popFirst().map { ($0, state.onChange, state.onError) }
+            var count = state.withLock { _ in outputs.deliveries.count }
+            while count > 0, let (outcome, onChange, onError) = state.withLock({ _ in
+                outputs.deliveries.popFirst().map { ($0, outputs.onChange, outputs.onError) }
             }) {
                 count -= 1
                 switch outcome {
@@ -611,7 +584,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
                 case .failure(let error): onError?(error)
                 }
             }
-            if state.withLock({ $0.deliveries.continuesAfterDelivery() }) { scheduleDelivery() }
+            if state.withLock({ _ in outputs.deliveries.continuesAfterDelivery() }) { scheduleDelivery() }
         }
     }
 }
