@@ -143,29 +143,29 @@ enum UnchangingReaderObservation {
 // behind `state`'s lock (`outputs` too, see there); `region` and `hasTrackedRegion` are
 // only used on the writer's queue; the other properties are immutable.
 final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCancellable, @unchecked Sendable {
-    // (The order of the stored properties packs them: the flags at the end fill what the
-    // delivery order, last in `outputs`, leaves of its last word, W6m.)
+    // (The order of the stored properties packs them: the flags fill what the optional
+    // interval leaves of its last word, W6m.)
     private weak var writer: (any DatabaseWriter)?
     private let throttleInterval: TimeInterval?
-    private let regionSpec: ValueObservation<Value>.RegionSpec
-    private let scheduler: any ValueObservationScheduler
-
-    /// The fetches, the cancellation and the handlers, shared across threads. Not
-    /// generic, so that what the writer does for each commit needs no generic metadata:
-    /// the lock of a `LockedState` of a generic state lies after the state, where only
-    /// the metadata of `Value` tells, and looking it up cost about 460 instructions per
-    /// observation and commit (W8, callgrind).
-    private let state: LockedState<ValueObservationSharedState>
-
-    /// What the observation delivers, and with what: its part of the shared state that
-    /// depends on `Value`. Only read and written inside `state.withLock`, which guards it.
-    private var outputs: Outputs
-
     private let isPool: Bool
     private let requiresWriteAccess: Bool
     /// Whether `willTrackRegion` handlers were told of a region yet: then of `region`,
     /// which changes after them. Used on the writer's queue.
     private var hasTrackedRegion = false
+    private let regionSpec: ValueObservation<Value>.RegionSpec
+    private let scheduler: any ValueObservationScheduler
+
+    /// The fetches, the cancellation, the handlers and the deliveries, shared across
+    /// threads. Not generic, so that what the writer does for each commit and what a
+    /// delivery does need no generic metadata: the lock of a `LockedState` of a generic
+    /// state lies after the state, where only the metadata of `Value` tells. Looking it up
+    /// cost about 460 instructions per observation and commit, and a delivery of the
+    /// values of a generic queue about 16,000 (W8, callgrind).
+    private let state: LockedState<ValueObservationSharedState>
+
+    /// What the observation fetches and delivers with: its part of the shared state that
+    /// depends on `Value`. Only read and written inside `state.withLock`, which guards it.
+    private var outputs: Outputs
 
     /// The part of the shared state that depends on `Value` (see ``outputs``).
     private struct Outputs {
@@ -174,28 +174,36 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         var pipeline: ValuePipeline<Value>?
         var onChange: (@Sendable (Value) -> Void)?
         var onError: (@Sendable (any Error) -> Void)?
-        /// What waits for the scheduler, in order. (Last: its flag leaves most of a word.)
-        var deliveries = DeliveryOrder<Result<Value, any Error>>()
     }
 
-    /// Adds an outcome to deliver, unless cancelled; returns whether a delivery must be
-    /// scheduled. With the lock held.
-    private func enqueue(_ outcome: Result<Value, any Error>, _ state: ValueObservationSharedState) -> Bool {
+    /// Adds the delivery of an outcome, unless cancelled; returns whether a delivery must
+    /// be scheduled. With the lock held.
+    private func enqueue(_ outcome: Result<Value, any Error>, _ state: inout ValueObservationSharedState) -> Bool {
         guard !state.isCancelled else { return false }
-        return outputs.deliveries.append(outcome)
+        // The delivery calls the handler that is set now: a cancellation that comes
+        // before it runs drops it, or stops the delivery under way before it.
+        let delivery: @Sendable () -> Void
+        switch outcome {
+        case .success(let value):
+            let onChange = outputs.onChange
+            delivery = { onChange?(value) }
+        case .failure(let error):
+            let onError = outputs.onError
+            delivery = { onError?(error) }
+        }
+        return state.deliveries.append(delivery)
     }
 
     /// Cancels, with the lock held; returns nil when it was cancelled already, else what
     /// the observation lets go, for the caller to release once the lock is unlocked
     /// (releasing a closure may run a `deinit` that uses the observation).
-    private func cancel(_ state: inout ValueObservationSharedState) -> (Outputs, [ValueObservationEvents])? {
-        guard let events = state.cancel() else { return nil }
-        let released = outputs
-        outputs.deliveries.removeAll()
-        outputs.pipeline = nil
-        outputs.onChange = nil
-        outputs.onError = nil
-        return (released, events)
+    private func cancel(_ state: inout ValueObservationSharedState) -> (Outputs, ValueObservationSharedState.Released)? {
+        guard let released = state.cancel() else { return nil }
+        let outputs = outputs
+        self.outputs.pipeline = nil
+        self.outputs.onChange = nil
+        self.outputs.onError = nil
+        return (outputs, released)
     }
 
     /// Whether the observation was cancelled.
@@ -237,8 +245,8 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
                 // Not a trap: the application hears of it, and may go on.
                 let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
-                guard let (released, events) = state.withLock({ cancel(&$0) }) else { return }
-                events.notify(\.didFail, error)
+                guard let (released, shared) = state.withLock({ cancel(&$0) }) else { return }
+                shared.events.notify(\.didFail, error)
                 released.onError?(error)
                 return
             }
@@ -303,8 +311,8 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     func cancel() {
         // (What the observation lets go is released here, with the lock unlocked.)
-        guard let (_, events) = state.withLock({ cancel(&$0) }) else { return }
-        events.notify(\.didCancel)
+        guard let (_, shared) = state.withLock({ cancel(&$0) }) else { return }
+        shared.events.notify(\.didCancel)
         writer?.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
     }
 
@@ -492,7 +500,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         // this one to end; and the next value is enqueued after this one.
         if case .failure(let error)? = outcome { notify(\.didFail, error) }
         let (again, schedulesDelivery) = state.withLock { state -> (Bool, Bool) in
-            let schedulesDelivery = outcome.map { enqueue($0, state) } ?? false
+            let schedulesDelivery = outcome.map { enqueue($0, &state) } ?? false
             if state.needsRefetch && !state.isCancelled {
                 state.needsRefetch = false
                 return (true, schedulesDelivery)
@@ -500,7 +508,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             state.isFetching = false
             return (false, schedulesDelivery)
         }
-        if schedulesDelivery { scheduleDelivery() }
+        if schedulesDelivery { state.scheduleDelivery(on: scheduler) }
         if again { fetchLatest() }
     }
 
@@ -565,26 +573,6 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     private func deliver(_ outcome: Result<Value, any Error>) {
-        if state.withLock({ enqueue(outcome, $0) }) { scheduleDelivery() }
-    }
-
-    /// Asks the scheduler for the one delivery of the observation, which delivers the
-    /// outcomes waiting when it runs, in order, then asks for another one if more came
-    /// meanwhile: a scheduler's queue (the main queue) is never held by one observation
-    /// for as long as values keep coming.
-    private func scheduleDelivery() {
-        scheduler.schedule { [self] in
-            var count = state.withLock { _ in outputs.deliveries.count }
-            while count > 0, let (outcome, onChange, onError) = state.withLock({ _ in
-                outputs.deliveries.popFirst().map { ($0, outputs.onChange, outputs.onError) }
-            }) {
-                count -= 1
-                switch outcome {
-                case .success(let value): onChange?(value)
-                case .failure(let error): onError?(error)
-                }
-            }
-            if state.withLock({ _ in outputs.deliveries.continuesAfterDelivery() }) { scheduleDelivery() }
-        }
+        if state.withLock({ enqueue(outcome, &$0) }) { state.scheduleDelivery(on: scheduler) }
     }
 }

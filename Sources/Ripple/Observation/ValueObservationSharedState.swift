@@ -1,10 +1,15 @@
-/// What the fetches, the commits and the cancellation of a started value observation
-/// share across threads, behind its lock (the part that does not depend on the observed
-/// value: see `ValueObservationRunner`).
+/// What the fetches, the commits, the deliveries and the cancellation of a started value
+/// observation share across threads, behind its lock (the part that does not depend on the
+/// observed value: see `ValueObservationRunner`).
 ///
 /// Not generic: the writer reads and changes it for each observation of each commit, and
-/// a generic state costs a lookup of its metadata each time (W8).
+/// each delivery runs on it; a generic state costs lookups of its metadata each time (W8).
+///
+/// (The order of the fields packs them in 32 bytes, W6m.)
 struct ValueObservationSharedState {
+    /// The deliveries that wait for the scheduler, in order: each one calls a handler
+    /// with a value or an error.
+    var deliveries = DeliveryOrder<@Sendable () -> Void>()
     var isCancelled = false
     var isFetching = false
     var needsRefetch = false
@@ -39,13 +44,36 @@ struct ValueObservationSharedState {
         return ValueObservationFetchRequest(generation: generation, observedRegion: observedRegion)
     }
 
-    /// Cancels; returns nil when it was cancelled already, else the `handleEvents`
-    /// closures, which the caller releases once the lock is unlocked.
-    mutating func cancel() -> [ValueObservationEvents]? {
+    /// What a cancellation lets go: for the caller to release once the lock is unlocked
+    /// (releasing a closure may run a `deinit` that uses the observation).
+    struct Released {
+        var events: [ValueObservationEvents]
+        var deliveries: [@Sendable () -> Void]
+    }
+
+    /// Cancels; returns nil when it was cancelled already, else what it lets go.
+    mutating func cancel() -> Released? {
         guard !isCancelled else { return nil }
         isCancelled = true
         defer { events = [] }
-        return events
+        return Released(events: events, deliveries: deliveries.removeAll())
+    }
+}
+
+extension LockedState where State == ValueObservationSharedState {
+    /// Asks `scheduler` for the one delivery of the observation, which runs the
+    /// deliveries waiting when it runs, in order, then asks for another one if more came
+    /// meanwhile: a scheduler's queue (the main queue) is never held by one observation
+    /// for as long as values keep coming. Nothing is delivered once cancelled, not even
+    /// by the delivery under way (a handler that cancels is the last one called).
+    func scheduleDelivery(on scheduler: any ValueObservationScheduler) {
+        scheduler.schedule { [self] in
+            for delivery in withLock({ $0.deliveries.takeAll() }) {
+                guard !withLock({ $0.isCancelled }) else { break }
+                delivery()
+            }
+            if withLock({ $0.deliveries.continuesAfterDelivery() }) { scheduleDelivery(on: scheduler) }
+        }
     }
 }
 

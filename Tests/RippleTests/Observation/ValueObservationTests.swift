@@ -464,6 +464,24 @@ final class ValueObservationTests: XCTestCase {
         XCTAssertEqual(collector.values, [0])
     }
 
+    func testAHandlerThatCancelsIsTheLastOneCalled() throws {
+        // Three values wait for one delivery; the handler of the first cancels: the
+        // delivery under way stops there.
+        let dbQueue = try makePlayerDatabase()
+        let scheduler = ManualScheduler()
+        let delivered = LockedState<[Int]>([])
+        let cancellable = LockedState<AnyDatabaseCancellable?>(nil)
+        cancellable.withLock { $0 = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: scheduler, onError: { _ in }, onChange: { value in
+            delivered.withLock { $0.append(value) }
+            cancellable.withLock { $0 }?.cancel()
+        }) }
+        for _ in 0..<2 { try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") } }
+        XCTAssertEqual(scheduler.waitingActions, 1, "one delivery for the three values")
+        scheduler.runNext()
+        XCTAssertEqual(delivered.withLock { $0 }, [0], "nothing after the cancel")
+        XCTAssertEqual(scheduler.waitingActions, 0)
+    }
+
     func testStartAndCancelAtOnceFromManyThreads() throws {
         let dbQueue = try makePlayerDatabase()
         DispatchQueue.concurrentPerform(iterations: 50) { _ in
