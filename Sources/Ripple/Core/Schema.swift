@@ -126,7 +126,24 @@ extension Database {
 extension String {
     /// The string as an SQL identifier, double-quoted: `"player"`, `"my ""table"""`.
     public var quotedDatabaseIdentifier: String {
-        "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        sqlQuoted(by: UInt8(ascii: "\""))
+    }
+
+    /// The string between two `quote` characters, each `quote` inside doubled: an SQL
+    /// identifier (`"`) or string literal (`'`). (Without Foundation's
+    /// `replacingOccurrences`, which cost about 4,600 instructions for each identifier of
+    /// a query interface request, W8.)
+    func sqlQuoted(by quote: UInt8) -> String {
+        var result = [UInt8]()
+        result.reserveCapacity(utf8.count + 2)
+        result.append(quote)
+        for byte in utf8 {
+            result.append(byte)
+            if byte == quote { result.append(quote) }
+        }
+        result.append(quote)
+        // (The bytes are the string's UTF-8 with ASCII bytes added: valid UTF-8.)
+        return String(decoding: result, as: UTF8.self)
     }
 }
 

@@ -74,7 +74,7 @@ extension DatabaseValue {
             if double.isNaN { return "NULL" }
             if double.isInfinite { return double > 0 ? "9e999" : "-9e999" }
             return "\(double)"
-        case .string(let string): return "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .string(let string): return string.sqlQuoted(by: UInt8(ascii: "'"))
         case .blob(let data): return "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
         }
     }

@@ -45,6 +45,25 @@ final class QueryInterfaceRequestTests: XCTestCase {
         XCTAssertEqual(try sql(dbQueue, Player.filter(-score < 0)), #"SELECT * FROM "player" WHERE (- "score") < 0"#)
     }
 
+    func testIdentifiersAndLiteralsAreQuoted() throws {
+        XCTAssertEqual("player".quotedDatabaseIdentifier, #""player""#)
+        XCTAssertEqual(#"my "table""#.quotedDatabaseIdentifier, #""my ""table""""#)
+        XCTAssertEqual(#"""#.quotedDatabaseIdentifier, #""""""#)
+        XCTAssertEqual("".quotedDatabaseIdentifier, #""""#)
+        XCTAssertEqual("joueur été 🎲".quotedDatabaseIdentifier, #""joueur été 🎲""#)
+        XCTAssertEqual("it's".sqlQuoted(by: UInt8(ascii: "'")), "'it''s'")
+        // SQLite reads them back as they were.
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            for name in [#"my "table""#, #"""#, "été 🎲 \"quoted\" 'single'"] {
+                try db.execute(sql: "CREATE TABLE \(name.quotedDatabaseIdentifier)(\(name.quotedDatabaseIdentifier))")
+                try db.execute(sql: "INSERT INTO \(name.quotedDatabaseIdentifier) VALUES (\(name.sqlQuoted(by: UInt8(ascii: "'"))))")
+                XCTAssertEqual(try String.fetchOne(db, sql: "SELECT \(name.quotedDatabaseIdentifier) FROM \(name.quotedDatabaseIdentifier)"), name)
+                XCTAssertEqual(try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]), name)
+            }
+        }
+    }
+
     func testFetchingRequests() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
