@@ -74,8 +74,19 @@ final class ColumnIndexCache {
     // runtime's dynamic exclusivity checks, which cost more than the lookups themselves.
     // @exclusivity(unchecked): see the measurement at Database's fields.
     @exclusivity(unchecked) @usableFromInline var prediction = ColumnIndexPrediction()
+    /// The lookups of the `Decodable` records decoded from the statement's rows, kept from
+    /// one cursor to the next (see `RecordDecodingStorage`): a request fetched again (an
+    /// observation's) finds its columns predicted from its first record on.
+    @exclusivity(unchecked) var recordPredictions = RecordColumnPredictions()
 
     init() {}
+}
+
+/// The column lookups of `Decodable` records: by coding key, and by name (keys that are
+/// not identified by value, and the names the keys give).
+struct RecordColumnPredictions {
+    var byName = ColumnIndexPrediction()
+    var byKey = CodingKeyPrediction()
 }
 
 extension Statement {

@@ -97,6 +97,11 @@ public final class Row: @unchecked Sendable {
         if let connectionIdentity, ripple_access_holds(connectionIdentity) == 0 { rowUsedOutsideOfAccess() }
     }
 
+    /// Whether the current thread holds the access of the connection of a statement row.
+    static func holdsAccess(_ connectionIdentity: UnsafeRawPointer) -> Bool {
+        ripple_access_holds(connectionIdentity) != 0
+    }
+
     @usableFromInline @inline(never)
     static func rowUsedOutsideOfAccess() -> Never {
         fatalError("""

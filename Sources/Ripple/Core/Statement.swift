@@ -138,8 +138,10 @@ public final class Statement {
         _columnNames = nil
         _lowercasedColumnNames = nil
         // A row that still holds the former lookups (`RowCursor.row` read before the first
-        // step) looks the names up again rather than trusting their predictions.
+        // step) looks the names up again rather than trusting their predictions (its
+        // `Decodable` records too).
         _columnIndexCache?.prediction = ColumnIndexPrediction()
+        _columnIndexCache?.recordPredictions = RecordColumnPredictions()
         _columnIndexCache = nil
     }
 

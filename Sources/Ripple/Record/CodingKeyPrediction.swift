@@ -23,6 +23,10 @@ struct CodingKeyPrediction {
 
     init() {}
 
+    /// The number of keys remembered (for tests).
+    var count: Int { prediction.entries.count }
+    var isEmpty: Bool { prediction.entries.isEmpty }
+
     /// Called when a record starts decoding: the next key is predicted to be the first one
     /// again.
     @inline(__always)

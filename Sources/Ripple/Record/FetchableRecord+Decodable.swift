@@ -222,12 +222,25 @@ struct RecordDecodingStorage {
     var prediction = ColumnIndexPrediction()
     /// The same, by coding key value (see `CodingKeyPrediction`).
     var keyPrediction = CodingKeyPrediction()
+    /// For a statement row, the lookups of its statement, where the predictions come from
+    /// and go back to when the row is done: the next cursor of the statement (an
+    /// observation's request, fetched again) starts with them. (Predictions hold for the
+    /// columns of one statement; a statement that SQLite compiles with other columns gets
+    /// a new cache, see `Statement.refreshColumns()`.) The cache belongs to the
+    /// connection's queue: it is read and written only by a thread that holds the
+    /// connection's access (a row kept beyond it may end anywhere).
+    private var columnIndexCache: ColumnIndexCache?
 
     mutating func attach(_ row: Row) {
         self.row = Unmanaged.passUnretained(row)
         sqliteStatement = row.sqliteStatement
         connectionIdentity = row.connectionIdentity
         columnCount = row.count
+        if let cache = row.columnIndexCache, let connectionIdentity, Row.holdsAccess(connectionIdentity) {
+            columnIndexCache = cache
+            prediction = cache.recordPredictions.byName
+            keyPrediction = cache.recordPredictions.byKey
+        }
     }
 
     /// Forgets the row, once for a generation; false when it was done already.
@@ -236,6 +249,12 @@ struct RecordDecodingStorage {
         generation &+= 1
         row = nil
         sqliteStatement = nil
+        if let cache = columnIndexCache {
+            if let connectionIdentity, Row.holdsAccess(connectionIdentity) {
+                cache.recordPredictions = RecordColumnPredictions(byName: prediction, byKey: keyPrediction)
+            }
+            columnIndexCache = nil
+        }
         connectionIdentity = nil
         prediction = ColumnIndexPrediction()
         keyPrediction = CodingKeyPrediction()

@@ -170,6 +170,14 @@ final class StatementTests: XCTestCase {
     /// renamed (as many columns, in another order): SQLite compiles the statement again at
     /// its first step, and the names must be looked up again, not predicted from the last
     /// execution.
+    /// Swaps the names of the columns `a` and `b` of table `t`: `SELECT * FROM t` then
+    /// has as many columns, in another order.
+    private static let swapColumnNames = """
+        ALTER TABLE t RENAME COLUMN a TO tmp;
+        ALTER TABLE t RENAME COLUMN b TO a;
+        ALTER TABLE t RENAME COLUMN tmp TO b
+        """
+
     func testColumnNamesOfAStatementRecompiledWithAsManyColumns() throws {
         struct Pair: FetchableRecord {
             var a: Int, b: Int
@@ -185,11 +193,7 @@ final class StatementTests: XCTestCase {
             while let row = try cursor.next() { values.append([try row["a"], try row["b"]]) }
             return values
         }
-        let swapNames = """
-            ALTER TABLE t RENAME COLUMN a TO tmp;
-            ALTER TABLE t RENAME COLUMN b TO a;
-            ALTER TABLE t RENAME COLUMN tmp TO b
-            """
+        let swapNames = Self.swapColumnNames
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE t (a INTEGER, b INTEGER); INSERT INTO t VALUES (1, 2)")
@@ -210,5 +214,69 @@ final class StatementTests: XCTestCase {
             XCTAssertNotNil(try cursor.next())
             XCTAssertEqual([try earlyRow["a"] as Int, try earlyRow["b"] as Int], [2, 1])
         }
+    }
+
+    func testDecodableRecordsOfAStatementRecompiledWithAsManyColumns() throws {
+        // A statement keeps the column lookups of its `Decodable` records from one cursor
+        // to the next; they do not survive a recompilation that moved the columns.
+        struct DecodablePair: Decodable, FetchableRecord { var a: Int, b: Int }
+        struct DecodableSwapped: Decodable, FetchableRecord { var b: Int, a: Int }
+        let swapNames = Self.swapColumnNames
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a INTEGER, b INTEGER); INSERT INTO t VALUES (1, 2)")
+            let statement = try db.cachedStatement(sql: "SELECT * FROM t")
+            func read() throws -> [[Int]] { try DecodablePair.fetchAll(statement).map { [$0.a, $0.b] } }
+            XCTAssertEqual(try read(), [[1, 2]])
+            XCTAssertEqual(try read(), [[1, 2]])
+            // Two record types with their own keys, from one statement.
+            XCTAssertEqual(try DecodableSwapped.fetchAll(statement).map { [$0.a, $0.b] }, [[1, 2]])
+            XCTAssertEqual(try read(), [[1, 2]])
+            try db.execute(sql: swapNames)
+            XCTAssertEqual(try read(), [[2, 1]])
+            XCTAssertEqual(try DecodableSwapped.fetchAll(statement).map { [$0.a, $0.b] }, [[2, 1]])
+            // The row a cursor held before its first step, decoded after it.
+            try db.execute(sql: swapNames)
+            let cursor = try Row.fetchCursor(statement)
+            let earlyRow = cursor.row
+            XCTAssertNotNil(try cursor.next())
+            let early = try DecodablePair(row: earlyRow)
+            XCTAssertEqual([early.a, early.b], [1, 2])
+        }
+    }
+
+    func testAStatementKeepsTheLookupsOfItsDecodableRecords() throws {
+        struct Item: Decodable, FetchableRecord { var id: Int, name: String }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item VALUES (1, 'a')")
+            let statement = try db.cachedStatement(sql: "SELECT * FROM item")
+            XCTAssertTrue(statement.columnIndexCache.recordPredictions.byKey.isEmpty)
+            XCTAssertEqual(try Item.fetchAll(statement).map(\.name), ["a"])
+            XCTAssertEqual(statement.columnIndexCache.recordPredictions.byKey.count, 2, "the next cursor starts with them")
+        }
+    }
+
+    func testARowThatEndsOutsideOfTheAccessLeavesTheLookupsOfItsStatementAlone() throws {
+        // The lookups belong to the connection's queue, which another thread may use then.
+        struct Item: Decodable, FetchableRecord { var id: Int, name: String }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item VALUES (1, 'a')")
+        }
+        var kept: Row?
+        let statement = try dbQueue.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT * FROM item")
+            let cursor = try Row.fetchCursor(statement)
+            let row = try XCTUnwrap(cursor.next())
+            XCTAssertEqual(try Item(row: row).name, "a")
+            kept = row
+            return statement
+        }
+        kept = nil  // the row ends here, outside of any access
+        try dbQueue.read { _ in
+            XCTAssertTrue(statement.columnIndexCache.recordPredictions.byKey.isEmpty)
+        }
+        XCTAssertNil(kept)
     }
 }
