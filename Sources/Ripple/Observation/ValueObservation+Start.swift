@@ -78,7 +78,7 @@ extension ValueObservation {
             return UnchangingReaderObservation.start(
                 self, in: reader, scheduler: scheduler, onError: onError, onChange: onChange)
         }
-        let runner = ValueObservationRunner(
+        let runner = TypedValueObservationRunner(
             writer: writer, observation: self, scheduler: scheduler,
             onError: onError, onChange: onChange)
         runner.start()
@@ -110,7 +110,7 @@ enum UnchangingReaderObservation {
         }
         if scheduler.immediateInitialValue() {
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
-                fail(DatabaseError.misuse(ValueObservationRunner<Value>.immediateOffMainActorMessage))
+                fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage))
             } else {
                 do {
                     if let value = try reader.read(fetch) { onChange(value) }
@@ -139,10 +139,19 @@ enum UnchangingReaderObservation {
 
 /// Runs one started value observation. It is its own region observer: one object per
 /// observation, with one lock (W6m).
+///
+/// The class is not generic: what depends on the type of the values (the pipeline that
+/// fetches them, the change handler) lies in the subclass that the observation makes,
+/// `TypedValueObservationRunner<Value>`, behind three overridden methods. Generic code that
+/// the compiler cannot specialize (a class whose values only the application knows) looks
+/// up the metadata of each generic type it touches, each time: the fetch and delivery path
+/// of a generic runner paid about 5,000 instructions per fetch for it, the writer about
+/// 460 per observation and commit, a delivery about 16,000 (W8, callgrind).
 // @unchecked Sendable: what fetches, deliveries and cancellation share across threads is
-// behind `state`'s lock (`outputs` too, see there); `region` and `hasTrackedRegion` are
-// only used on the writer's queue; the other properties are immutable.
-final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCancellable, @unchecked Sendable {
+// behind `state`'s lock (`onError` and the subclass's handlers too); `region` and
+// `hasTrackedRegion` are only used on the writer's queue; the other properties are
+// immutable.
+class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Sendable {
     // (The order of the stored properties packs them: the flags fill what the optional
     // interval leaves of its last word, W6m.)
     private weak var writer: (any DatabaseWriter)?
@@ -152,58 +161,55 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     /// Whether `willTrackRegion` handlers were told of a region yet: then of `region`,
     /// which changes after them. Used on the writer's queue.
     private var hasTrackedRegion = false
-    private let regionSpec: ValueObservation<Value>.RegionSpec
+    private let regionSpec: ValueObservationRegion
     private let scheduler: any ValueObservationScheduler
 
     /// The fetches, the cancellation, the handlers and the deliveries, shared across
-    /// threads. Not generic, so that what the writer does for each commit and what a
-    /// delivery does need no generic metadata: the lock of a `LockedState` of a generic
-    /// state lies after the state, where only the metadata of `Value` tells. Looking it up
-    /// cost about 460 instructions per observation and commit, and a delivery of the
-    /// values of a generic queue about 16,000 (W8, callgrind).
-    private let state: LockedState<ValueObservationSharedState>
+    /// threads.
+    fileprivate let state: LockedState<ValueObservationSharedState>
 
-    /// What the observation fetches and delivers with: its part of the shared state that
-    /// depends on `Value`. Only read and written inside `state.withLock`, which guards it.
-    private var outputs: Outputs
+    /// The error handler: let go once cancelled, so that one that keeps the cancellable
+    /// makes no cycle then. Only read and written inside `state.withLock`.
+    private var onError: (@Sendable (any Error) -> Void)?
 
-    /// The part of the shared state that depends on `Value` (see ``outputs``).
-    private struct Outputs {
-        /// The application's closures (its fetch, its handlers): let go once cancelled, so
-        /// that one that keeps the cancellable makes no cycle then.
-        var pipeline: ValuePipeline<Value>?
-        var onChange: (@Sendable (Value) -> Void)?
-        var onError: (@Sendable (any Error) -> Void)?
+    /// What a fetch gives: a value to deliver (or none, when the pipeline skips it), or an
+    /// error.
+    fileprivate enum FetchOutcome {
+        /// The delivery of a value: it calls the change handler set when it was made.
+        case value(@Sendable () -> Void)
+        case failure(any Error)
     }
 
     /// Adds the delivery of an outcome, unless cancelled; returns whether a delivery must
     /// be scheduled. With the lock held.
-    private func enqueue(_ outcome: Result<Value, any Error>, _ state: inout ValueObservationSharedState) -> Bool {
+    private func enqueue(_ outcome: FetchOutcome, _ state: inout ValueObservationSharedState) -> Bool {
         guard !state.isCancelled else { return false }
         // The delivery calls the handler that is set now: a cancellation that comes
         // before it runs drops it, or stops the delivery under way before it.
         let delivery: @Sendable () -> Void
         switch outcome {
-        case .success(let value):
-            let onChange = outputs.onChange
-            delivery = { onChange?(value) }
+        case .value(let deliverValue):
+            delivery = deliverValue
         case .failure(let error):
-            let onError = outputs.onError
+            let onError = onError
             delivery = { onError?(error) }
         }
         return state.deliveries.append(delivery)
     }
 
-    /// Cancels, with the lock held; returns nil when it was cancelled already, else what
-    /// the observation lets go, for the caller to release once the lock is unlocked
+    /// What a cancellation lets go, for the caller to release once the lock is unlocked
     /// (releasing a closure may run a `deinit` that uses the observation).
-    private func cancel(_ state: inout ValueObservationSharedState) -> (Outputs, ValueObservationSharedState.Released)? {
-        guard let released = state.cancel() else { return nil }
-        let outputs = outputs
-        self.outputs.pipeline = nil
-        self.outputs.onChange = nil
-        self.outputs.onError = nil
-        return (outputs, released)
+    private struct Released {
+        var shared: ValueObservationSharedState.Released
+        var onError: (@Sendable (any Error) -> Void)?
+        var typedOutputs: Any
+    }
+
+    /// Cancels, with the lock held; returns nil when it was cancelled already.
+    private func cancel(_ state: inout ValueObservationSharedState) -> Released? {
+        guard let shared = state.cancel() else { return nil }
+        defer { onError = nil }
+        return Released(shared: shared, onError: onError, typedOutputs: letTypedOutputsGo())
     }
 
     /// Whether the observation was cancelled.
@@ -212,23 +218,45 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     /// Whether the region is recorded again on each fetch.
     private var recordsRegionOnEachFetch: Bool { regionSpec.recordsRegionOnEachFetch }
 
-    init(
+    fileprivate init(
         writer: some DatabaseWriter,
-        observation: ValueObservation<Value>,
+        requiresWriteAccess: Bool,
+        throttleInterval: TimeInterval?,
+        regionSpec: ValueObservationRegion,
+        events: [ValueObservationEvents],
         scheduler: any ValueObservationScheduler,
-        onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void)
+        onError: @escaping @Sendable (any Error) -> Void)
     {
         self.writer = writer
         // With write access, a pool's observation fetches on the writer, as a queue's does.
-        self.isPool = writer is DatabasePool && !observation.requiresWriteAccess
-        self.requiresWriteAccess = observation.requiresWriteAccess
-        self.throttleInterval = observation.throttleInterval
-        self.regionSpec = observation.regionSpec
+        self.isPool = writer is DatabasePool && !requiresWriteAccess
+        self.requiresWriteAccess = requiresWriteAccess
+        self.throttleInterval = throttleInterval
+        self.regionSpec = regionSpec
         self.scheduler = scheduler
-        self.state = LockedState(ValueObservationSharedState(events: observation.options.events))
-        self.outputs = Outputs(pipeline: observation.makePipeline(), onChange: onChange, onError: onError)
+        self.state = LockedState(ValueObservationSharedState(events: events))
+        self.onError = onError
         super.init(region: .fullDatabase)
+    }
+
+    // MARK: What depends on the type of the values (overridden)
+
+    /// Runs the application's fetch, unless cancelled (nil then): its raw result, which
+    /// ``delivery(of:)`` turns into a value.
+    fileprivate func fetchRaw(_ db: Database) throws -> Any? {
+        preconditionFailure("\(type(of: self)) must override fetchRaw(_:)")
+    }
+
+    /// The delivery of the value that `raw` gives; nil when the pipeline skips it (a
+    /// duplicate, say) or once cancelled.
+    fileprivate func delivery(of raw: Any) throws -> (@Sendable () -> Void)? {
+        preconditionFailure("\(type(of: self)) must override delivery(of:)")
+    }
+
+    /// With the lock held, when cancelled: lets the pipeline and the change handler go,
+    /// and returns them, for the caller to release once the lock is unlocked.
+    fileprivate func letTypedOutputsGo() -> Any {
+        preconditionFailure("\(type(of: self)) must override letTypedOutputsGo()")
     }
 
     // MARK: Start and cancel
@@ -245,27 +273,26 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
                 // Not a trap: the application hears of it, and may go on.
                 let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
-                guard let (released, shared) = state.withLock({ cancel(&$0) }) else { return }
-                shared.events.notify(\.didFail, error)
+                guard let released = state.withLock({ cancel(&$0) }) else { return }
+                released.shared.events.notify(\.didFail, error)
                 released.onError?(error)
                 return
             }
             // Register and fetch the initial value in one writer access: no commit can slip
             // in between.
             do {
-                let value = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
-                if let value, let onChange = state.withLock({ _ in outputs.onChange }) { onChange(value) }
+                let delivery = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
+                delivery?()
             } catch {
                 notify(\.didFail, error)
-                state.withLock { _ in outputs.onError }?(error)
+                state.withLock { _ in onError }?(error)
             }
         } else if isPool, let pool = writer as? DatabasePool {
             startOnReader(pool)
         } else {
             writer.asyncWriteWithoutTransaction { [self] db in
                 do {
-                    let value = try registerAndFetch(db)
-                    if let value { deliver(value) }
+                    if let delivery = try registerAndFetch(db) { deliver(.value(delivery)) }
                 } catch {
                     deliver(error)
                 }
@@ -283,13 +310,13 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         state.withLock { $0.isFetching = true }
         pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
             var region: DatabaseRegion = .fullDatabase
-            var outcome: Result<Value, any Error>?
+            var outcome: FetchOutcome?
             do {
                 // (Nothing is fetched once cancelled, and nothing delivered.)
                 let db = try result.get()
                 if let fetched = try fetch(db, recording: !isExplicit) {
                     region = try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase
-                    if let value = try fetched.value() { outcome = .success(value) }
+                    if let delivery = try delivery(of: fetched.raw) { outcome = .value(delivery) }
                 }
             } catch {
                 outcome = .failure(error)
@@ -311,8 +338,8 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     func cancel() {
         // (What the observation lets go is released here, with the lock unlocked.)
-        guard let (_, shared) = state.withLock({ cancel(&$0) }) else { return }
-        shared.events.notify(\.didCancel)
+        guard let released = state.withLock({ cancel(&$0) }) else { return }
+        released.shared.events.notify(\.didCancel)
         writer?.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
     }
 
@@ -328,11 +355,12 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         db.add(transactionObserver: self, extent: .databaseLifetime)
     }
 
-    /// On the writer queue: fetches the initial value and registers the region observer.
-    private func registerAndFetch(_ db: Database) throws -> Value? {
+    /// On the writer queue: fetches the initial value and registers the region observer;
+    /// returns the delivery of the value.
+    private func registerAndFetch(_ db: Database) throws -> (@Sendable () -> Void)? {
         guard let fetched = try fetch(db, recording: !isExplicit) else { return nil }
         register(db, initialRegion: try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase)
-        return try fetched.value()
+        return try delivery(of: fetched.raw)
     }
 
     private var isExplicit: Bool {
@@ -340,28 +368,25 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         return false
     }
 
-    /// What a fetch found: its raw result, the region it read, and the pipeline that turns
-    /// the result into a value.
+    /// What a fetch found: its raw result (see ``delivery(of:)``), and the region it read.
     private struct Fetched {
         var raw: Any
         var region: DatabaseRegion?
-        var pipeline: ValuePipeline<Value>
-
-        func value() throws -> Value? { try pipeline.reduce(raw) }
     }
 
     /// Fetches in a read-only transaction (unless one is open), recording the region; nil
     /// once cancelled.
     private func fetch(_ db: Database, recording: Bool) throws -> Fetched? {
-        guard let (pipeline, events) = state.withLock({ state in outputs.pipeline.map { ($0, state.events) } }) else { return nil }
-        events.notify(\.willFetch)
-        func run() throws -> Fetched {
+        guard let events = state.withLock({ $0.isCancelled ? nil : $0.events }) else { return nil }
+        // (Without handlers, no key path: making one costs about 70 instructions.)
+        if !events.isEmpty { events.notify(\.willFetch) }
+        func run() throws -> Fetched? {
             if recording {
                 // (A schema change fetches again too: `observesSchemaChanges`.)
-                let (raw, region) = try db.recordingReadRegion { try pipeline.fetch(db) }
-                return Fetched(raw: raw, region: region, pipeline: pipeline)
+                let (raw, region) = try db.recordingReadRegion { try fetchRaw(db) }
+                return raw.map { Fetched(raw: $0, region: region) }
             }
-            return Fetched(raw: try pipeline.fetch(db), region: nil, pipeline: pipeline)
+            return try fetchRaw(db).map { Fetched(raw: $0, region: nil) }
         }
         if db.isInsideTransaction { return try run() }
         if requiresWriteAccess {
@@ -370,7 +395,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
                 result = try run()
                 return .commit
             }
-            return result!
+            return result
         }
         return try db.inReadOnlyTransaction(run)
     }
@@ -452,7 +477,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
         do {
             guard let fetched = try fetch(db, recording: recordsRegionOnEachFetch) else { return }
             if let recorded = fetched.region { setRegion(recorded, on: db) }
-            if let value = try fetched.value() { deliver(value) }
+            if let delivery = try delivery(of: fetched.raw) { deliver(.value(delivery)) }
         } catch {
             deliver(error)
         }
@@ -478,13 +503,13 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
             // asked for another fetch meanwhile are covered by this one.
             state.withLock { $0.needsRefetch = false }
         }
-        var outcome: Result<Value, any Error>?
+        var outcome: FetchOutcome?
         do {
             // (Nothing is fetched once cancelled, and nothing delivered.)
             let db = try result.get()
             if let fetched = try fetch(db, recording: recordsRegionOnEachFetch) {
                 if let recorded = fetched.region { regionWasFetched(recorded, on: db, request) }
-                if let value = try fetched.value() { outcome = .success(value) }
+                if let delivery = try delivery(of: fetched.raw) { outcome = .value(delivery) }
             }
         } catch {
             outcome = .failure(error)
@@ -493,7 +518,7 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
     }
 
     /// Delivers what a fetch found, and fetches again if a change came meanwhile.
-    private func endFetch(delivering outcome: Result<Value, any Error>?) {
+    private func endFetch(delivering outcome: FetchOutcome?) {
         // The delivery is enqueued and the fetch ends in one step. A commit that comes
         // after the delivery (an application that writes again once it sees the value)
         // finds the fetch over and starts the next one at once, rather than waiting for
@@ -563,16 +588,66 @@ final class ValueObservationRunner<Value: Sendable>: RegionObserver, DatabaseCan
 
     // MARK: Delivery
 
-    private func deliver(_ value: Value) {
-        deliver(.success(value))
-    }
-
     private func deliver(_ error: any Error) {
         notify(\.didFail, error)
         deliver(.failure(error))
     }
 
-    private func deliver(_ outcome: Result<Value, any Error>) {
+    private func deliver(_ outcome: FetchOutcome) {
         if state.withLock({ enqueue(outcome, &$0) }) { state.scheduleDelivery(on: scheduler) }
+    }
+}
+
+/// The part of a started value observation that depends on the type of its values: the
+/// pipeline that fetches them, and the change handler (see ``ValueObservationRunner``).
+// @unchecked Sendable: `pipeline` and `onChange` are only read and written inside
+// `state.withLock`; the rest is the base class's.
+final class TypedValueObservationRunner<Value: Sendable>: ValueObservationRunner, @unchecked Sendable {
+    /// The application's closures (its fetch, its change handler): let go once cancelled,
+    /// so that one that keeps the cancellable makes no cycle then.
+    private var pipeline: ValuePipeline<Value>?
+    private var onChange: (@Sendable (Value) -> Void)?
+
+    init(
+        writer: some DatabaseWriter,
+        observation: ValueObservation<Value>,
+        scheduler: any ValueObservationScheduler,
+        onError: @escaping @Sendable (any Error) -> Void,
+        onChange: @escaping @Sendable (Value) -> Void)
+    {
+        self.pipeline = observation.makePipeline()
+        self.onChange = onChange
+        super.init(
+            writer: writer, requiresWriteAccess: observation.requiresWriteAccess,
+            throttleInterval: observation.throttleInterval, regionSpec: observation.regionSpec,
+            events: observation.options.events, scheduler: scheduler, onError: onError)
+    }
+
+    override fileprivate func fetchRaw(_ db: Database) throws -> Any? {
+        guard let pipeline = state.withLock({ _ in pipeline }) else { return nil }
+        return try pipeline.fetch(db)
+    }
+
+    override fileprivate func delivery(of raw: Any) throws -> (@Sendable () -> Void)? {
+        // (An observation runs one fetch at a time, which reduces before the next starts:
+        // the pipeline sees the fetches in their order.)
+        // (Read into variables, not returned as a tuple: a tuple of generic types is one
+        // more metadata lookup, and an optional one another.)
+        var pipeline: ValuePipeline<Value>?
+        var onChange: (@Sendable (Value) -> Void)?
+        state.withLock { _ in
+            pipeline = self.pipeline
+            onChange = self.onChange
+        }
+        guard let pipeline, let value = try pipeline.reduce(raw) else { return nil }
+        return { [onChange] in onChange?(value) }
+    }
+
+    override fileprivate func letTypedOutputsGo() -> Any {
+        defer {
+            pipeline = nil
+            onChange = nil
+        }
+        return (pipeline, onChange)
     }
 }
