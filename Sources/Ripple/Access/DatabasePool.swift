@@ -33,9 +33,10 @@ public final class DatabasePool: DatabaseWriter {
     /// A value observation's fetch, given a snapshot (see ``asyncObservationRead(markingLastCommit:_:)``).
     typealias ObservationFetch = @Sendable (Result<Database, any Error>, LastCommitMark?) -> Void
 
-    /// The fetches asked for since the last batch began: they run together, in one
-    /// snapshot (see ``asyncObservationRead(markingLastCommit:_:)``).
-    private let waitingFetches = LockedState<[ObservationFetch]>([])
+    /// The fetches asked for since the last batch began, which run together, in one
+    /// snapshot, and when the next batch runs (see
+    /// ``asyncObservationRead(markingLastCommit:_:)``).
+    private let observationBatches = LockedState(ObservationBatchPacing<ObservationFetch>())
 
     /// The snapshots that `snapshotRead` began: a batch of observation fetches begins one
     /// (for tests).
@@ -161,24 +162,30 @@ public final class DatabasePool: DatabaseWriter {
     /// fetches, not one each: beginning and ending one takes the locks of the wal-index,
     /// which the writer's commits take too (W8, raw: one reader with a read transaction per
     /// query slowed the import by 1.06-1.14, with one per batch by 0.94-0.96). A fetch that
-    /// ends the transaction (an error) leaves the next ones to open their own.
+    /// ends the transaction (an error) leaves the next ones to open their own. A batch
+    /// asked for while the reader is idle starts at once; one asked for while a batch
+    /// runs starts after it, after a pause as long as it ran (see ``ObservationBatchPacing``).
     func asyncObservationRead(markingLastCommit: Bool = false, _ value: @escaping ObservationFetch) {
         // (On the limiter's thread, the read runs right there: no other thread is woken.)
         if markingLastCommit {
             observationFetches.run { [self] in snapshotRead(markingLastCommit: true, [value]) }
             return
         }
-        // The first fetch of a batch asks the limiter for a run; the run takes the batch.
-        guard waitingFetches.withLock({ fetches in
-            fetches.append(value)
-            return fetches.count == 1
-        }) else { return }
+        if observationBatches.withLock({ $0.ask(value) }) { runObservationBatch() }
+    }
+
+    /// Runs the fetches asked for so far, in one snapshot, when the limiter lets it; then
+    /// the next batch, after a pause, when fetches were asked for meanwhile.
+    private func runObservationBatch() {
         observationFetches.run { [self] in
-            let batch = waitingFetches.withLock { fetches in
-                defer { fetches.removeAll() }
-                return fetches
-            }
+            let batch = observationBatches.withLock { $0.takeBatch() }
+            let start = DispatchTime.now().uptimeNanoseconds
             snapshotRead(markingLastCommit: false, batch)
+            let duration = DispatchTime.now().uptimeNanoseconds &- start
+            guard let pause = observationBatches.withLock({ $0.batchDidEnd(duration: duration) }) else { return }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(pause))) { [self] in
+                runObservationBatch()
+            }
         }
     }
 
