@@ -94,10 +94,11 @@ public final class Row: @unchecked Sendable {
     /// `checkAccess()`, for the connection of a statement row (nil: a copied row).
     @inlinable @inline(__always)
     static func checkAccess(_ connectionIdentity: UnsafeRawPointer?) {
-        if let connectionIdentity, ripple_access_holds(connectionIdentity) == 0 { rowUsedOutsideOfAccess() }
+        if let connectionIdentity, !holdsAccess(connectionIdentity) { rowUsedOutsideOfAccess() }
     }
 
     /// Whether the current thread holds the access of the connection of a statement row.
+    @inlinable @inline(__always)
     static func holdsAccess(_ connectionIdentity: UnsafeRawPointer) -> Bool {
         ripple_access_holds(connectionIdentity) != 0
     }

@@ -167,8 +167,8 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
 
     /// Rewinds the predictions, for a new record.
     func rewind() {
-        storage.pointer.pointee.prediction.rewind()
-        storage.pointer.pointee.keyPrediction.rewind()
+        storage.pointer.pointee.predictions.byName.rewind()
+        storage.pointer.pointee.predictions.byKey.rewind()
     }
 }
 
@@ -217,11 +217,10 @@ struct RecordDecodingStorage {
     private var sqliteStatement: OpaquePointer?
     private var connectionIdentity: UnsafeRawPointer?
     private var columnCount = 0
-    /// Column indexes in the order properties are decoded, resolved on the first record
-    /// and predicted for the next ones.
-    var prediction = ColumnIndexPrediction()
-    /// The same, by coding key value (see `CodingKeyPrediction`).
-    var keyPrediction = CodingKeyPrediction()
+    /// Column indexes in the order properties are decoded, by name and by coding key
+    /// value (see `CodingKeyPrediction`), resolved on the first record and predicted for
+    /// the next ones.
+    var predictions = RecordColumnPredictions()
     /// For a statement row, the lookups of its statement, where the predictions come from
     /// and go back to when the row is done: the next cursor of the statement (an
     /// observation's request, fetched again) starts with them. (Predictions hold for the
@@ -238,8 +237,7 @@ struct RecordDecodingStorage {
         columnCount = row.count
         if let cache = row.columnIndexCache, let connectionIdentity, Row.holdsAccess(connectionIdentity) {
             columnIndexCache = cache
-            prediction = cache.recordPredictions.byName
-            keyPrediction = cache.recordPredictions.byKey
+            predictions = cache.recordPredictions
         }
     }
 
@@ -251,13 +249,12 @@ struct RecordDecodingStorage {
         sqliteStatement = nil
         if let cache = columnIndexCache {
             if let connectionIdentity, Row.holdsAccess(connectionIdentity) {
-                cache.recordPredictions = RecordColumnPredictions(byName: prediction, byKey: keyPrediction)
+                cache.recordPredictions = predictions
             }
             columnIndexCache = nil
         }
         connectionIdentity = nil
-        prediction = ColumnIndexPrediction()
-        keyPrediction = CodingKeyPrediction()
+        predictions = RecordColumnPredictions()
         return true
     }
 
@@ -278,7 +275,7 @@ struct RecordDecodingStorage {
     @inline(__always)
     mutating func index(_ name: String) -> Int? {
         let row = self.row
-        return prediction.index(of: name) {
+        return predictions.byName.index(of: name) {
             assert(row != nil, "a decoding state was used while not acquired")
             return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
         }
@@ -290,8 +287,8 @@ struct RecordDecodingStorage {
     mutating func index<Key: CodingKey>(_ key: Key) -> Int? {
         let row = self.row
         // (Through a pointer: the two predictions are distinct parts of the storage.)
-        return withUnsafeMutablePointer(to: &prediction) { prediction in
-            keyPrediction.index(of: key) { name in
+        return withUnsafeMutablePointer(to: &predictions.byName) { prediction in
+            predictions.byKey.index(of: key) { name in
                 prediction.pointee.index(of: name) {
                     assert(row != nil, "a decoding state was used while not acquired")
                     return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
