@@ -534,6 +534,30 @@ final class ValueObservationTests: XCTestCase {
 
     // MARK: - Pool
 
+    func testPoolObservationsOfSustainedCommitsEndWithTheTablesContent() throws {
+        // Commits that keep coming make the pool's reader pause between batches of fetches
+        // (ObservationBatchPacing): fewer values than commits, and the last one is what the
+        // tables hold, for each of several observations.
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
+        let collectors = (0..<5).map { _ in ValueCollector<Int>() }
+        let cancellables = collectors.enumerated().map { index, collector in
+            ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) + ? FROM player", arguments: [index])! }
+                .start(in: dbPool, scheduling: .async(onQueue: queue), onError: { collector.append(error: $0) }, onChange: { collector.append($0) })
+        }
+        for _ in 0..<300 {
+            try dbPool.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('x')") }
+        }
+        let count = try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player")! }
+        XCTAssertEqual(count, 300)
+        for (index, collector) in collectors.enumerated() {
+            collector.wait { $0.last == count + index }
+            let values = collector.values
+            XCTAssertEqual(values, values.sorted(), "values in commit order")
+        }
+        withExtendedLifetime(cancellables) {}
+    }
+
     func testPoolFetchesFromReaders() throws {
         let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
         try dbPool.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
