@@ -42,6 +42,10 @@ public final class DatabasePool: DatabaseWriter {
     /// (for tests).
     let observationSnapshots = LockedState(0)
 
+    /// The read transactions that the readers are beginning: the writer waits for them
+    /// when they hold the write lock for a moment (see ``ReadTransactionStarts``).
+    let readStarts = ReadTransactionStarts()
+
     /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
     let externalChangeMonitor: ExternalChangeMonitor?
 
@@ -57,12 +61,14 @@ public final class DatabasePool: DatabaseWriter {
         self.configuration = configuration
         let label = configuration.label ?? "Ripple.DatabasePool"
         let owner = owner
+        let readStarts = readStarts
         writer = try SerializedDatabase(
             path: path,
             configuration: configuration,
             label: "\(label).writer",
             context: AccessContext(owner: owner, role: .writer),
-            countsAccesses: ExternalChangeMonitor.monitors(path: path, configuration: configuration))
+            countsAccesses: ExternalChangeMonitor.monitors(path: path, configuration: configuration),
+            readStarts: .waitsFor(readStarts))
         if !configuration.readonly {
             try writer.sync { db in
                 let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
@@ -79,7 +85,8 @@ public final class DatabasePool: DatabaseWriter {
                 path: path,
                 configuration: readerConfiguration,
                 label: "\(label).reader.\(index + 1)",
-                context: AccessContext(owner: owner, role: .reader))
+                context: AccessContext(owner: owner, role: .reader),
+                readStarts: .counts(readStarts))
         }
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
         observationFetches = ConcurrencyLimiter(limit: max(1, min(

@@ -26,7 +26,7 @@ public final class DatabaseSnapshot: DatabaseReader {
     /// The path of the database file.
     public let path: String
 
-    init(path: String, configuration: Configuration, label: String) throws {
+    init(path: String, configuration: Configuration, label: String, readStarts: ReadTransactionStarts? = nil) throws {
         var configuration = configuration
         configuration.readonly = true
         // The snapshot is a transaction that spans every access.
@@ -35,7 +35,8 @@ public final class DatabaseSnapshot: DatabaseReader {
         self.path = path
         reader = try SerializedDatabase(
             path: path, configuration: configuration, label: label,
-            context: AccessContext(role: .reader))
+            context: AccessContext(role: .reader),
+            readStarts: readStarts.map { .counts($0) })
         try reader.sync { db in
             do {
                 try DatabasePool.beginSnapshot(db)
@@ -122,6 +123,7 @@ extension DatabasePool {
         }
         return try DatabaseSnapshot(
             path: path, configuration: configuration,
-            label: "\(configuration.label ?? "Ripple.DatabasePool").snapshot")
+            label: "\(configuration.label ?? "Ripple.DatabasePool").snapshot",
+            readStarts: readStarts)
     }
 }

@@ -39,13 +39,15 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
 
     init(
         path: String, configuration: Configuration, label: String, context: AccessContext,
-        readonly: Bool? = nil, countsAccesses: Bool = false) throws
+        readonly: Bool? = nil, countsAccesses: Bool = false, readStarts: ReadStartsRole? = nil) throws
     {
         self.configuration = configuration
         self.context = context
         self.occupancy = countsAccesses ? AccessOccupancy() : nil
         self.queue = DispatchQueue(label: label)
-        self.db = try Database(path: path, description: label, configuration: configuration, readonly: readonly)
+        self.db = try Database(
+            path: path, description: label, configuration: configuration, readonly: readonly,
+            readStarts: readStarts)
         self.interruptHandle = db.interruptHandle
         queue.setSpecific(key: AccessContext.key, value: context)
     }

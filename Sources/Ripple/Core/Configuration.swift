@@ -119,6 +119,10 @@ public struct Configuration: Sendable {
     }
 
     /// What happens when a connection finds the database locked by another one.
+    ///
+    /// A ``DatabasePool``'s writer also waits, in every mode, while one of the pool's own
+    /// readers holds the WAL write lock for the moment SQLite may take it when a read
+    /// transaction begins: the pool's readers never make its writes fail.
     public enum BusyMode: Sendable {
         /// Fail at once with `SQLITE_BUSY`.
         case immediateError

@@ -52,9 +52,22 @@ public final class Database {
     /// Schema facts (primary keys), dropped when a statement changes the schema.
     @exclusivity(unchecked) var schemaCache = SchemaCache()
 
-    /// Opens a connection. `readonly` overrides the configuration (DatabasePool readers).
-    init(path: String, description: String, configuration: Configuration, readonly: Bool? = nil) throws {
+    /// The read transactions that this connection counts as it begins them: set for the
+    /// readers of a pool (see ``ReadTransactionStarts``).
+    let readStartsToCount: ReadTransactionStarts?
+    /// Whether this connection is a pool's writer, which waits for those read transactions
+    /// to begin when they hold the write lock for a moment.
+    let waitsForOwnReaders: Bool
+
+    /// Opens a connection. `readonly` overrides the configuration (DatabasePool readers);
+    /// `readStarts` is this connection's part in its pool's ``ReadTransactionStarts``.
+    init(
+        path: String, description: String, configuration: Configuration, readonly: Bool? = nil,
+        readStarts: ReadStartsRole? = nil) throws
+    {
         self.path = path
+        if case .counts(let starts) = readStarts { readStartsToCount = starts } else { readStartsToCount = nil }
+        if case .waitsFor = readStarts { waitsForOwnReaders = true } else { waitsForOwnReaders = false }
         self.usesSystemClock = configuration.transactionClock is DefaultTransactionClock
         self.description = description
         self.configuration = configuration
@@ -78,15 +91,19 @@ public final class Database {
         authorizer.install(on: connection)
         authorizer.collectionDidBegin = { [unowned self] in self.observation.hook?.recompilationDidBegin() }
         do {
-            try AccessChain.withAccess(to: self) { try setUp(configuration: configuration) }
+            try AccessChain.withAccess(to: self) { try setUp(configuration: configuration, readStarts: readStarts) }
         } catch {
             try? close()
             throw error
         }
     }
 
-    private func setUp(configuration: Configuration) throws {
-        try setUpBusyMode()
+    private func setUp(configuration: Configuration, readStarts: ReadStartsRole?) throws {
+        if case .waitsFor(let starts) = readStarts {
+            setUpBusyMode(waitingFor: starts)
+        } else {
+            setUpBusyMode()
+        }
         for collation in DatabaseCollation.builtIn { add(collation: collation) }
         // Fails with SQLITE_NOTADB for a file that is not a database.
         try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
@@ -590,20 +607,62 @@ public final class Database {
 
     // MARK: - Busy mode
 
-    private func setUpBusyMode() throws {
+    private func setUpBusyMode() {
         switch configuration.busyMode {
         case .immediateError:
             break
         case .timeout(let seconds):
             sqlite3_busy_timeout(sqliteConnection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
         case .callback(let callback):
-            let context = Unmanaged.passRetained(BusyHandlerBox(callback))
-            busyHandlerContext = context
-            sqlite3_busy_handler(sqliteConnection, { context, tries in
-                let box = Unmanaged<BusyHandlerBox>.fromOpaque(context!).takeUnretainedValue()
-                return box.callback(Int(tries)) ? 1 : 0
-            }, context.toOpaque())
+            installBusyHandler(BusyHandlerBox(otherwise: .callback(callback), ownReaders: nil))
         }
+    }
+
+    /// The busy mode of a pool's writer: it also tries again while the pool's readers may
+    /// hold the write lock for a moment (see ``ReadTransactionStarts``). SQLite's timeout
+    /// handler, when it waits a second or more, covers that moment already.
+    private func setUpBusyMode(waitingFor starts: ReadTransactionStarts) {
+        switch configuration.busyMode {
+        case .timeout(let seconds) where seconds >= 1:
+            setUpBusyMode()
+        case .timeout(let seconds):
+            let nanoseconds = UInt64(max(0, seconds) * 1e9)
+            installBusyHandler(BusyHandlerBox(otherwise: .timeout(nanoseconds: nanoseconds), ownReaders: starts))
+        case .immediateError:
+            installBusyHandler(BusyHandlerBox(otherwise: .fail, ownReaders: starts))
+        case .callback(let callback):
+            installBusyHandler(BusyHandlerBox(otherwise: .callback(callback), ownReaders: starts))
+        }
+    }
+
+    /// Steps `statement` again after it failed with plain `SQLITE_BUSY` inside a read
+    /// transaction, while the pool's readers may hold the write lock for a moment (a
+    /// pool's writer only; see ``ReadTransactionStarts``). SQLite calls no busy handler
+    /// there: a transaction that read cannot wait for the write lock, since a commit
+    /// made meanwhile would leave it on a stale snapshot. A reader's moment commits
+    /// nothing, and SQLite resumes the statement where it stopped; after another
+    /// connection's commit, SQLite answers `SQLITE_BUSY_SNAPSHOT`, and the step fails.
+    @inline(never)
+    func stepAgainAfterOwnReaders(_ statement: OpaquePointer) -> CInt {
+        guard let box = busyHandlerContext?.takeUnretainedValue(),
+              sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_READ
+        else { return SQLITE_BUSY }
+        var code = SQLITE_BUSY
+        var tries = 0
+        while code == SQLITE_BUSY && box.waitsForOwnReaders(tries: tries) {
+            code = sqlite3_step(statement)
+            tries += 1
+        }
+        return code
+    }
+
+    private func installBusyHandler(_ box: BusyHandlerBox) {
+        let context = Unmanaged.passRetained(box)
+        busyHandlerContext = context
+        sqlite3_busy_handler(sqliteConnection, { context, tries in
+            let box = Unmanaged<BusyHandlerBox>.fromOpaque(context!).takeUnretainedValue()
+            return box.shouldRetry(tries: Int(tries)) ? 1 : 0
+        }, context.toOpaque())
     }
 
     // MARK: - Tracing
@@ -686,9 +745,53 @@ public enum TraceEvent: CustomStringConvertible {
     }
 }
 
+/// What a connection's busy handler decides with: the configuration's busy mode, and for a
+/// pool's writer, its readers (see ``ReadTransactionStarts``). Only the connection's busy
+/// handler uses it, from inside the connection's statements: confined to its queue.
 private final class BusyHandlerBox {
-    let callback: @Sendable (Int) -> Bool
-    init(_ callback: @escaping @Sendable (Int) -> Bool) { self.callback = callback }
+    enum Otherwise {
+        case fail
+        case timeout(nanoseconds: UInt64)
+        case callback(@Sendable (Int) -> Bool)
+    }
+
+    let otherwise: Otherwise
+    let ownReaders: ReadTransactionStarts?
+    private var rule = OwnReadersBusyRule()
+    private var firstCall: UInt64 = 0
+
+    init(otherwise: Otherwise, ownReaders: ReadTransactionStarts?) {
+        self.otherwise = otherwise
+        self.ownReaders = ownReaders
+    }
+
+    /// Whether SQLite tries again, called by the busy handler.
+    func shouldRetry(tries: Int) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if tries == 0 { firstCall = now }
+        if waitsForOwnReaders(tries: tries, now: now) { return true }
+        switch otherwise {
+        case .fail:
+            return false
+        case .timeout(let nanoseconds):
+            guard now &- firstCall < nanoseconds else { return false }
+            usleep(1000)
+            return true
+        case .callback(let callback):
+            return callback(tries)
+        }
+    }
+
+    /// Whether to try again because the pool's readers may hold the lock for a moment
+    /// (see ``OwnReadersBusyRule``); waits a little first. False for other connections.
+    func waitsForOwnReaders(tries: Int, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        guard let ownReaders, rule.shouldRetry(tries: tries, counts: ownReaders.current, now: now) else {
+            return false
+        }
+        // The reader that holds the lock may wait for a core: let it have one.
+        if tries < 3 { sched_yield() } else { usleep(50) }
+        return true
+    }
 }
 
 /// What the connection tells around each statement execution: the only thing Core knows

@@ -110,6 +110,12 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// SQLite's primary result code `SQLITE_DONE`.
     public static let SQLITE_DONE = ResultCode(rawValue: 101)
 
+    /// SQLite's extended result code `SQLITE_BUSY_RECOVERY`.
+    public static let SQLITE_BUSY_RECOVERY = ResultCode(rawValue: 261)
+    /// SQLite's extended result code `SQLITE_BUSY_SNAPSHOT`.
+    public static let SQLITE_BUSY_SNAPSHOT = ResultCode(rawValue: 517)
+    /// SQLite's extended result code `SQLITE_BUSY_TIMEOUT`.
+    public static let SQLITE_BUSY_TIMEOUT = ResultCode(rawValue: 773)
     /// SQLite's extended result code `SQLITE_READONLY_DBMOVED`.
     public static let SQLITE_READONLY_DBMOVED = ResultCode(rawValue: 8 | (4 << 8))
     /// SQLite's extended result code `SQLITE_CONSTRAINT_CHECK`.

@@ -273,11 +273,24 @@ public final class Statement {
     /// One step: true when a row is available, false when done.
     @inline(__always)
     func step() throws -> Bool {
+        let isFirstStep = !needsReset
         needsReset = true
         // (No local for the authorizer: it would be retained and released around the step.)
         let previous = database.authorizer.steppingStatement
         database.authorizer.steppingStatement = sqliteStatement
-        let code = sqlite3_step(sqliteStatement)
+        var code: CInt
+        if isFirstStep, let starts = database.readStartsToCount,
+           sqlite3_txn_state(database.sqliteConnection, nil) == SQLITE_TXN_NONE
+        {
+            // A pool's reader begins a read transaction: its writer waits for it (see
+            // ``ReadTransactionStarts``).
+            code = starts.counting { sqlite3_step(sqliteStatement) }
+        } else {
+            code = sqlite3_step(sqliteStatement)
+        }
+        if code == SQLITE_BUSY && database.waitsForOwnReaders {
+            code = database.stepAgainAfterOwnReaders(sqliteStatement)
+        }
         database.authorizer.steppingStatement = previous
         if database.authorizer.collectionStatement == sqliteStatement {
             database.resolveRecompilation(of: self)
