@@ -81,17 +81,16 @@ enum WALFile {
         guard let header = header(read) else { return .unreadable }
         var current = Position(salt1: header.salt1, salt2: header.salt2, frame: 0, checksum: header.checksum)
         let frameSize = frameHeaderSize + header.pageSize
-        var frame = [UInt8](repeating: 0, count: frameSize)
         if let position {
             guard position.salt1 == header.salt1, position.salt2 == header.salt2 else { return .positionLost }
             if position.frame > 0 {
                 // The frame the position stands on must still be the one it was.
+                var frameHeader = [UInt8](repeating: 0, count: frameHeaderSize)
                 let offset = Int64(headerSize) + Int64(position.frame - 1) * Int64(frameSize)
-                let isSame = frame.withUnsafeMutableBytes { buffer in
-                    read(offset, UnsafeMutableRawBufferPointer(rebasing: buffer[0..<frameHeaderSize]))
-                } && bigEndianWord(frame, 4) != 0
-                    && bigEndianWord(frame, 8) == header.salt1 && bigEndianWord(frame, 12) == header.salt2
-                    && Checksum(s0: bigEndianWord(frame, 16), s1: bigEndianWord(frame, 20)) == position.checksum
+                let isSame = frameHeader.withUnsafeMutableBytes { read(offset, $0) }
+                    && bigEndianWord(frameHeader, 4) != 0
+                    && bigEndianWord(frameHeader, 8) == header.salt1 && bigEndianWord(frameHeader, 12) == header.salt2
+                    && Checksum(s0: bigEndianWord(frameHeader, 16), s1: bigEndianWord(frameHeader, 20)) == position.checksum
                 guard isSame else { return .positionLost }
             }
             current = position
@@ -99,9 +98,25 @@ enum WALFile {
         var endFrames: [Int] = []
         var running = current.checksum
         var index = current.frame
+        // Filled by the first read, not zeroed first: most scans (a check after the
+        // writer's own commit) find no frame, and zeroing a page cost more than the rest
+        // of the scan (callgrind, W8: 4,100 of 11,100 instructions).
+        var frame: [UInt8] = []
         while true {
             let offset = Int64(headerSize) + Int64(index) * Int64(frameSize)
-            let complete = frame.withUnsafeMutableBytes { read(offset, $0) }
+            let complete: Bool
+            if frame.isEmpty {
+                var didRead = false
+                frame = [UInt8](unsafeUninitializedCapacity: frameSize) { buffer, initializedCount in
+                    // (The buffer's capacity may be larger than asked for.)
+                    didRead = read(offset, UnsafeMutableRawBufferPointer(start: buffer.baseAddress, count: frameSize))
+                    // A short read initialized part of the buffer: the array stays empty.
+                    initializedCount = didRead ? frameSize : 0
+                }
+                complete = didRead
+            } else {
+                complete = frame.withUnsafeMutableBytes { read(offset, $0) }
+            }
             guard complete,
                   bigEndianWord(frame, 8) == header.salt1, bigEndianWord(frame, 12) == header.salt2
             else { break }
