@@ -296,7 +296,7 @@ public final class Database {
                 var sqliteStatement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let (code, report) = authorizer.report {
-                    sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail)
+                    countingReadStart { sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail) }
                 }
                 guard code == SQLITE_OK else {
                     // The error names the statement that failed, not the whole string.
@@ -410,6 +410,17 @@ public final class Database {
         return statement
     }
 
+    /// Runs `prepare`, a call to `sqlite3_prepare_v3`, counted for a pool's reader outside
+    /// of a transaction: SQLite begins a read transaction to load the schema, or to check
+    /// it after an error (see ``ReadTransactionStarts``).
+    @inline(__always)
+    private func countingReadStart(_ prepare: () -> CInt) -> CInt {
+        if let starts = readStartsToCount, sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_NONE {
+            return starts.counting(prepare)
+        }
+        return prepare()
+    }
+
     private func prepareStatement(sql: String, persistent: Bool) throws -> Statement {
         try checkOpen()
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
@@ -417,7 +428,7 @@ public final class Database {
             var sqliteStatement: OpaquePointer?
             var tail: UnsafePointer<CChar>?
             let (code, report) = authorizer.report {
-                sqlite3_prepare_v3(sqliteConnection, cString, -1, flags, &sqliteStatement, &tail)
+                countingReadStart { sqlite3_prepare_v3(sqliteConnection, cString, -1, flags, &sqliteStatement, &tail) }
             }
             guard code == SQLITE_OK else {
                 throw DatabaseError(connection: sqliteConnection, code: code, sql: sql)
@@ -427,7 +438,7 @@ public final class Database {
             }
             if let tail, tail.pointee != 0 {
                 var other: OpaquePointer?
-                let code = sqlite3_prepare_v3(sqliteConnection, tail, -1, 0, &other, nil)
+                let code = countingReadStart { sqlite3_prepare_v3(sqliteConnection, tail, -1, 0, &other, nil) }
                 sqlite3_finalize(other)
                 if code != SQLITE_OK || other != nil {
                     sqlite3_finalize(sqliteStatement)
@@ -619,12 +630,10 @@ public final class Database {
     }
 
     /// The busy mode of a pool's writer: it also tries again while the pool's readers may
-    /// hold the write lock for a moment (see ``ReadTransactionStarts``). SQLite's timeout
-    /// handler, when it waits a second or more, covers that moment already.
+    /// hold the write lock for a moment (see ``ReadTransactionStarts``), in every mode: the
+    /// handler also serves ``stepAgainAfterOwnReaders(_:)``, where SQLite calls none.
     private func setUpBusyMode(waitingFor starts: ReadTransactionStarts) {
         switch configuration.busyMode {
-        case .timeout(let seconds) where seconds >= 1:
-            setUpBusyMode()
         case .timeout(let seconds):
             let nanoseconds = UInt64(max(0, seconds) * 1e9)
             installBusyHandler(BusyHandlerBox(otherwise: .timeout(nanoseconds: nanoseconds), ownReaders: starts))
@@ -644,8 +653,11 @@ public final class Database {
     /// connection's commit, SQLite answers `SQLITE_BUSY_SNAPSHOT`, and the step fails.
     @inline(never)
     func stepAgainAfterOwnReaders(_ statement: OpaquePointer) -> CInt {
+        // (A statement that SQLite stopped for the lock is still running: stepped again, it
+        // resumes. One that ended would start over.)
         guard let box = busyHandlerContext?.takeUnretainedValue(),
-              sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_READ
+              sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_READ,
+              sqlite3_stmt_busy(statement) != 0
         else { return SQLITE_BUSY }
         var code = SQLITE_BUSY
         var tries = 0
@@ -759,6 +771,7 @@ private final class BusyHandlerBox {
     let ownReaders: ReadTransactionStarts?
     private var rule = OwnReadersBusyRule()
     private var firstCall: UInt64 = 0
+    private var triesForOwnReaders = 0
 
     init(otherwise: Otherwise, ownReaders: ReadTransactionStarts?) {
         self.otherwise = otherwise
@@ -768,8 +781,14 @@ private final class BusyHandlerBox {
     /// Whether SQLite tries again, called by the busy handler.
     func shouldRetry(tries: Int) -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
-        if tries == 0 { firstCall = now }
-        if waitsForOwnReaders(tries: tries, now: now) { return true }
+        if tries == 0 {
+            firstCall = now
+            triesForOwnReaders = 0
+        }
+        if waitsForOwnReaders(tries: tries, now: now) {
+            triesForOwnReaders += 1
+            return true
+        }
         switch otherwise {
         case .fail:
             return false
@@ -778,7 +797,8 @@ private final class BusyHandlerBox {
             usleep(1000)
             return true
         case .callback(let callback):
-            return callback(tries)
+            // The tries made for the pool's readers are not the callback's.
+            return callback(tries - triesForOwnReaders)
         }
     }
 
@@ -788,6 +808,7 @@ private final class BusyHandlerBox {
         guard let ownReaders, rule.shouldRetry(tries: tries, counts: ownReaders.current, now: now) else {
             return false
         }
+        ownReaders.writerDidWait()
         // The reader that holds the lock may wait for a core: let it have one.
         if tries < 3 { sched_yield() } else { usleep(50) }
         return true

@@ -52,6 +52,15 @@ final class ReadTransactionStarts: Sendable {
 
     /// The counts now.
     var current: Counts { counts.withLock { $0 } }
+
+    /// The times the writer tried again for its readers (for tests: the writer waits).
+    private let writerWaits = LockedState(0)
+
+    /// The writer tries again for its readers.
+    func writerDidWait() { writerWaits.withLock { $0 += 1 } }
+
+    /// How many times the writer tried again for its readers.
+    var writerWaitCount: Int { writerWaits.withLock { $0 } }
 }
 
 /// Whether a pool's writer, refused a lock, tries again: the pure logic of its busy handler

@@ -155,13 +155,23 @@ final class PoolWriterBusyTests: XCTestCase {
         func get() throws -> T { try result.withLock { $0 }!.get() }
     }
 
+    /// Waits until the writer tried again for its readers beyond its first try (which
+    /// it makes whoever holds the lock), then checks that its write is still waiting.
+    private func waitUntilTheWriterWaits<T>(
+        _ dbPool: DatabasePool, _ write: BackgroundWrite<T>,
+        file: StaticString = #filePath, line: UInt = #line) throws
+    {
+        try waitUntil("the writer waits for its readers") { dbPool.readStarts.writerWaitCount > 1 }
+        XCTAssertFalse(write.ends(within: 0), "the write ended", file: file, line: line)
+    }
+
     func testTheWriterWaitsForAReaderThatBeginsATransaction() throws {
         let (dbPool, path) = try makePool()
         let holder = try LockHolder(path: path)  // the lock, given back only later
         let reader = beginReader(dbPool)
         let write = BackgroundWrite(dbPool) { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
         // The writer keeps trying: its write has not failed.
-        XCTAssertFalse(write.ends(within: 0.2))
+        try waitUntilTheWriterWaits(dbPool, write)
         holder.commit()
         reader.end()
         XCTAssertTrue(write.ends(within: 20))
@@ -180,7 +190,7 @@ final class PoolWriterBusyTests: XCTestCase {
             try db.execute(sql: "INSERT INTO t VALUES (1)")
             return count
         }
-        XCTAssertFalse(write.ends(within: 0.2))
+        try waitUntilTheWriterWaits(dbPool, write)
         holder.commit()  // commits nothing: the write's snapshot is still the last one
         reader.end()
         XCTAssertTrue(write.ends(within: 20))
@@ -196,7 +206,7 @@ final class PoolWriterBusyTests: XCTestCase {
             _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
             try db.execute(sql: "INSERT INTO t VALUES (1)")
         }
-        XCTAssertFalse(write.ends(within: 0.2))
+        try waitUntilTheWriterWaits(dbPool, write)
         holder.commit()  // the write's snapshot is stale now: it must fail
         reader.end()
         XCTAssertTrue(write.ends(within: 20))
@@ -211,6 +221,8 @@ final class PoolWriterBusyTests: XCTestCase {
             try dbPool.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
         }
         XCTAssertEqual(error?.sql, "INSERT INTO t VALUES (1)")
+        // One more try, and no wait: no reader began a transaction.
+        XCTAssertEqual(dbPool.readStarts.writerWaitCount, 1)
         holder.commit()
         XCTAssertEqual(try dbPool.read { try Int.fetchAll($0, sql: "SELECT a FROM t") }, [100])
     }
@@ -236,7 +248,9 @@ final class PoolWriterBusyTests: XCTestCase {
         let holder = try LockHolder(path: path)
         let reader = beginReader(dbPool)
         let write = BackgroundWrite(dbPool) { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
-        XCTAssertFalse(write.ends(within: 0.2))  // longer than the 10 ms timeout
+        // Longer than the 10 ms timeout.
+        try waitUntilTheWriterWaits(dbPool, write)
+        XCTAssertFalse(write.ends(within: 0.05))
         holder.commit()
         reader.end()
         XCTAssertTrue(write.ends(within: 20))
@@ -247,6 +261,57 @@ final class PoolWriterBusyTests: XCTestCase {
             try dbPool.write { try $0.execute(sql: "INSERT INTO t VALUES (2)") }
         }
         secondHolder.commit()
+    }
+
+    func testAPoolWithALongTimeoutWaitsForItsReadersAfterARead() throws {
+        // SQLite's own timeout handler would not serve a transaction that read first.
+        let path = try makeTemporaryDatabasePath(self)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE t(a INT)") }
+        let holder = try LockHolder(path: path, writes: false)
+        let reader = beginReader(dbPool)
+        let write = BackgroundWrite(dbPool) { db in
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+        }
+        try waitUntilTheWriterWaits(dbPool, write)
+        holder.commit()
+        reader.end()
+        XCTAssertTrue(write.ends(within: 20))
+        XCTAssertNoThrow(try write.get())
+    }
+
+    func testTheBusyCallbackCountsItsOwnTries() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let tries = LockedState<[Int]>([])
+        var configuration = Configuration()
+        configuration.busyMode = .callback { count in
+            tries.withLock { $0.append(count) }
+            return count < 2
+        }
+        let dbPool = try DatabasePool(path: path, configuration: configuration)
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE t(a INT)") }
+        let holder = try LockHolder(path: path)
+        assertDatabaseError(.SQLITE_BUSY) {
+            try dbPool.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+        }
+        holder.commit()
+        // The writer's first try for its readers is not one of the callback's.
+        XCTAssertEqual(tries.withLock { $0 }, [0, 1, 2])
+        XCTAssertEqual(dbPool.readStarts.writerWaitCount, 1)
+    }
+
+    func testAReaderThatReadsTheSchemaAgainWhilePreparingIsCounted() throws {
+        let (dbPool, _) = try makePool()
+        _ = try dbPool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM t") }
+        // The reader's copy of the schema does not know the new table: preparing a
+        // statement of it reads the schema, in a read transaction of its own.
+        try dbPool.write { try $0.execute(sql: "CREATE TABLE u(b INT)") }
+        let before = dbPool.readStarts.current
+        try dbPool.unsafeRead { db in _ = try db.makeStatement(sql: "SELECT b FROM u") }
+        XCTAssertGreaterThan(dbPool.readStarts.current.ended &- before.ended, 0)
     }
 
     /// The real race: readers beginning transactions while the writer commits, more
