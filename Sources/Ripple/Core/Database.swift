@@ -410,15 +410,16 @@ public final class Database {
         return statement
     }
 
-    /// Runs `prepare`, a call to `sqlite3_prepare_v3`, counted for a pool's reader outside
-    /// of a transaction: SQLite begins a read transaction to load the schema, or to check
-    /// it after an error (see ``ReadTransactionStarts``).
+    /// Runs `call`, a call to SQLite that may begin a read transaction (a statement's first
+    /// step; a prepare, which reads the schema in a read transaction of its own when it
+    /// must), counted for a pool's reader outside of a transaction (see
+    /// ``ReadTransactionStarts``).
     @inline(__always)
-    private func countingReadStart(_ prepare: () -> CInt) -> CInt {
+    func countingReadStart(_ call: () -> CInt) -> CInt {
         if let starts = readStartsToCount, sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_NONE {
-            return starts.counting(prepare)
+            return starts.counting(call)
         }
-        return prepare()
+        return call()
     }
 
     private func prepareStatement(sql: String, persistent: Bool) throws -> Statement {

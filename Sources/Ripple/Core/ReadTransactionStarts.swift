@@ -33,6 +33,8 @@ final class ReadTransactionStarts: Sendable {
         var running = 0
         /// The steps that ended, ever (wrapping).
         var ended = 0
+        /// The times the writer tried again for them (for tests: the writer waits).
+        var writerWaits = 0
     }
 
     init() {}
@@ -53,14 +55,11 @@ final class ReadTransactionStarts: Sendable {
     /// The counts now.
     var current: Counts { counts.withLock { $0 } }
 
-    /// The times the writer tried again for its readers (for tests: the writer waits).
-    private let writerWaits = LockedState(0)
-
     /// The writer tries again for its readers.
-    func writerDidWait() { writerWaits.withLock { $0 += 1 } }
+    func writerDidWait() { counts.withLock { $0.writerWaits += 1 } }
 
     /// How many times the writer tried again for its readers.
-    var writerWaitCount: Int { writerWaits.withLock { $0 } }
+    var writerWaitCount: Int { current.writerWaits }
 }
 
 /// Whether a pool's writer, refused a lock, tries again: the pure logic of its busy handler

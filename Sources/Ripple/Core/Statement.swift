@@ -278,16 +278,11 @@ public final class Statement {
         // (No local for the authorizer: it would be retained and released around the step.)
         let previous = database.authorizer.steppingStatement
         database.authorizer.steppingStatement = sqliteStatement
-        var code: CInt
-        if isFirstStep, let starts = database.readStartsToCount,
-           sqlite3_txn_state(database.sqliteConnection, nil) == SQLITE_TXN_NONE
-        {
-            // A pool's reader begins a read transaction: its writer waits for it (see
-            // ``ReadTransactionStarts``).
-            code = starts.counting { sqlite3_step(sqliteStatement) }
-        } else {
-            code = sqlite3_step(sqliteStatement)
-        }
+        // A first step may begin a read transaction: counted on a pool's reader (see
+        // ``ReadTransactionStarts``). Later steps are not asked.
+        var code = isFirstStep
+            ? database.countingReadStart { sqlite3_step(sqliteStatement) }
+            : sqlite3_step(sqliteStatement)
         if code == SQLITE_BUSY && database.waitsForOwnReaders {
             code = database.stepAgainAfterOwnReaders(sqliteStatement)
         }
