@@ -39,10 +39,15 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let storage: Storage
 
-    /// The statement handle of a statement row (nil for copied values), read without the
-    /// reference counting of the enum payload: this is the hot path of fetching.
+    /// The statement handle and connection of a statement row (nil for copied values),
+    /// read without the reference counting of the enum payload: this is the hot path of
+    /// fetching.
     @usableFromInline
-    let sqliteStatement: OpaquePointer?
+    let statementRow: StatementRowHandle?
+
+    /// The statement handle of a statement row, nil for copied values.
+    @inlinable
+    var sqliteStatement: OpaquePointer? { statementRow?.sqliteStatement }
 
     /// The number of columns.
     public let count: Int
@@ -53,8 +58,8 @@ public final class Row: @unchecked Sendable {
 
     /// The identity of the connection of a statement row (nil for copied values), compared
     /// with the accesses the current thread runs (see ``AccessChain``); never dereferenced.
-    @usableFromInline
-    let connectionIdentity: UnsafeRawPointer?
+    @inlinable
+    var connectionIdentity: UnsafeRawPointer? { statementRow?.connectionIdentity }
 
     // @exclusivity(unchecked): see the measurement at Database's fields.
     /// The decoder of `Decodable` records built from this statement row, reused from row
@@ -70,25 +75,25 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     init(statement: Statement) {
         storage = .statement(statement)
-        sqliteStatement = statement.sqliteStatement
+        statementRow = StatementRowHandle(
+            sqliteStatement: statement.sqliteStatement,
+            connectionIdentity: AccessChain.identity(of: statement.database))
         count = statement.columnCount
         columnIndexCache = statement.columnIndexCache
-        connectionIdentity = AccessChain.identity(of: statement.database)
     }
 
     init(columns: [String], values: [DatabaseValue]) {
         storage = .values(columns: columns, values: values)
-        sqliteStatement = nil
+        statementRow = nil
         count = values.count
         columnIndexCache = nil
-        connectionIdentity = nil
     }
 
     /// Stops the process when a statement row is read outside of an access to its
     /// connection: the statement may be stepping on another thread, or be gone.
     @inlinable @inline(__always)
     func checkAccess() {
-        Row.checkAccess(connectionIdentity)
+        statementRow?.checkAccess()
     }
 
     /// `checkAccess()`, for the connection of a statement row (nil: a copied row).
@@ -312,20 +317,21 @@ public final class Row: @unchecked Sendable {
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
     {
-        checkAccess()
-        return try decodeInAccess(Value.self, atIndex: index)
-    }
-
-    /// `decode(_:atIndex:)`, once `checkAccess()` passed.
-    @inlinable @inline(__always)
-    func decodeInAccess<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value {
-        checkIndex(index)
-        if let sqliteStatement {
-            let index = CInt(index)
-            if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
-            throw statementDecodingError(Value.self, index: index)
+        if let statementRow {
+            statementRow.checkAccess()
+            return try decode(Value.self, atIndex: index, in: statementRow)
         }
         return try decodeCopied(Value.self, atIndex: index)
+    }
+
+    /// `decode(_:atIndex:)` for a statement row, once its access is checked.
+    @inlinable @inline(__always)
+    func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, atIndex index: Int, in statementRow: StatementRowHandle) throws -> Value
+    {
+        let column = StatementRowHandle.columnIndex(index, count: count)
+        if let value = Value(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
+        throw statementDecodingError(Value.self, index: column)
     }
 
     /// The value at `index`, nil when NULL; the fast path.
@@ -333,26 +339,29 @@ public final class Row: @unchecked Sendable {
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value?
     {
-        checkAccess()
-        return try decodeIfPresentInAccess(Value.self, atIndex: index)
-    }
-
-    /// `decodeIfPresent(_:atIndex:)`, once `checkAccess()` passed.
-    @inlinable @inline(__always)
-    func decodeIfPresentInAccess<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value? {
-        checkIndex(index)
-        if let sqliteStatement {
-            let index = CInt(index)
-            if let value = Value(sqliteStatement: sqliteStatement, index: index) { return value }
-            if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
-            throw statementDecodingError(Value.self, index: index)
+        if let statementRow {
+            statementRow.checkAccess()
+            return try decodeIfPresent(Value.self, atIndex: index, in: statementRow)
         }
         return try decodeCopied(Value?.self, atIndex: index)
+    }
+
+    /// `decodeIfPresent(_:atIndex:)` for a statement row, once its access is checked.
+    @inlinable @inline(__always)
+    func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: Value.Type, atIndex index: Int, in statementRow: StatementRowHandle) throws -> Value?
+    {
+        let column = StatementRowHandle.columnIndex(index, count: count)
+        let sqliteStatement = statementRow.sqliteStatement
+        if let value = Value(sqliteStatement: sqliteStatement, index: column) { return value }
+        if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
+        throw statementDecodingError(Value.self, index: column)
     }
 
     /// Decodes a copied value (slow path, kept out of line).
     @usableFromInline
     func decodeCopied<Value: DatabaseValueConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value {
+        checkIndex(index)
         switch storage {
         case .statement(let statement):
             checkAccess()
@@ -391,9 +400,13 @@ public final class Row: @unchecked Sendable {
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
     {
-        checkAccess()
-        guard let index = indexInAccess(forColumn: name) else { throw missingColumn(name) }
-        return try decodeInAccess(Value.self, atIndex: index)
+        if let statementRow {
+            statementRow.checkAccess()
+            guard let index = indexInAccess(forColumn: name) else { throw missingColumn(name) }
+            return try decode(Value.self, atIndex: index, in: statementRow)
+        }
+        guard let index = uncachedIndex(forColumn: name) else { throw missingColumn(name) }
+        return try decodeCopied(Value.self, atIndex: index)
     }
 
     /// The value of column `name`, nil when NULL or when there is no such column.
@@ -401,9 +414,13 @@ public final class Row: @unchecked Sendable {
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ type: Value.Type = Value.self, forColumn name: String) throws -> Value?
     {
-        checkAccess()
-        guard let index = indexInAccess(forColumn: name) else { return nil }
-        return try decodeIfPresentInAccess(Value.self, atIndex: index)
+        if let statementRow {
+            statementRow.checkAccess()
+            guard let index = indexInAccess(forColumn: name) else { return nil }
+            return try decodeIfPresent(Value.self, atIndex: index, in: statementRow)
+        }
+        guard let index = uncachedIndex(forColumn: name) else { return nil }
+        return try decodeCopied(Value?.self, atIndex: index)
     }
 
     @inlinable
@@ -414,7 +431,8 @@ public final class Row: @unchecked Sendable {
     /// `checkIndex(_:)`, for a row of `count` columns.
     @inlinable @inline(__always)
     static func checkIndex(_ index: Int, count: Int) {
-        precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+        // One unsigned comparison checks both bounds (a negative index is a huge UInt).
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "Row index \(index) out of range 0..<\(count)")
     }
 
     @usableFromInline

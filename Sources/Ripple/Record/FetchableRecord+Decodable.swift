@@ -213,9 +213,8 @@ struct RecordDecodingStorage {
     /// row) or when its decoder, which retains the row, ends (a copied row).
     private var row: Unmanaged<Row>?
     /// What the fast path reads for a statement row, without touching the row: its
-    /// statement handle (nil for copied rows), its connection, its number of columns.
-    private var sqliteStatement: OpaquePointer?
-    private var connectionIdentity: UnsafeRawPointer?
+    /// statement handle and connection (nil for copied rows), its number of columns.
+    private var statementRow: StatementRowHandle?
     private var columnCount = 0
     /// Column indexes in the order properties are decoded, by name and by coding key
     /// value (see `CodingKeyPrediction`), resolved on the first record and predicted for
@@ -232,10 +231,9 @@ struct RecordDecodingStorage {
 
     mutating func attach(_ row: Row) {
         self.row = Unmanaged.passUnretained(row)
-        sqliteStatement = row.sqliteStatement
-        connectionIdentity = row.connectionIdentity
+        statementRow = row.statementRow
         columnCount = row.count
-        if let cache = row.columnIndexCache, let connectionIdentity, Row.holdsAccess(connectionIdentity) {
+        if let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
             columnIndexCache = cache
             predictions = cache.recordPredictions
         }
@@ -246,14 +244,13 @@ struct RecordDecodingStorage {
         guard generation == expected else { return false }
         generation &+= 1
         row = nil
-        sqliteStatement = nil
         if let cache = columnIndexCache {
-            if let connectionIdentity, Row.holdsAccess(connectionIdentity) {
+            if let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
                 cache.recordPredictions = predictions
             }
             columnIndexCache = nil
         }
-        connectionIdentity = nil
+        statementRow = nil
         predictions = RecordColumnPredictions()
         return true
     }
@@ -300,16 +297,15 @@ struct RecordDecodingStorage {
     /// The statement handle of a statement row, once checked that the thread holds the
     /// row's connection and that `index` is a column; nil for a copied row.
     @inline(__always)
-    private func statementHandle(forColumn index: Int) -> OpaquePointer? {
-        guard let sqliteStatement else { return nil }
-        Row.checkAccess(connectionIdentity)
-        Row.checkIndex(index, count: columnCount)
-        return sqliteStatement
+    private func statementHandle(forColumn index: Int) -> (OpaquePointer, CInt)? {
+        guard let statementRow else { return nil }
+        statementRow.checkAccess()
+        return (statementRow.sqliteStatement, StatementRowHandle.columnIndex(index, count: columnCount))
     }
 
     func hasNull(_ index: Int) -> Bool {
-        if let sqliteStatement = statementHandle(forColumn: index) {
-            return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
+        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
+            return sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL
         }
         return withRow { $0.hasNull(atIndex: index) }
     }
@@ -327,8 +323,8 @@ struct RecordDecodingStorage {
     @inline(__always)
     mutating func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         guard let index = index(key) else { throw missingColumn(key) }
-        if let sqliteStatement = statementHandle(forColumn: index) {
-            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
+        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
+            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
             throw decodingError(T.self, atIndex: index)
         }
         return try withRow { try $0.decode(T.self, atIndex: index) }
@@ -337,9 +333,9 @@ struct RecordDecodingStorage {
     @inline(__always)
     mutating func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let index = index(key) else { return nil }
-        if let sqliteStatement = statementHandle(forColumn: index) {
-            if let value = T(sqliteStatement: sqliteStatement, index: CInt(index)) { return value }
-            if sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL { return nil }
+        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
+            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
+            if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
             throw decodingError(T.self, atIndex: index)
         }
         return try withRow { try $0.decodeIfPresent(T.self, atIndex: index) }
