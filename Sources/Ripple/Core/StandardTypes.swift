@@ -252,6 +252,17 @@ func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     // ASCII cannot be invalid, and is checked much faster than full validation.
     var union: UInt8 = 0
     for byte in bytes { union |= byte }
-    if union < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+    if union < 0x80 {
+        // Up to 15 bytes, the text is a small string, which this initializer builds with
+        // less work than `String(decoding:as:)`: 245 instructions a string against 299
+        // (callgrind, 4 to 10 bytes, W2a's texts), up to 100 fewer at 1 to 15 bytes. From
+        // 16 bytes on, it is the slower one by about 50.
+        if bytes.count <= 15 {
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                buffer.initialize(from: bytes).index
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
     return String(validating: bytes, as: UTF8.self)
 }

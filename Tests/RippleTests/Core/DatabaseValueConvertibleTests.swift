@@ -114,6 +114,55 @@ final class DatabaseValueConvertibleTests: XCTestCase {
         assertDatabaseError(.SQLITE_MISMATCH) { let _: String = try row["name"] }
     }
 
+    /// Texts are built one way up to 15 bytes (small strings) and another way beyond: every
+    /// read path gives back the stored bytes exactly, on both sides of the boundary, ASCII
+    /// or not, with NUL bytes inside; invalid UTF-8 is never a String, never repaired.
+    func testTextsAroundTheSmallStringBoundaryReadBackExactly() throws {
+        let dbQueue = try DatabaseQueue()
+        var texts: [String] = []
+        for length in [0, 1, 7, 14, 15, 16, 17, 31, 200] {
+            texts.append(String(repeating: "a", count: length))
+            if length > 0 {
+                texts.append(String(repeating: "b", count: length - 1) + "\u{0}")
+                texts.append(String(repeating: "c", count: length - 1) + "é")   // 1 byte more
+                texts.append("🙂" + String(repeating: "d", count: length))      // 4 bytes more
+            }
+        }
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, value TEXT)")
+            for text in texts { try db.execute(sql: "INSERT INTO t (value) VALUES (?)", arguments: [text]) }
+        }
+        try dbQueue.read { db in
+            // By index, by name, optional, from a cursor row, as a database value, in a copied row.
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT value FROM t ORDER BY id"), texts)
+            let rows = try Row.fetchCursor(db, sql: "SELECT value FROM t ORDER BY id")
+            var index = 0
+            while let row = try rows.next() {
+                let byIndex: String = try row[0]
+                let byName: String = try row["value"]
+                let optional: String? = try row["value"]
+                XCTAssertEqual(byIndex, texts[index])
+                XCTAssertEqual(byName, texts[index])
+                XCTAssertEqual(optional, texts[index])
+                XCTAssertEqual(row.databaseValue(atIndex: 0), texts[index].databaseValue)
+                XCTAssertEqual(try row.copy()["value"] as String, texts[index])
+                index += 1
+            }
+            XCTAssertEqual(index, texts.count)
+            struct Item: Decodable, FetchableRecord { var value: String }
+            XCTAssertEqual(try Item.fetchAll(db, sql: "SELECT value FROM t ORDER BY id").map(\.value), texts)
+        }
+        // Invalid UTF-8 of every length around the boundary: Data, never a (repaired) String.
+        for length in [1, 14, 15, 16, 40] {
+            let hex = String(repeating: "61", count: length - 1) + "ff"
+            let sql = "SELECT CAST(x'\(hex)' AS TEXT) AS value"
+            assertDatabaseError(.SQLITE_MISMATCH) { try dbQueue.read { try String.fetchOne($0, sql: sql) } }
+            let row = try dbQueue.read { try Row.fetchOne($0, sql: sql) }!
+            XCTAssertEqual(row.databaseValue(atIndex: 0), (Data(repeating: 0x61, count: length - 1) + [0xFF]).databaseValue)
+            assertDatabaseError(.SQLITE_MISMATCH) { let _: String = try row["value"] }
+        }
+    }
+
     func testHugeUnsignedIntegersAreStoredAsReal() throws {
         XCTAssertEqual(UInt64.max.databaseValue, DatabaseValue(storage: .double(Double(UInt64.max))))
     }
