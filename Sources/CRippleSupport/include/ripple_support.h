@@ -33,18 +33,32 @@ typedef struct ripple_access_frame {
 
 extern _Thread_local const ripple_access_frame *ripple_access_top;
 
+// The connection of the innermost access (`ripple_access_top->connection`), or NULL: the
+// check that a statement row makes on each value it reads compares it first, with one load
+// and no frame to follow, and walks the chain only for the accesses around it. Kept equal
+// to the top frame's connection by `ripple_access_push` and `ripple_access_pop`.
+extern _Thread_local const void *ripple_access_innermost;
+
 static inline void ripple_access_push(ripple_access_frame *frame) {
     frame->parent = ripple_access_top;
     ripple_access_top = frame;
+    ripple_access_innermost = frame->connection;
 }
 
 static inline int ripple_access_pop(const ripple_access_frame *frame) {
     if (ripple_access_top != frame) return 0;
     ripple_access_top = frame->parent;
+    ripple_access_innermost = frame->parent != NULL ? frame->parent->connection : NULL;
     return 1;
 }
 
+// The invariant above, for debug checks.
+static inline int ripple_access_innermost_is_consistent(void) {
+    return ripple_access_innermost == (ripple_access_top != NULL ? ripple_access_top->connection : NULL);
+}
+
 static inline int ripple_access_holds(const void *connection) {
+    if (ripple_access_innermost == connection) return 1;
     for (const ripple_access_frame *frame = ripple_access_top; frame != NULL; frame = frame->parent) {
         if (frame->connection == connection) return 1;
     }

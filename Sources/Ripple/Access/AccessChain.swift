@@ -14,6 +14,9 @@ import CRippleSupport
 /// Invariant: frames are popped in the reverse order of their pushes, by the call that
 /// pushed them, so the chain never points to a frame that is gone. `withAccess` checks it
 /// with a precondition (a violation would be a bug in Ripple, not in the application).
+/// The connection of the top frame is kept in a thread-local of its own as well, which
+/// the check of a statement row's value reads compares first (see `ripple_access_holds`);
+/// debug builds check that it follows the pushes and pops.
 enum AccessChain {
     /// Whether the current thread runs an access to `connection`.
     static func holds(_ connection: AnyObject) -> Bool {
@@ -28,7 +31,9 @@ enum AccessChain {
             defer {
                 let popped = ripple_access_pop(frame)
                 precondition(popped != 0, "Ripple's chain of database accesses was popped out of order")
+                assert(ripple_access_innermost_is_consistent() != 0, "the innermost connection is the top frame's")
             }
+            assert(ripple_access_innermost_is_consistent() != 0, "the innermost connection is the top frame's")
             return try body()
         }
     }

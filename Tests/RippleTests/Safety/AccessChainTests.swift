@@ -28,6 +28,27 @@ final class AccessChainTests: XCTestCase {
         XCTAssertFalse(AccessChain.holds(first))
     }
 
+    /// Rows compare the innermost access first, then walk the chain: each pop must give
+    /// the innermost place back to the access around it.
+    func testTheInnermostAccessFollowsPushesAndPops() {
+        let first = Identity()
+        let second = Identity()
+        AccessChain.withAccess(to: first) {
+            AccessChain.withAccess(to: second) {
+                AccessChain.withAccess(to: first) {
+                    XCTAssertTrue(AccessChain.holds(first))
+                    XCTAssertTrue(AccessChain.holds(second), "found down the chain")
+                }
+                XCTAssertTrue(AccessChain.holds(first), "found down the chain")
+                XCTAssertTrue(AccessChain.holds(second))
+            }
+            XCTAssertTrue(AccessChain.holds(first))
+            XCTAssertFalse(AccessChain.holds(second), "the innermost place went back to the outer access")
+        }
+        XCTAssertFalse(AccessChain.holds(first))
+        XCTAssertFalse(AccessChain.holds(second))
+    }
+
     func testAThrownErrorPopsTheAccess() {
         struct Failure: Error {}
         let connection = Identity()
