@@ -13,7 +13,8 @@
 _Thread_local void *ripple_current_broker_storage = 0;
 
 _Thread_local const ripple_access_frame *ripple_access_top = 0;
-_Thread_local const void *ripple_access_innermost = 0;
+const char ripple_access_none = 0;
+_Thread_local const void *ripple_access_innermost = &ripple_access_none;
 
 #if defined(__linux__)
 int ripple_wait_readable(int first, int second, int64_t timeout_ns) {

@@ -33,10 +33,13 @@ typedef struct ripple_access_frame {
 
 extern _Thread_local const ripple_access_frame *ripple_access_top;
 
-// The connection of the innermost access (`ripple_access_top->connection`), or NULL: the
-// check that a statement row makes on each value it reads compares it first, with one load
-// and no frame to follow, and walks the chain only for the accesses around it. Kept equal
-// to the top frame's connection by `ripple_access_push` and `ripple_access_pop`.
+// The connection of the innermost access (`ripple_access_top->connection`), or the address
+// of `ripple_access_none` when the thread runs none (never NULL, so that no connection,
+// not even a NULL one, matches a thread without accesses). The check that a statement row
+// makes on each value it reads compares it first, with one load and no frame to follow,
+// and walks the chain only when it differs. Kept equal to the top frame's connection by
+// `ripple_access_push` and `ripple_access_pop`.
+extern const char ripple_access_none;
 extern _Thread_local const void *ripple_access_innermost;
 
 static inline void ripple_access_push(ripple_access_frame *frame) {
@@ -48,18 +51,26 @@ static inline void ripple_access_push(ripple_access_frame *frame) {
 static inline int ripple_access_pop(const ripple_access_frame *frame) {
     if (ripple_access_top != frame) return 0;
     ripple_access_top = frame->parent;
-    ripple_access_innermost = frame->parent != NULL ? frame->parent->connection : NULL;
+    ripple_access_innermost = frame->parent != NULL ? frame->parent->connection : &ripple_access_none;
     return 1;
+}
+
+// The connection of the innermost access, NULL when the thread runs none (for tests).
+static inline const void *ripple_access_innermost_connection(void) {
+    return ripple_access_innermost == &ripple_access_none ? NULL : ripple_access_innermost;
 }
 
 // The invariant above, for debug checks.
 static inline int ripple_access_innermost_is_consistent(void) {
-    return ripple_access_innermost == (ripple_access_top != NULL ? ripple_access_top->connection : NULL);
+    return ripple_access_innermost == (ripple_access_top != NULL ? ripple_access_top->connection : &ripple_access_none);
 }
 
+// Whether the thread runs an access to `connection` (NULL: never).
 static inline int ripple_access_holds(const void *connection) {
     if (ripple_access_innermost == connection) return 1;
-    for (const ripple_access_frame *frame = ripple_access_top; frame != NULL; frame = frame->parent) {
+    if (connection == NULL || ripple_access_top == NULL) return 0;
+    // The innermost frame was compared above; the accesses around it remain.
+    for (const ripple_access_frame *frame = ripple_access_top->parent; frame != NULL; frame = frame->parent) {
         if (frame->connection == connection) return 1;
     }
     return 0;

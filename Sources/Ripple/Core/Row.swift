@@ -96,12 +96,6 @@ public final class Row: @unchecked Sendable {
         statementRow?.checkAccess()
     }
 
-    /// `checkAccess()`, for the connection of a statement row (nil: a copied row).
-    @inlinable @inline(__always)
-    static func checkAccess(_ connectionIdentity: UnsafeRawPointer?) {
-        if let connectionIdentity, !holdsAccess(connectionIdentity) { rowUsedOutsideOfAccess() }
-    }
-
     /// Whether the current thread holds the access of the connection of a statement row.
     @inlinable @inline(__always)
     static func holdsAccess(_ connectionIdentity: UnsafeRawPointer) -> Bool {

@@ -294,8 +294,9 @@ struct RecordDecodingStorage {
         }
     }
 
-    /// The statement handle of a statement row, once checked that the thread holds the
-    /// row's connection and that `index` is a column; nil for a copied row.
+    /// The statement handle of a statement row and the column index SQLite takes, once
+    /// checked that the thread holds the row's connection and that `index` is a column;
+    /// nil for a copied row.
     @inline(__always)
     private func statementHandle(forColumn index: Int) -> (OpaquePointer, CInt)? {
         guard let statementRow else { return nil }

@@ -124,6 +124,8 @@ final class DatabaseValueConvertibleTests: XCTestCase {
             texts.append(String(repeating: "a", count: length))
             if length > 0 {
                 texts.append(String(repeating: "b", count: length - 1) + "\u{0}")
+                texts.append("\u{0}" + String(repeating: "b", count: length - 1))
+                texts.append(String(repeating: "b", count: length / 2) + "\u{0}" + String(repeating: "b", count: length - 1 - length / 2))
                 texts.append(String(repeating: "c", count: length - 1) + "é")   // 1 byte more
                 texts.append("🙂" + String(repeating: "d", count: length))      // 4 bytes more
             }
@@ -133,24 +135,27 @@ final class DatabaseValueConvertibleTests: XCTestCase {
             for text in texts { try db.execute(sql: "INSERT INTO t (value) VALUES (?)", arguments: [text]) }
         }
         try dbQueue.read { db in
+            // Compared byte by byte: String's == is canonical equivalence, not byte equality.
+            let expected = texts.map { Array($0.utf8) }
+            func bytes(_ strings: [String]) -> [[UInt8]] { strings.map { Array($0.utf8) } }
             // By index, by name, optional, from a cursor row, as a database value, in a copied row.
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT value FROM t ORDER BY id"), texts)
+            XCTAssertEqual(bytes(try String.fetchAll(db, sql: "SELECT value FROM t ORDER BY id")), expected)
             let rows = try Row.fetchCursor(db, sql: "SELECT value FROM t ORDER BY id")
             var index = 0
             while let row = try rows.next() {
                 let byIndex: String = try row[0]
+                let optionalByIndex: String? = try row[0]
                 let byName: String = try row["value"]
-                let optional: String? = try row["value"]
-                XCTAssertEqual(byIndex, texts[index])
-                XCTAssertEqual(byName, texts[index])
-                XCTAssertEqual(optional, texts[index])
+                let optionalByName: String? = try row["value"]
+                let copied: String = try row.copy()["value"]
+                let reads = [byIndex, optionalByIndex, byName, optionalByName, copied].map { $0.map { Array($0.utf8) } }
+                XCTAssertEqual(reads, Array(repeating: expected[index], count: 5))
                 XCTAssertEqual(row.databaseValue(atIndex: 0), texts[index].databaseValue)
-                XCTAssertEqual(try row.copy()["value"] as String, texts[index])
                 index += 1
             }
             XCTAssertEqual(index, texts.count)
             struct Item: Decodable, FetchableRecord { var value: String }
-            XCTAssertEqual(try Item.fetchAll(db, sql: "SELECT value FROM t ORDER BY id").map(\.value), texts)
+            XCTAssertEqual(bytes(try Item.fetchAll(db, sql: "SELECT value FROM t ORDER BY id").map(\.value)), expected)
         }
         // Invalid UTF-8 of every length around the boundary: Data, never a (repaired) String.
         for length in [1, 14, 15, 16, 40] {
@@ -160,6 +165,26 @@ final class DatabaseValueConvertibleTests: XCTestCase {
             let row = try dbQueue.read { try Row.fetchOne($0, sql: sql) }!
             XCTAssertEqual(row.databaseValue(atIndex: 0), (Data(repeating: 0x61, count: length - 1) + [0xFF]).databaseValue)
             assertDatabaseError(.SQLITE_MISMATCH) { let _: String = try row["value"] }
+        }
+    }
+
+    /// The validation used on Apple systems older than `String(validating:as:)` agrees
+    /// with it, on valid and invalid UTF-8 of every kind.
+    func testDecoderValidationAgreesWithStringValidating() {
+        let samples: [[UInt8]] = [
+            [], [0x61], Array("é".utf8), Array("🙂".utf8), Array("aé🙂z".utf8), Array("日本語".utf8),
+            [0xFF], [0xC3], [0xC3, 0x28], [0xE2, 0x82], [0xF0, 0x9F, 0x98],   // invalid, truncated
+            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF],         // overlong
+            [0xED, 0xA0, 0x80],                                                  // a surrogate
+            [0xF4, 0x90, 0x80, 0x80],                                            // above U+10FFFF
+            [0x80], [0x61, 0x80, 0x62], Array("é".utf8) + [0xFF],
+        ]
+        for sample in samples {
+            sample.withUnsafeBufferPointer { bytes in
+                let expected = String(validating: bytes, as: UTF8.self)
+                XCTAssertEqual(decoderValidatedString(bytes).map { Array($0.utf8) }, expected.map { Array($0.utf8) }, "\(sample)")
+                XCTAssertEqual(validatedString(bytes).map { Array($0.utf8) }, expected.map { Array($0.utf8) }, "\(sample)")
+            }
         }
     }
 

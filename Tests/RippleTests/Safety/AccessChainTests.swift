@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Ripple
+import CRippleSupport
 
 /// The chain of accesses a thread runs: the unsafe part of reentrance and confinement checks.
 final class AccessChainTests: XCTestCase {
@@ -28,25 +29,47 @@ final class AccessChainTests: XCTestCase {
         XCTAssertFalse(AccessChain.holds(first))
     }
 
-    /// Rows compare the innermost access first, then walk the chain: each pop must give
-    /// the innermost place back to the access around it.
+    /// Rows compare the innermost access first, then walk the chain: each push and pop
+    /// must leave the innermost place to the top access.
     func testTheInnermostAccessFollowsPushesAndPops() {
         let first = Identity()
         let second = Identity()
+        func assertInnermost(_ expected: Identity?, line: UInt = #line) {
+            XCTAssertEqual(ripple_access_innermost_connection(), expected.map(AccessChain.identity(of:)), line: line)
+            XCTAssertEqual(ripple_access_innermost_is_consistent(), 1, line: line)
+        }
+        assertInnermost(nil)
         AccessChain.withAccess(to: first) {
+            assertInnermost(first)
             AccessChain.withAccess(to: second) {
+                assertInnermost(second)
                 AccessChain.withAccess(to: first) {
+                    assertInnermost(first)
                     XCTAssertTrue(AccessChain.holds(first))
                     XCTAssertTrue(AccessChain.holds(second), "found down the chain")
                 }
+                assertInnermost(second)
                 XCTAssertTrue(AccessChain.holds(first), "found down the chain")
                 XCTAssertTrue(AccessChain.holds(second))
             }
+            assertInnermost(first)
             XCTAssertTrue(AccessChain.holds(first))
             XCTAssertFalse(AccessChain.holds(second), "the innermost place went back to the outer access")
         }
+        assertInnermost(nil)
         XCTAssertFalse(AccessChain.holds(first))
         XCTAssertFalse(AccessChain.holds(second))
+    }
+
+    /// No connection, not even a null one, is held by a thread that runs no access.
+    func testANullConnectionIsNeverHeld() {
+        XCTAssertEqual(ripple_access_holds(nil), 0)
+        AccessChain.withAccess(to: Identity()) {
+            AccessChain.withAccess(to: Identity()) {
+                XCTAssertEqual(ripple_access_holds(nil), 0)
+            }
+        }
+        XCTAssertEqual(ripple_access_holds(nil), 0)
     }
 
     func testAThrownErrorPopsTheAccess() {

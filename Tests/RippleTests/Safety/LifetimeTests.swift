@@ -83,6 +83,32 @@ extension LifetimeTests {
                              "A row of a cursor was read outside of the database access", "row.copy()")
     }
 
+    /// The access check compares the innermost access first: a row of a nested access
+    /// read once that access ended, inside the access around it, is still caught.
+    func testACursorRowOfANestedAccessReadAfterItEndedIsFatal() throws {
+        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowOfANestedAccessReadAfterItEnded",
+                             "A row of a cursor was read outside of the database access")
+    }
+
+    /// A row read inside an access to another connection only is caught.
+    func testACursorRowReadInsideAnotherConnectionsAccessIsFatal() throws {
+        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowReadInsideAnotherConnectionsAccess",
+                             "A row of a cursor was read outside of the database access")
+    }
+
+    /// Out-of-range indexes are programmer errors, for statement rows and copied rows,
+    /// below zero and from the column count on.
+    func testRowIndexesOutOfRangeAreFatal() throws {
+        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testStatementRowIndexAtCount",
+                             "Row index 2 out of range 0..<2")
+        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testStatementRowNegativeIndex",
+                             "Row index -1 out of range 0..<2")
+        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCopiedRowIndexAtCount",
+                             "Row index 2 out of range 0..<2")
+        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCopiedRowNegativeIndex",
+                             "Row index -1 out of range 0..<2")
+    }
+
     func testACopiedRowIsDecodedFromManyThreadsAtOnce() throws {
         // Copied rows are immutable: no decoder is cached in them (ThreadSanitizer watches).
         struct Player: Decodable, FetchableRecord, Equatable { var id: Int; var name: String }
@@ -102,6 +128,54 @@ final class LifetimeFatalErrorScenarios: XCTestCase {
         let dbQueue = try DatabaseQueue()
         let row = try dbQueue.read { db in try Row.fetchCursor(db, sql: "SELECT 1 AS a").next()! }
         _ = try row.decode(Int.self, atIndex: 0)
+    }
+
+    func testCursorRowOfANestedAccessReadAfterItEnded() throws {
+        guard isFatalScenario else { return }
+        let outer = try DatabaseQueue()
+        let inner = try DatabaseQueue()
+        try outer.read { _ in
+            let row = try inner.read { db in try Row.fetchCursor(db, sql: "SELECT 1 AS a").next()! }
+            _ = try row.decode(Int.self, forColumn: "a")
+        }
+    }
+
+    func testCursorRowReadInsideAnotherConnectionsAccess() throws {
+        guard isFatalScenario else { return }
+        let owner = try DatabaseQueue()
+        let other = try DatabaseQueue()
+        let row = try owner.read { db in try Row.fetchCursor(db, sql: "SELECT 1 AS a").next()! }
+        try other.read { _ in _ = try row.decodeIfPresent(Int.self, atIndex: 0) }
+    }
+
+    func testStatementRowIndexAtCount() throws {
+        guard isFatalScenario else { return }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let row = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 2 AS b").next()!
+            _ = try row.decode(Int.self, atIndex: 2)
+        }
+    }
+
+    func testStatementRowNegativeIndex() throws {
+        guard isFatalScenario else { return }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let row = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 2 AS b").next()!
+            _ = try row.decodeIfPresent(Int.self, atIndex: -1)
+        }
+    }
+
+    func testCopiedRowIndexAtCount() throws {
+        guard isFatalScenario else { return }
+        let row: Row = ["a": 1, "b": 2]
+        _ = try row.decodeIfPresent(Int.self, atIndex: 2)
+    }
+
+    func testCopiedRowNegativeIndex() throws {
+        guard isFatalScenario else { return }
+        let row: Row = ["a": 1, "b": 2]
+        _ = try row.decode(Int.self, atIndex: -1)
     }
 }
 
