@@ -45,21 +45,12 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let statementRow: StatementRowHandle?
 
-    /// The statement handle of a statement row, nil for copied values.
-    @inlinable
-    var sqliteStatement: OpaquePointer? { statementRow?.sqliteStatement }
-
     /// The number of columns.
     public let count: Int
 
     /// Name lookups of a statement row (see ``ColumnIndexCache``).
     @usableFromInline
     let columnIndexCache: ColumnIndexCache?
-
-    /// The identity of the connection of a statement row (nil for copied values), compared
-    /// with the accesses the current thread runs (see ``AccessChain``); never dereferenced.
-    @inlinable
-    var connectionIdentity: UnsafeRawPointer? { statementRow?.connectionIdentity }
 
     // @exclusivity(unchecked): see the measurement at Database's fields.
     /// The decoder of `Decodable` records built from this statement row, reused from row
@@ -216,17 +207,17 @@ public final class Row: @unchecked Sendable {
     /// Whether the value at `index` is NULL.
     public func hasNull(atIndex index: Int) -> Bool {
         // A statement row asks for the type only, without copying text or blob values.
-        if let sqliteStatement {
-            checkIndex(index)
-            checkAccess()
-            return sqlite3_column_type(sqliteStatement, CInt(index)) == SQLITE_NULL
+        if let statementRow {
+            let column = StatementRowHandle.columnIndex(index, count: count)
+            statementRow.checkAccess()
+            return sqlite3_column_type(statementRow.sqliteStatement, column) == SQLITE_NULL
         }
         return databaseValue(atIndex: index).isNull
     }
 
     /// The value at `index`. Out of range is a programmer error.
     public func databaseValue(atIndex index: Int) -> DatabaseValue {
-        precondition(index >= 0 && index < count, "Row index \(index) out of range 0..<\(count)")
+        checkIndex(index)
         switch storage {
         case .statement(let statement):
             checkAccess()
@@ -296,14 +287,7 @@ public final class Row: @unchecked Sendable {
     /// The value at `index`, converted to `type`; throws when it cannot be.
     @inlinable
     public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, atIndex index: Int) throws -> Value {
-        checkIndex(index)
-        switch storage {
-        case .statement(let statement):
-            checkAccess()
-            return try Value.decode(statement: statement, index: CInt(index))
-        case .values(let columns, let values):
-            return try Value.decode(from: values[index], column: columns[index], index: index)
-        }
+        try decodeFromStorage(Value.self, atIndex: index)
     }
 
     /// The value at `index`, converted to `type`; the fast path.
@@ -315,7 +299,7 @@ public final class Row: @unchecked Sendable {
             statementRow.checkAccess()
             return try decode(Value.self, atIndex: index, in: statementRow)
         }
-        return try decodeCopied(Value.self, atIndex: index)
+        return try decodeFromStorage(Value.self, atIndex: index)
     }
 
     /// `decode(_:atIndex:)` for a statement row, once its access is checked.
@@ -337,7 +321,7 @@ public final class Row: @unchecked Sendable {
             statementRow.checkAccess()
             return try decodeIfPresent(Value.self, atIndex: index, in: statementRow)
         }
-        return try decodeCopied(Value?.self, atIndex: index)
+        return try decodeFromStorage(Value?.self, atIndex: index)
     }
 
     /// `decodeIfPresent(_:atIndex:)` for a statement row, once its access is checked.
@@ -352,9 +336,10 @@ public final class Row: @unchecked Sendable {
         throw statementDecodingError(Value.self, index: column)
     }
 
-    /// Decodes a copied value (slow path, kept out of line).
+    /// The value at `index`, converted to `type`, from either storage: copied values, and
+    /// the types a statement cannot give straight (kept out of line).
     @usableFromInline
-    func decodeCopied<Value: DatabaseValueConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value {
+    func decodeFromStorage<Value: DatabaseValueConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value {
         checkIndex(index)
         switch storage {
         case .statement(let statement):
@@ -400,7 +385,7 @@ public final class Row: @unchecked Sendable {
             return try decode(Value.self, atIndex: index, in: statementRow)
         }
         guard let index = uncachedIndex(forColumn: name) else { throw missingColumn(name) }
-        return try decodeCopied(Value.self, atIndex: index)
+        return try decodeFromStorage(Value.self, atIndex: index)
     }
 
     /// The value of column `name`, nil when NULL or when there is no such column.
@@ -414,7 +399,7 @@ public final class Row: @unchecked Sendable {
             return try decodeIfPresent(Value.self, atIndex: index, in: statementRow)
         }
         guard let index = uncachedIndex(forColumn: name) else { return nil }
-        return try decodeCopied(Value?.self, atIndex: index)
+        return try decodeFromStorage(Value?.self, atIndex: index)
     }
 
     @inlinable

@@ -7,9 +7,7 @@ import CSQLite
 // accessors, instead of one column access (with its bookkeeping) for the type and another
 // for the value. The value is unprotected, which is fine on the connection's own thread.
 
-// Always inlined: a call for each integer column cost W2b about 8 instructions a column
-// (the specializations for Int and Int64 were merged into one function, called).
-@inlinable @inline(__always)
+@inlinable
 func columnInteger<I: FixedWidthInteger>(_ sqliteStatement: OpaquePointer, _ index: CInt) -> I? {
     let value = sqlite3_column_value(sqliteStatement, index)
     switch sqlite3_value_type(value) {

@@ -33,7 +33,7 @@ extension Row {
     @usableFromInline
     var reusableRecordDecoder: any Decoder {
         // A copied row may be decoded from several threads at once: it keeps no decoder.
-        guard connectionIdentity != nil else { return DatabaseRowDecoder(row: self, ownsRow: true) }
+        guard statementRow != nil else { return DatabaseRowDecoder(row: self, ownsRow: true) }
         checkAccess()
         if let decoder = recordDecoder { return decoder }
         let decoder = DatabaseRowDecoder(row: self, ownsRow: false)
