@@ -23,6 +23,11 @@ enum AccessChain {
         ripple_access_holds(identity(of: connection)) != 0
     }
 
+    /// Whether the current thread runs any database access.
+    static var isInsideAnyAccess: Bool {
+        ripple_access_innermost_connection() != nil
+    }
+
     /// Runs `body` as an access to `connection` on the current thread.
     static func withAccess<T>(to connection: AnyObject, _ body: () throws -> T) rethrows -> T {
         var frame = ripple_access_frame(connection: identity(of: connection), parent: nil)

@@ -50,7 +50,9 @@ public struct DatabaseRegionObservation: Sendable {
     /// - parameter writer: a ``DatabaseQueue`` or a ``DatabasePool``.
     /// - parameter onError: called with the error of the region's computation.
     /// - parameter onChange: called on the writer's queue after each impactful transaction.
-    /// - returns: a cancellable that stops the observation, also when deallocated.
+    /// - returns: a cancellable that stops the observation, also when deallocated. Once
+    ///   the writer removed the observation, `onChange` is released out of any database
+    ///   access: a `deinit` it runs may use the database.
     public func start(
         in writer: some DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,
@@ -69,7 +71,10 @@ public struct DatabaseRegionObservation: Sendable {
         }
         return AnyDatabaseCancellable { [weak writer] in
             observer.cancel()
-            writer?.asyncWriteWithoutTransaction { db in db.remove(transactionObserver: observer) }
+            writer?.asyncWriteWithoutTransaction { db in
+                db.remove(transactionObserver: observer)
+                observer.letHandlerGo()
+            }
         }
     }
 }

@@ -52,10 +52,11 @@ class RegionObserver: TransactionObserver, @unchecked Sendable {
 }
 
 /// The region observer of a ``DatabaseRegionObservation``: a handler, and a cancellation.
-// @unchecked Sendable: `onChange` is immutable and only called on the writer's queue, and
-// `cancellation` is thread-safe.
+// @unchecked Sendable: `onChange` is only read and written on the writer's queue (where the
+// broker calls the observer, and where `letHandlerGo()` runs), and `cancellation` is
+// thread-safe.
 final class ClosureRegionObserver: RegionObserver, @unchecked Sendable {
-    private let onChange: (Database) -> Void
+    private var onChange: ((Database) -> Void)?
     private let cancellation = Cancellation()
 
     init(region: DatabaseRegion, onChange: @escaping (Database) -> Void) {
@@ -67,8 +68,17 @@ final class ClosureRegionObserver: RegionObserver, @unchecked Sendable {
         cancellation.cancel()
     }
 
+    /// On the writer's queue, once cancelled and removed from the broker: lets the
+    /// handler go, out of any database access (a `deinit` it runs may use the database).
+    func letHandlerGo() {
+        // (Taken out first: the handed-over reference must be the last one.)
+        let handler = onChange
+        onChange = nil
+        OutOfAccessRelease.release((consume handler) as Any)
+    }
+
     override func regionWasCommitted(_ db: Database) {
-        guard !cancellation.isCancelled else { return }
+        guard !cancellation.isCancelled, let onChange else { return }
         onChange(db)
     }
 }

@@ -197,19 +197,57 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         return state.deliveries.append(delivery)
     }
 
-    /// What a cancellation lets go, for the caller to release once the lock is unlocked
-    /// (releasing a closure may run a `deinit` that uses the observation).
+    /// What a cancelled observation lets go, for the caller to release once the lock is
+    /// unlocked (releasing a closure may run a `deinit` that uses the observation).
     private struct Released {
         var shared: ValueObservationSharedState.Released
         var onError: (@Sendable (any Error) -> Void)?
         var typedOutputs: Any
     }
 
-    /// Cancels, with the lock held; returns nil when it was cancelled already.
-    private func cancel(_ state: inout ValueObservationSharedState) -> Released? {
-        guard let shared = state.cancel() else { return nil }
+    /// With the lock held: once cancelled, and when no work holds the closures, what the
+    /// observation lets go (see ``whileInUse(_:)``); nil otherwise.
+    private func letGo(_ state: inout ValueObservationSharedState) -> Released? {
+        // (`onError`, set until then, tells whether the closures were let go already.)
+        guard onError != nil, let shared = state.letGo() else { return nil }
         defer { onError = nil }
         return Released(shared: shared, onError: onError, typedOutputs: letTypedOutputsGo())
+    }
+
+    /// Runs `body`, work that may hold the observation's closures (its handlers, its
+    /// fetch, its `handleEvents` closures) on a thread that may run a database access: a
+    /// fetch, the scheduling of a delivery, a call to a handler.
+    ///
+    /// A cancellation meanwhile (from another thread) leaves the closures to the end of
+    /// the last such work, which lets them go out of any access. So the last reference to
+    /// a closure is never released inside an access, where a `deinit` that uses the
+    /// database would be refused. (`body`'s own references go when it returns, before the
+    /// work ends: the observation's are the last.)
+    private func whileInUse<R>(_ body: () throws -> R) rethrows -> R {
+        state.withLock { $0.beginUse() }
+        defer { endUse() }
+        return try body()
+    }
+
+    /// ``whileInUse(_:)``, which does not run `body` once cancelled.
+    private func whileInUseUnlessCancelled(_ body: () -> Void) {
+        guard state.withLock({ state -> Bool in
+            if state.isCancelled { return false }
+            state.beginUse()
+            return true
+        }) else { return }
+        defer { endUse() }
+        body()
+    }
+
+    /// The end of ``whileInUse(_:)``'s work.
+    private func endUse() {
+        if let released = state.withLock({ state -> Released? in
+            state.endUse()
+            return letGo(&state)
+        }) {
+            OutOfAccessRelease.release(consume released)
+        }
     }
 
     /// Whether the observation was cancelled.
@@ -268,14 +306,21 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
 
     func start() {
         guard let writer else { return }
+        whileInUse { start(writer) }
+    }
+
+    private func start(_ writer: any DatabaseWriter) {
         notify(\.willStart)
         if scheduler.immediateInitialValue() {
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
                 // Not a trap: the application hears of it, and may go on.
                 let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
-                guard let released = state.withLock({ cancel(&$0) }) else { return }
-                released.shared.events.notify(\.didFail, error)
-                released.onError?(error)
+                guard let (events, onError) = state.withLock({ state -> ([ValueObservationEvents], (@Sendable (any Error) -> Void)?)? in
+                    guard state.cancel() else { return nil }
+                    return (state.events, self.onError)
+                }) else { return }
+                events.notify(\.didFail, error)
+                onError?(error)
                 return
             }
             // Register and fetch the initial value in one writer access: no commit can slip
@@ -291,10 +336,12 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
             startOnReader(pool)
         } else {
             writer.asyncWriteWithoutTransaction { [self] db in
-                do {
-                    if let delivery = try registerAndFetch(db) { deliver(.value(delivery)) }
-                } catch {
-                    deliver(error)
+                whileInUse {
+                    do {
+                        if let delivery = try registerAndFetch(db) { deliver(.value(delivery)) }
+                    } catch {
+                        deliver(error)
+                    }
                 }
             }
         }
@@ -309,22 +356,28 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     private func startOnReader(_ pool: DatabasePool) {
         state.withLock { $0.isFetching = true }
         pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
-            var region: DatabaseRegion = .fullDatabase
-            var outcome: FetchOutcome?
-            do {
-                // (Nothing is fetched once cancelled, and nothing delivered.)
-                let db = try result.get()
-                if let fetched = try fetch(db, recording: !isExplicit) {
-                    region = try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase
-                    if let delivery = try delivery(of: fetched.raw) { outcome = .value(delivery) }
-                }
-            } catch {
-                outcome = .failure(error)
+            whileInUse { firstReaderFetch(pool, result, mark) }
+        }
+    }
+
+    /// ``startOnReader(_:)``'s fetch, on the reader.
+    private func firstReaderFetch(_ pool: DatabasePool, _ result: Result<Database, any Error>, _ mark: LastCommitMark?) {
+        var region: DatabaseRegion = .fullDatabase
+        var outcome: FetchOutcome?
+        do {
+            // (Nothing is fetched once cancelled, and nothing delivered.)
+            let db = try result.get()
+            if let fetched = try fetch(db, recording: !isExplicit) {
+                region = try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase
+                if let delivery = try delivery(of: fetched.raw) { outcome = .value(delivery) }
             }
-            // Registered before the first value is delivered: a write that the application
-            // starts once it has the value comes after the registration.
-            pool.asyncWriteWithoutTransaction { [self, region] db in
-                guard !isCancelled else { return }
+        } catch {
+            outcome = .failure(error)
+        }
+        // Registered before the first value is delivered: a write that the application
+        // starts once it has the value comes after the registration.
+        pool.asyncWriteWithoutTransaction { [self, region] db in
+            whileInUseUnlessCancelled {
                 register(db, initialRegion: region)
                 if !db.noCommitChangedData(since: mark) {
                     // (While the first value is not delivered yet, this only asks for one
@@ -332,14 +385,20 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
                     regionDidChange(db)
                 }
             }
-            endFetch(delivering: outcome)
         }
+        endFetch(delivering: outcome)
     }
 
     func cancel() {
-        // (What the observation lets go is released here, with the lock unlocked.)
-        guard let released = state.withLock({ cancel(&$0) }) else { return }
-        released.shared.events.notify(\.didCancel)
+        // What the observation lets go is released here, with the lock unlocked, out of
+        // any access; or, when work under way holds its closures, once that work ends
+        // (see `whileInUse(_:)`).
+        guard let (events, released) = state.withLock({ state -> ([ValueObservationEvents], Released?)? in
+            guard state.cancel() else { return nil }
+            return (state.events, letGo(&state))
+        }) else { return }
+        events.notify(\.didCancel)
+        OutOfAccessRelease.release((consume events, consume released))
         writer?.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
     }
 
@@ -411,8 +470,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
             poolRegionWasCommitted()
             return
         }
-        guard !isCancelled else { return }
-        regionDidChange(db)
+        whileInUseUnlessCancelled { regionDidChange(db) }
     }
 
     /// ``regionWasCommitted(_:)`` on a pool, without throttling: what `regionDidChange(_:)`
@@ -421,14 +479,13 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// observation of each commit, and each lock may wait for a reader that fetches (W8:
     /// 20 observations of a table, one commit every 90 µs).
     private func poolRegionWasCommitted() {
-        guard let (events, request) = state.withLock({ state -> ([ValueObservationEvents], ValueObservationFetchRequest?)? in
+        guard let (hasEvents, request) = state.withLock({ state -> (Bool, ValueObservationFetchRequest?)? in
             guard !state.isCancelled else { return nil }
-            // (The handlers are copied only when there are some: a copy is a retain.)
-            let events = state.events.isEmpty ? [] : state.events
-            return (events, state.askForFetch() ? state.nextFetch() : nil)
+            return (!state.events.isEmpty, state.askForFetch() ? state.nextFetch() : nil)
         }) else { return }
-        // (Without handlers, no key path: making one costs about 70 instructions.)
-        if !events.isEmpty { events.notify(\.databaseDidChange) }
+        // (Without handlers, no copy of them, no use, no key path: a copy is a retain, and
+        // making a key path costs about 70 instructions.)
+        if hasEvents { whileInUse { notify(\.databaseDidChange) } }
         if let request { startPoolFetch(request) }
     }
 
@@ -498,6 +555,10 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     }
 
     private func fetchAndDeliver(_ result: Result<Database, any Error>, _ request: ValueObservationFetchRequest) {
+        whileInUse { fetchAndDeliverInUse(result, request) }
+    }
+
+    private func fetchAndDeliverInUse(_ result: Result<Database, any Error>, _ request: ValueObservationFetchRequest) {
         if !isPool {
             // On the writer queue, the fetch sees every commit made so far: the changes that
             // asked for another fetch meanwhile are covered by this one.
@@ -554,9 +615,11 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         }
         guard region != request.observedRegion else { return }
         writer?.asyncWriteWithoutTransaction { [self] writerDB in
-            guard state.withLock({ request.generation == $0.generation && !$0.isCancelled }) else { return }
-            setRegion(region, on: writerDB)
-            fetchAfterChange(writerDB)
+            guard state.withLock({ request.generation == $0.generation }) else { return }
+            whileInUseUnlessCancelled {
+                setRegion(region, on: writerDB)
+                fetchAfterChange(writerDB)
+            }
         }
     }
 
@@ -624,7 +687,7 @@ final class TypedValueObservationRunner<Value: Sendable>: ValueObservationRunner
     }
 
     override fileprivate func fetchRaw(_ db: Database) throws -> Any? {
-        guard let pipeline = state.withLock({ _ in pipeline }) else { return nil }
+        guard let pipeline = state.withLock({ $0.isCancelled ? nil : pipeline }) else { return nil }
         return try pipeline.fetch(db)
     }
 
@@ -635,7 +698,10 @@ final class TypedValueObservationRunner<Value: Sendable>: ValueObservationRunner
         // more metadata lookup, and an optional one another.)
         var pipeline: ValuePipeline<Value>?
         var onChange: (@Sendable (Value) -> Void)?
-        state.withLock { _ in
+        state.withLock { state in
+            // (Once cancelled, the closures wait for the work under way to end, and are not
+            // used.)
+            guard !state.isCancelled else { return }
             pipeline = self.pipeline
             onChange = self.onChange
         }

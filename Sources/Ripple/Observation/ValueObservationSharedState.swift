@@ -5,7 +5,7 @@
 /// Not generic: the writer reads and changes it for each observation of each commit, and
 /// each delivery runs on it; a generic state costs lookups of its metadata each time (W8).
 ///
-/// (The order of the fields packs them in 32 bytes, W6m.)
+/// (The order of the fields packs them, W6m.)
 struct ValueObservationSharedState {
     /// The deliveries that wait for the scheduler, in order: each one calls a handler
     /// with a value or an error.
@@ -13,6 +13,11 @@ struct ValueObservationSharedState {
     var isCancelled = false
     var isFetching = false
     var needsRefetch = false
+    /// The work under way that may hold the observation's closures, on threads that may
+    /// be in a database access (see `ValueObservationRunner.whileInUse`): once cancelled,
+    /// the closures are let go when the last one ends. A few at most: the writer's, a
+    /// reader's, a start's, a throttled fetch's.
+    private(set) var usesInProgress: UInt8 = 0
     /// Counts the fetches asked for: on a pool, only the last one asked for may change
     /// the observed region (see `ValueObservationRunner.regionWasFetched`). Compared for
     /// equality only: it may wrap.
@@ -44,19 +49,40 @@ struct ValueObservationSharedState {
         return ValueObservationFetchRequest(generation: generation, observedRegion: observedRegion)
     }
 
-    /// What a cancellation lets go: for the caller to release once the lock is unlocked
-    /// (releasing a closure may run a `deinit` that uses the observation).
+    /// What a cancelled observation lets go: for the caller to release once the lock is
+    /// unlocked (releasing a closure may run a `deinit` that uses the observation).
     struct Released {
         var events: [ValueObservationEvents]
         var deliveries: [@Sendable () -> Void]
     }
 
-    /// Cancels; returns nil when it was cancelled already, else what it lets go.
-    mutating func cancel() -> Released? {
-        guard !isCancelled else { return nil }
+    /// Cancels; returns false when it was cancelled already. What the observation lets
+    /// go then comes from ``letGo()``.
+    mutating func cancel() -> Bool {
+        guard !isCancelled else { return false }
         isCancelled = true
+        return true
+    }
+
+    /// Once cancelled, and when no work holds the closures (``usesInProgress`` is 0): what
+    /// the observation lets go. Nil otherwise.
+    mutating func letGo() -> Released? {
+        guard isCancelled && usesInProgress == 0 else { return nil }
         defer { events = [] }
         return Released(events: events, deliveries: deliveries.removeAll())
+    }
+
+    /// Work that may hold the observation's closures begins.
+    mutating func beginUse() {
+        precondition(usesInProgress < .max, "too many uses of a value observation at once")
+        usesInProgress += 1
+    }
+
+    /// Work that began with ``beginUse()`` ends. When it was the last one, and the
+    /// observation was cancelled meanwhile, ``letGo()`` gives what the observation lets go.
+    mutating func endUse() {
+        precondition(usesInProgress > 0, "endUse() without beginUse()")
+        usesInProgress -= 1
     }
 }
 

@@ -292,6 +292,9 @@ final class ValueObservationTests: XCTestCase {
             }
             dbQueue.writeWithoutTransaction { _ in }  // the removal from the broker ran
             queue.sync {}
+            // (A cancel while the writer's block that delivered the value still ran leaves
+            // the closures to the end of that block, which releases them out of its access.)
+            OutOfAccessRelease.waitForPendingReleases()
             XCTAssertNil(weakOwner, "kept by \(keptBy): let go once cancelled")
         }
     }

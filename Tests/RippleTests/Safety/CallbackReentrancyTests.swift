@@ -243,8 +243,10 @@ final class CancellableLifetimeTests: XCTestCase {
                 .start(in: dbQueue, onError: { _ in }, onChange: { _ in _ = owner })
             owner.cancellable?.cancel()
         }
-        // The removal of the observer from the connection is asynchronous: wait for it.
+        // The removal of the observer from the connection is asynchronous: wait for it,
+        // then for the release of the handler, out of the writer's access.
         try dbQueue.read { _ in }
+        OutOfAccessRelease.waitForPendingReleases()
         XCTAssertNil(weakOwner)
     }
 }

@@ -1,0 +1,41 @@
+import Dispatch
+
+/// Releases values out of any database access.
+///
+/// Work that runs inside an access (a value observation's fetch on the writer, say) may
+/// hold the last reference to an application's closure, when the application cancelled
+/// meanwhile from another thread. Released there, the closure would run the `deinit` of
+/// what it captured inside the access, where a use of the database is refused (an access
+/// started inside an access to the same connection would wait for itself). Such work
+/// hands what it may hold last to ``release(_:)``.
+enum OutOfAccessRelease {
+    private static let queue = DispatchQueue(label: "Ripple.OutOfAccessRelease")
+
+    /// Releases `value` now when the current thread runs no database access, and is not
+    /// on a connection's queue (where an access would wait for the queue itself); else
+    /// soon, on a queue of its own, which runs no access.
+    static func release(_ value: consuming Any) {
+        if !AccessChain.isInsideAnyAccess && AccessContext.current == nil { return }
+        let box = HandedOver(value)
+        queue.async { box.release() }
+    }
+
+    /// Waits until what was handed over so far is released (for tests).
+    static func waitForPendingReleases() {
+        queue.sync {}
+    }
+
+    // @unchecked Sendable: the sender keeps no reference to the value it boxes, and only
+    // the queue's block reads it, once.
+    private final class HandedOver: @unchecked Sendable {
+        private var value: Any?
+
+        init(_ value: consuming Any) {
+            self.value = consume value
+        }
+
+        func release() {
+            value = nil
+        }
+    }
+}
