@@ -8,6 +8,10 @@ import Dispatch
 /// what it captured inside the access, where a use of the database is refused (an access
 /// started inside an access to the same connection would wait for itself). Such work
 /// hands what it may hold last to ``release(_:)``.
+///
+/// The queue is serial, one for the process: a `deinit` that waits (for a long write, say)
+/// delays the releases handed over after it. They are rare: only a cancellation that comes
+/// while a fetch runs hands anything over, and a region observation's removal.
 enum OutOfAccessRelease {
     private static let queue = DispatchQueue(label: "Ripple.OutOfAccessRelease")
 

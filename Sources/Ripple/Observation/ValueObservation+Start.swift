@@ -89,6 +89,21 @@ extension ValueObservation {
 /// The observation of a reader that is not a writer (a ``DatabaseSnapshot``): its content
 /// never changes, and its one value is delivered as the scheduler says.
 enum UnchangingReaderObservation {
+    /// What the read uses: taken out by the read, which hands it to `OutOfAccessRelease`
+    /// when done, so that the application's closures are not released on the reader's
+    /// queue, where a `deinit` that reads the snapshot would wait for the queue itself.
+    private struct Closures<Value: Sendable> {
+        var pipeline: ValuePipeline<Value>
+        var options: ValueObservationOptions
+        var onError: @Sendable (any Error) -> Void
+        var onChange: @Sendable (Value) -> Void
+
+        func fetch(_ db: Database) throws -> Value? {
+            options.notify(\.willFetch)
+            return try pipeline.reduce(pipeline.fetch(db))
+        }
+    }
+
     static func start<Value: Sendable>(
         _ observation: ValueObservation<Value>,
         in reader: some DatabaseReader,
@@ -96,39 +111,47 @@ enum UnchangingReaderObservation {
         onError: @escaping @Sendable (any Error) -> Void,
         onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
     {
-        let pipeline = observation.makePipeline()
         let options = observation.options
         let cancellation = Cancellation()
-        options.notify(\.willStart)
-        @Sendable func fetch(_ db: Database) throws -> Value? {
-            options.notify(\.willFetch)
-            return try pipeline.reduce(pipeline.fetch(db))
-        }
-        @Sendable func fail(_ error: any Error) {
+        @Sendable func fail(_ error: any Error, _ options: ValueObservationOptions, _ onError: @Sendable (any Error) -> Void) {
             options.notify(\.didFail, error)
             onError(error)
         }
+        options.notify(\.willStart)
         if scheduler.immediateInitialValue() {
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
-                fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage))
+                fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage), options, onError)
             } else {
+                let pipeline = observation.makePipeline()
                 do {
-                    if let value = try reader.read(fetch) { onChange(value) }
+                    let value = try reader.read { db -> Value? in
+                        options.notify(\.willFetch)
+                        return try pipeline.reduce(pipeline.fetch(db))
+                    }
+                    if let value { onChange(value) }
                 } catch {
-                    fail(error)
+                    fail(error, options, onError)
                 }
             }
         } else {
+            let closures = LockedState<Closures<Value>?>(Closures(
+                pipeline: observation.makePipeline(), options: options, onError: onError, onChange: onChange))
             reader.asyncRead { result in
-                let outcome = Result { try fetch(result.get()) }
-                scheduler.schedule {
+                guard let taken = closures.withLock({ closures in
+                    defer { closures = nil }
+                    return closures
+                }) else { return }
+                let outcome = Result { try taken.fetch(result.get()) }
+                // (No other copy: the delivery's goes on the scheduler's queue.)
+                scheduler.schedule { [taken] in
                     guard !cancellation.isCancelled else { return }
                     switch outcome {
-                    case .success(let value?): onChange(value)
+                    case .success(let value?): taken.onChange(value)
                     case .success(nil): break
-                    case .failure(let error): fail(error)
+                    case .failure(let error): fail(error, taken.options, taken.onError)
                     }
                 }
+                OutOfAccessRelease.release(consume taken)
             }
         }
         return AnyDatabaseCancellable {
@@ -223,10 +246,11 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// a closure is never released inside an access, where a `deinit` that uses the
     /// database would be refused. (`body`'s own references go when it returns, before the
     /// work ends: the observation's are the last.)
-    private func whileInUse<R>(_ body: () throws -> R) rethrows -> R {
+    /// (`body` returns nothing: what it returned would outlive the work.)
+    private func whileInUse(_ body: () -> Void) {
         state.withLock { $0.beginUse() }
         defer { endUse() }
-        return try body()
+        body()
     }
 
     /// ``whileInUse(_:)``, which does not run `body` once cancelled.
@@ -641,12 +665,14 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     // MARK: Events
 
     /// Tells the `handleEvents` closures, unless cancelled.
+    /// (Once cancelled, the handlers may wait for the work under way to end, and are not
+    /// called.)
     private func notify(_ event: KeyPath<ValueObservationEvents, (@Sendable () -> Void)?>) {
-        state.withLock { $0.events }.notify(event)
+        state.withLock { $0.isCancelled ? [] : $0.events }.notify(event)
     }
 
     private func notify<Argument>(_ event: KeyPath<ValueObservationEvents, (@Sendable (Argument) -> Void)?>, _ argument: Argument) {
-        state.withLock { $0.events }.notify(event, argument)
+        state.withLock { $0.isCancelled ? [] : $0.events }.notify(event, argument)
     }
 
     // MARK: Delivery

@@ -53,10 +53,14 @@ final class OutOfAccessReleaseUnitTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         let record = LockedState<[Bool]>([])
         let carrierRanOnQueue = LockedState<Bool?>(nil)
+        // The queue waits until the test let its own reference go: the block's is the last.
+        let gate = DispatchSemaphore(value: 0)
+        dbQueue.asyncWriteWithoutTransaction { _ in gate.wait() }
         do {
             let carrier = Carrier(record, carrierRanOnQueue)
             dbQueue.asyncWriteWithoutTransaction { _ in _ = carrier }
         }
+        gate.signal()
         dbQueue.writeWithoutTransaction { _ in }
         OutOfAccessRelease.waitForPendingReleases()
         XCTAssertEqual(carrierRanOnQueue.withLock { $0 }, true, "the carrier went on the queue, out of its access")

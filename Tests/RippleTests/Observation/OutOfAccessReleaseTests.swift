@@ -10,8 +10,9 @@ final class OutOfAccessReleaseTests: XCTestCase {
     let queue = DispatchQueue(label: "OutOfAccessReleaseTests")
 
     /// Captured by one closure of an observation. Its deinit writes to the database, and
-    /// records whether it ran inside a database access (where the write would be a fatal
-    /// error: it is skipped then, so that the test fails instead).
+    /// records whether it ran inside a database access, or on a connection's queue (where
+    /// the write would be a fatal error, or wait for the queue itself: it is skipped then,
+    /// so that the test fails instead).
     final class Witness: @unchecked Sendable {  // immutable; `deinits` is thread-safe
         let writer: any DatabaseWriter
         let deinits: LockedState<[String]>
@@ -24,6 +25,10 @@ final class OutOfAccessReleaseTests: XCTestCase {
         deinit {
             if AccessChain.isInsideAnyAccess {
                 deinits.withLock { $0.append("inside an access") }
+                return
+            }
+            if AccessContext.current != nil {
+                deinits.withLock { $0.append("on a connection's queue") }
                 return
             }
             do {
@@ -111,6 +116,60 @@ final class OutOfAccessReleaseTests: XCTestCase {
         XCTAssertEqual(collector.values, [0], "kept by \(keptBy): nothing delivered after the cancel")
     }
 
+    func testNoEventFollowsTheCancelOfAFetchUnderWay() throws {
+        // The fetch under way still holds the `handleEvents` closures after the cancel:
+        // they are not called for all that. The fetch fails (didFail), or reads another
+        // table (willTrackRegion) after the cancel.
+        for (writer, ending) in [
+            (try makePlayerDatabase() as any DatabaseWriter, "fails"), (try makePlayerDatabase(), "reads another table"),
+            (try makePool(), "fails"), (try makePool(), "reads another table"),
+        ] {
+            let events = LockedState<[String]>([])
+            let fetching = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            let collector = ValueCollector<Int>()
+            struct Failure: Error {}
+            let cancellable = ValueObservation
+                .tracking { db -> Int in
+                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                    if count == 1 {
+                        fetching.signal()
+                        proceed.wait()
+                        if ending == "fails" { throw Failure() }
+                        _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")
+                    }
+                    return count
+                }
+                .handleEvents(
+                    willTrackRegion: { _ in events.withLock { $0.append("willTrackRegion") } },
+                    databaseDidChange: { events.withLock { $0.append("databaseDidChange") } },
+                    didFail: { _ in events.withLock { $0.append("didFail") } },
+                    didCancel: { events.withLock { $0.append("didCancel") } })
+                .start(in: writer, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { collector.append($0) })
+            collector.wait { $0 == [0] }
+            let inserted = DispatchGroup()
+            DispatchQueue.global().async(group: inserted) {
+                _ = try? writer.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+            }
+            guard fetching.wait(timeout: .now() + 5) == .success else {
+                proceed.signal()
+                return XCTFail("\(type(of: writer)), \(ending): no fetch after the insert")
+            }
+            cancellable.cancel()
+            proceed.signal()
+            inserted.wait()
+            // The fetch's work ended: its end of use handed the closures over.
+            let deadline = Date().addingTimeInterval(5)
+            while events.withLock({ !$0.contains("didCancel") }) && Date() < deadline { usleep(1000) }
+            writer.writeWithoutTransaction { _ in }
+            if let pool = writer as? DatabasePool { try pool.read { _ in } }
+            OutOfAccessRelease.waitForPendingReleases()
+            let log = events.withLock { $0 }
+            XCTAssertEqual(log.last, "didCancel", "\(type(of: writer)), \(ending): \(log)")
+            XCTAssertEqual(log.filter { $0 == "didFail" }, [], "\(type(of: writer)), \(ending)")
+        }
+    }
+
     func testACancelDuringAFetchOnTheWriterReleasesTheClosuresOutOfAccesses() throws {
         for keptBy in ["fetch", "map", "onChange", "handleEvents"] {
             try assertCancelDuringAFetchReleasesOutOfAccesses(try makePlayerDatabase(), keptBy: keptBy)
@@ -146,6 +205,40 @@ final class OutOfAccessReleaseTests: XCTestCase {
         proceed.signal()
         dbQueue.writeWithoutTransaction { _ in }  // the first fetch's access ended
         try assertTheWitnessWroteOutOfAccesses(deinits, dbQueue, "first fetch")
+    }
+
+    func testASnapshotObservationReleasesItsClosuresOutOfItsQueue() throws {
+        // The snapshot's read is the only holder of the fetch: it must not let it go on the
+        // snapshot's queue, where a deinit that reads the snapshot would wait for the
+        // queue itself.
+        let dbPool = try makePool()
+        let snapshot = try dbPool.makeSnapshot()
+        for keptBy in ["fetch", "map", "onChange"] {
+            let deinits = LockedState<[String]>([])
+            let collector = ValueCollector<Int>()
+            let cancellable: AnyDatabaseCancellable
+            do {
+                let witness = Witness(dbPool, deinits)
+                cancellable = ValueObservation
+                    .tracking { db -> Int in
+                        if keptBy == "fetch" { _ = witness }
+                        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                    }
+                    .map { count -> Int in
+                        if keptBy == "map" { _ = witness }
+                        return count
+                    }
+                    .start(in: snapshot, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
+                        if keptBy == "onChange" { _ = witness }
+                        collector.append(value)
+                    })
+            }
+            collector.wait { $0 == [0] }
+            queue.sync {}
+            try assertTheWitnessWroteOutOfAccesses(deinits, dbPool, "kept by \(keptBy)")
+            withExtendedLifetime(cancellable) {}
+            try dbPool.write { try $0.execute(sql: "DELETE FROM team") }
+        }
     }
 
     func testARegionObservationReleasesItsHandlerOutOfAccesses() throws {
