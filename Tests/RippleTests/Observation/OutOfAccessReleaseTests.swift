@@ -64,6 +64,33 @@ final class OutOfAccessReleaseTests: XCTestCase {
         XCTAssertEqual(try writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM team") }, 1, message, file: file, line: line)
     }
 
+    /// Inserts a player from another thread; once the fetch that follows the insert waits
+    /// for `proceed` (after it signalled `fetching`), cancels, lets the fetch go on, and
+    /// waits for the insert. False when no such fetch came.
+    private func cancelDuringTheFetchAfterAnInsert(
+        _ writer: some DatabaseWriter, _ cancellable: AnyDatabaseCancellable,
+        _ fetching: DispatchSemaphore, _ proceed: DispatchSemaphore, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line) -> Bool
+    {
+        let inserted = DispatchGroup()
+        DispatchQueue.global().async(group: inserted) {
+            do {
+                try writer.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+            } catch {
+                XCTFail("\(message): \(error)", file: file, line: line)
+            }
+        }
+        guard fetching.wait(timeout: .now() + 5) == .success else {
+            proceed.signal()
+            XCTFail("\(message): no fetch after the insert", file: file, line: line)
+            return false
+        }
+        cancellable.cancel()
+        proceed.signal()
+        inserted.wait()
+        return true
+    }
+
     /// Starts an observation of the player count whose closure `keptBy` alone keeps a
     /// witness; inserts a player; cancels while the fetch that follows the insert runs
     /// (its `map` waits for the cancel); then checks where the witness went.
@@ -97,21 +124,7 @@ final class OutOfAccessReleaseTests: XCTestCase {
         collector.wait { $0 == [0] }
         // (On a queue, the fetch runs on the writer, in the insert's access, which waits
         // for it; on a pool, on a reader.)
-        let inserted = DispatchGroup()
-        DispatchQueue.global().async(group: inserted) {
-            do {
-                try writer.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
-            } catch {
-                XCTFail("\(error)")
-            }
-        }
-        guard fetching.wait(timeout: .now() + 5) == .success else {
-            proceed.signal()
-            return XCTFail("kept by \(keptBy): no fetch after the insert")
-        }
-        cancellable.cancel()
-        proceed.signal()
-        inserted.wait()
+        guard cancelDuringTheFetchAfterAnInsert(writer, cancellable, fetching, proceed, "kept by \(keptBy)") else { return }
         try assertTheWitnessWroteOutOfAccesses(deinits, writer, "kept by \(keptBy)")
         XCTAssertEqual(collector.values, [0], "kept by \(keptBy): nothing delivered after the cancel")
     }
@@ -125,45 +138,40 @@ final class OutOfAccessReleaseTests: XCTestCase {
             (try makePool(), "fails"), (try makePool(), "reads another table"),
         ] {
             let events = LockedState<[String]>([])
+            let deinits = LockedState<[String]>([])
             let fetching = DispatchSemaphore(value: 0)
             let proceed = DispatchSemaphore(value: 0)
             let collector = ValueCollector<Int>()
             struct Failure: Error {}
-            let cancellable = ValueObservation
-                .tracking { db -> Int in
-                    let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
-                    if count == 1 {
-                        fetching.signal()
-                        proceed.wait()
-                        if ending == "fails" { throw Failure() }
-                        _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")
+            let cancellable: AnyDatabaseCancellable
+            do {
+                // (Kept by a `handleEvents` closure: it goes with them.)
+                let witness = Witness(writer, deinits)
+                cancellable = ValueObservation
+                    .tracking { db -> Int in
+                        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                        if count == 1 {
+                            fetching.signal()
+                            proceed.wait()
+                            if ending == "fails" { throw Failure() }
+                            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")
+                        }
+                        return count
                     }
-                    return count
-                }
-                .handleEvents(
-                    willTrackRegion: { _ in events.withLock { $0.append("willTrackRegion") } },
-                    databaseDidChange: { events.withLock { $0.append("databaseDidChange") } },
-                    didFail: { _ in events.withLock { $0.append("didFail") } },
-                    didCancel: { events.withLock { $0.append("didCancel") } })
-                .start(in: writer, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { collector.append($0) })
+                    .handleEvents(
+                        willTrackRegion: { _ in events.withLock { $0.append("willTrackRegion") } },
+                        databaseDidChange: { events.withLock { $0.append("databaseDidChange") } },
+                        didFail: { _ in events.withLock { $0.append("didFail") } },
+                        didCancel: {
+                            _ = witness
+                            events.withLock { $0.append("didCancel") }
+                        })
+                    .start(in: writer, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { collector.append($0) })
+            }
             collector.wait { $0 == [0] }
-            let inserted = DispatchGroup()
-            DispatchQueue.global().async(group: inserted) {
-                _ = try? writer.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
-            }
-            guard fetching.wait(timeout: .now() + 5) == .success else {
-                proceed.signal()
-                return XCTFail("\(type(of: writer)), \(ending): no fetch after the insert")
-            }
-            cancellable.cancel()
-            proceed.signal()
-            inserted.wait()
-            // The fetch's work ended: its end of use handed the closures over.
-            let deadline = Date().addingTimeInterval(5)
-            while events.withLock({ !$0.contains("didCancel") }) && Date() < deadline { usleep(1000) }
-            writer.writeWithoutTransaction { _ in }
-            if let pool = writer as? DatabasePool { try pool.read { _ in } }
-            OutOfAccessRelease.waitForPendingReleases()
+            guard cancelDuringTheFetchAfterAnInsert(writer, cancellable, fetching, proceed, "\(type(of: writer)), \(ending)") else { return }
+            // The closures go once the fetch's work ended, after anything it notified.
+            try assertTheWitnessWroteOutOfAccesses(deinits, writer, "\(type(of: writer)), \(ending)")
             let log = events.withLock { $0 }
             XCTAssertEqual(log.last, "didCancel", "\(type(of: writer)), \(ending): \(log)")
             XCTAssertEqual(log.filter { $0 == "didFail" }, [], "\(type(of: writer)), \(ending)")
