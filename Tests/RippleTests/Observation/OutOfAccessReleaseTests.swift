@@ -249,6 +249,56 @@ final class OutOfAccessReleaseTests: XCTestCase {
         }
     }
 
+    func testCancelsAmidWritesLetEveryClosureGoOutOfAccessesAndTheOthersSeeTheLastCommit() throws {
+        // Half the observations are cancelled from one thread while another one writes:
+        // the closures of each cancelled one go (once), out of any access; each other one
+        // ends with the table's last content.
+        let observationCount = 40
+        for writer in [try makePlayerDatabase() as any DatabaseWriter, try makePool()] {
+            let deinits = LockedState<[String]>([])
+            var collectors: [ValueCollector<Int>] = []
+            var cancellables: [AnyDatabaseCancellable] = []
+            for _ in 0..<observationCount {
+                let collector = ValueCollector<Int>()
+                let witness = Witness(writer, deinits)
+                cancellables.append(ValueObservation
+                    .tracking { db -> Int in
+                        _ = witness
+                        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                    }
+                    .start(in: writer, scheduling: .async(onQueue: .global()), onError: { _ in }, onChange: { collector.append($0) }))
+                collectors.append(collector)
+            }
+            let cancelled = stride(from: 0, to: observationCount, by: 2)
+            let toCancel = cancellables
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for _ in 0..<100 {
+                        _ = try? writer.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+                    }
+                } else {
+                    for index in cancelled {
+                        usleep(UInt32.random(in: 0...2000))
+                        toCancel[index].cancel()
+                    }
+                }
+            }
+            let count = try writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player")! }
+            XCTAssertEqual(count, 100)
+            for index in stride(from: 1, to: observationCount, by: 2) {
+                collectors[index].wait { $0.last == count }
+            }
+            let deadline = Date().addingTimeInterval(5)
+            while deinits.withLock({ $0.count < observationCount / 2 }) && Date() < deadline {
+                OutOfAccessRelease.waitForPendingReleases()
+                usleep(1000)
+            }
+            XCTAssertEqual(deinits.withLock { $0 }, Array(repeating: "wrote", count: observationCount / 2), "\(type(of: writer))")
+            XCTAssertEqual(try writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM team") }, observationCount / 2)
+            withExtendedLifetime(cancellables) {}
+        }
+    }
+
     func testARegionObservationReleasesItsHandlerOutOfAccesses() throws {
         // The handler goes once the writer removed the observer: its deinit may write.
         for writer in [try makePlayerDatabase() as any DatabaseWriter, try makePool()] {
