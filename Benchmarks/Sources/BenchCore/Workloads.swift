@@ -62,7 +62,7 @@ public protocol BenchSubject: Sendable {
 /// The workloads of the suite.
 public enum WorkloadID: String, CaseIterable, Sendable {
     case w1a = "W1a", w1b = "W1b", w1c = "W1c", w1d = "W1d"
-    case w2a = "W2a", w2b = "W2b", w2c = "W2c", w2a2 = "W2a2"
+    case w2a = "W2a", w2b = "W2b", w2b1 = "W2b1", w2c = "W2c", w2a2 = "W2a2"
     case w3 = "W3", w4 = "W4"
     case w5b = "W5b", w5c = "W5c", w5d = "W5d"
     case w6 = "W6", w6one = "W6one"
@@ -78,6 +78,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w1d: return "W1a + 100 ValueObservations of other tables"
         case .w2a: return "200k rows x 6 columns, row cursor read by index"
         case .w2b: return "200k records via init(row:), columns by name"
+        case .w2b1: return "W2b, Ripple's init(row:) assigning each field (`id = try row[\"id\"]`)"
         case .w2c: return "200k Decodable records"
         case .w2a2: return "Row.fetchAll of 200k rows x 6 columns (raw: an array of 6-field structs)"
         case .w3: return "1000 row observations, 1000 one-row update transactions"
@@ -100,7 +101,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     public func operations(_ sizes: Sizes) -> Int {
         switch self {
         case .w1a, .w1b, .w1c, .w1d: return sizes.w1Inserts
-        case .w2a, .w2b, .w2c, .w2a2: return sizes.w2Rows
+        case .w2a, .w2b, .w2b1, .w2c, .w2a2: return sizes.w2Rows
         case .w3: return sizes.w3Transactions
         case .w4: return sizes.w4Transactions
         case .w5b, .w5c, .w5d: return sizes.w5Transactions
@@ -117,7 +118,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     public var rawBaseline: WorkloadID? {
         switch self {
         case .w1a, .w1b, .w1c, .w1d: return .w1a
-        case .w2a, .w2b, .w2c, .w2a2: return self
+        case .w2a, .w2b, .w2b1, .w2c, .w2a2: return self
         case .w3, .w4, .w6, .w6one, .w6r, .w6rone, .w6m, .w6s, .w7, .w8: return nil
         case .w5b, .w5c, .w5d: return .w5c
         }

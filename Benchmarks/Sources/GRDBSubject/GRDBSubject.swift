@@ -15,7 +15,7 @@ public struct GRDBSubject: BenchSubject {
         case .w1c: return { try Self.insertItems($0, $1, observe: .regionObservation) }
         case .w1d: return { try Self.insertItems($0, $1, observe: .unrelatedValueObservations) }
         case .w2a: return { try Self.fetchRows($0, $1) }
-        case .w2b: return { try Self.fetchRecords($0, $1) }
+        case .w2b, .w2b1: return { try Self.fetchRecords($0, $1) }
         case .w2c: return { try Self.fetchDecodables($0, $1) }
         case .w2a2: return { try Self.fetchAllRows($0, $1) }
         case .w3: return { try Self.rowObservations($0, observations: $1.w3Observations, transactions: $1.w3Transactions) }

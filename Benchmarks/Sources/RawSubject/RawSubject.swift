@@ -14,7 +14,7 @@ public struct RawSubject: BenchSubject {
         case .w1a, .w1b, .w1c, .w1d: return { directory, sizes in try Self.insertItems(directory, sizes) }
         case .w2a: return { directory, sizes in try Self.fetchRows(directory, sizes) }
         // W2a2 is rows in an array: raw's equivalent is an array of structs of 6 fields.
-        case .w2b, .w2c, .w2a2: return { directory, sizes in try Self.fetchItems(directory, sizes) }
+        case .w2b, .w2b1, .w2c, .w2a2: return { directory, sizes in try Self.fetchItems(directory, sizes) }
         case .w5b, .w5c: return { directory, sizes in try Self.singleInsertTransactions(directory, sizes) }
         case .w8: return { directory, sizes in try Self.importWithReader(directory, sizes) }
         default: return nil

@@ -25,6 +25,7 @@ public struct RippleSubject: BenchSubject {
         case .w4: return { try Self.poolLatency($0, $1) }
         case .w2a: return { try Self.fetchRows($0, $1) }
         case .w2b: return { try Self.fetchAll(RecordItem.self, $0, $1) }
+        case .w2b1: return { try Self.fetchAll(AssignedRecordItem.self, $0, $1) }
         case .w2c: return { try Self.fetchAll(DecodableItem.self, $0, $1) }
         case .w2a2: return { try Self.fetchAllRows($0, $1) }
         case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
@@ -149,7 +150,15 @@ public struct RippleSubject: BenchSubject {
         return Sample(seconds: seconds)
     }
 
-    struct RecordItem: FetchableRecord {
+    /// Built the way `FetchableRecord`'s documentation shows: the columns read into the
+    /// memberwise initializer.
+    struct RecordItem {
+        var id: Int64, a: Int64, b: Double, c: String, d: Int64, e: String
+    }
+
+    /// W2b1: the same record, its fields assigned one by one (`id = try row["id"]`), as code
+    /// ported from GRDB's samples reads (GRDB's subscripts do not throw).
+    struct AssignedRecordItem: FetchableRecord {
         var id: Int64, a: Int64, b: Double, c: String, d: Int64, e: String
         init(row: Row) throws {
             id = try row["id"]; a = try row["a"]; b = try row["b"]; c = try row["c"]; d = try row["d"]; e = try row["e"]
@@ -569,5 +578,11 @@ public struct RippleSubject: BenchSubject {
     struct RippleBenchError: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+extension RippleSubject.RecordItem: FetchableRecord {
+    init(row: Row) throws {
+        self.init(id: try row["id"], a: try row["a"], b: try row["b"], c: try row["c"], d: try row["d"], e: try row["e"])
     }
 }
