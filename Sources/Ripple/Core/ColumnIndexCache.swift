@@ -19,7 +19,9 @@ struct IndexPrediction<Identity: Equatable> {
 
     /// The columns asked for, in the order they were asked.
     @usableFromInline var entries: [Entry] = []
-    @usableFromInline var position = 0
+    /// The entry predicted next. (Unsigned: the compiler then knows that it is no negative
+    /// array index, and checks only its upper bound, once. At most `capacity`.)
+    @usableFromInline var position: UInt32 = 0
 
     /// The number of columns remembered at most, so that random access patterns cannot
     /// grow the cache without bound.
@@ -35,11 +37,12 @@ struct IndexPrediction<Identity: Equatable> {
     /// The index of the column `identity`; `lookup` finds it when the prediction fails.
     @inlinable @inline(__always)
     mutating func index(of identity: Identity, lookup: () -> Int?) -> Int? {
-        let current = position
+        let current = Int(position)
         if current < entries.count {
             let entry = entries[current]
             if entry.identity == identity {
-                position = current + 1
+                // (current < entries.count ≤ capacity: no overflow.)
+                position = UInt32(truncatingIfNeeded: current &+ 1)
                 return entry.columnIndex
             }
         }
@@ -51,13 +54,13 @@ struct IndexPrediction<Identity: Equatable> {
     mutating func mispredictedIndex(of identity: Identity, lookup: () -> Int?) -> Int? {
         // A new row started without rewind, or another order: find the column in the sequence.
         if let known = entries.firstIndex(where: { $0.identity == identity }) {
-            position = known + 1
+            position = UInt32(known + 1)
             return entries[known].columnIndex
         }
         let index = lookup()
         if entries.count < Self.capacity {
             entries.append(Entry(identity: identity, index: index ?? -1))
-            position = entries.count
+            position = UInt32(entries.count)
         }
         return index
     }
