@@ -102,6 +102,11 @@ enum UnchangingReaderObservation {
             options.notify(\.willFetch)
             return try pipeline.reduce(pipeline.fetch(db))
         }
+
+        func fail(_ error: any Error) {
+            options.notify(\.didFail, error)
+            onError(error)
+        }
     }
 
     static func start<Value: Sendable>(
@@ -113,33 +118,24 @@ enum UnchangingReaderObservation {
     {
         let options = observation.options
         let cancellation = Cancellation()
-        @Sendable func fail(_ error: any Error, _ options: ValueObservationOptions, _ onError: @Sendable (any Error) -> Void) {
-            options.notify(\.didFail, error)
-            onError(error)
-        }
+        let closures = Closures(pipeline: observation.makePipeline(), options: options, onError: onError, onChange: onChange)
         options.notify(\.willStart)
         if scheduler.immediateInitialValue() {
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
-                fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage), options, onError)
+                closures.fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage))
             } else {
-                let pipeline = observation.makePipeline()
                 do {
-                    let value = try reader.read { db -> Value? in
-                        options.notify(\.willFetch)
-                        return try pipeline.reduce(pipeline.fetch(db))
-                    }
-                    if let value { onChange(value) }
+                    if let value = try reader.read(closures.fetch) { onChange(value) }
                 } catch {
-                    fail(error, options, onError)
+                    closures.fail(error)
                 }
             }
         } else {
-            let closures = LockedState<Closures<Value>?>(Closures(
-                pipeline: observation.makePipeline(), options: options, onError: onError, onChange: onChange))
+            let held = LockedState<Closures<Value>?>(closures)
             reader.asyncRead { result in
-                guard let taken = closures.withLock({ closures in
-                    defer { closures = nil }
-                    return closures
+                guard let taken = held.withLock({ held in
+                    defer { held = nil }
+                    return held
                 }) else { return }
                 let outcome = Result { try taken.fetch(result.get()) }
                 // (No other copy: the delivery's goes on the scheduler's queue.)
@@ -148,7 +144,7 @@ enum UnchangingReaderObservation {
                     switch outcome {
                     case .success(let value?): taken.onChange(value)
                     case .success(nil): break
-                    case .failure(let error): fail(error, taken.options, taken.onError)
+                    case .failure(let error): taken.fail(error)
                     }
                 }
                 OutOfAccessRelease.release(consume taken)
@@ -229,7 +225,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     }
 
     /// With the lock held: once cancelled, and when no work holds the closures, what the
-    /// observation lets go (see ``whileInUse(_:)``); nil otherwise.
+    /// observation lets go (see ``whileInUse(unlessCancelled:_:)``); nil otherwise.
     private func letGo(_ state: inout ValueObservationSharedState) -> Released? {
         // (`onError`, set until then, tells whether the closures were let go already.)
         guard onError != nil, let shared = state.letGo() else { return nil }
@@ -246,32 +242,19 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// a closure is never released inside an access, where a `deinit` that uses the
     /// database would be refused. (`body`'s own references go when it returns, before the
     /// work ends: the observation's are the last.)
-    /// (`body` returns nothing: what it returned would outlive the work.)
-    private func whileInUse(_ body: () -> Void) {
-        state.withLock { $0.beginUse() }
-        defer { endUse() }
-        body()
-    }
-
-    /// ``whileInUse(_:)``, which does not run `body` once cancelled.
-    private func whileInUseUnlessCancelled(_ body: () -> Void) {
-        guard state.withLock({ state -> Bool in
-            if state.isCancelled { return false }
-            state.beginUse()
-            return true
-        }) else { return }
-        defer { endUse() }
-        body()
-    }
-
-    /// The end of ``whileInUse(_:)``'s work.
-    private func endUse() {
-        if let released = state.withLock({ state -> Released? in
-            state.endUse()
-            return letGo(&state)
-        }) {
-            OutOfAccessRelease.release(consume released)
+    /// (`body` returns nothing: what it returned would outlive the work.) With
+    /// `unlessCancelled`, `body` does not run once cancelled.
+    private func whileInUse(unlessCancelled: Bool = false, _ body: () -> Void) {
+        guard state.withLock({ $0.beginUse(unlessCancelled: unlessCancelled) }) else { return }
+        defer {
+            if let released = state.withLock({ state -> Released? in
+                state.endUse()
+                return letGo(&state)
+            }) {
+                OutOfAccessRelease.release(consume released)
+            }
         }
+        body()
     }
 
     /// Whether the observation was cancelled.
@@ -401,7 +384,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         // Registered before the first value is delivered: a write that the application
         // starts once it has the value comes after the registration.
         pool.asyncWriteWithoutTransaction { [self, region] db in
-            whileInUseUnlessCancelled {
+            whileInUse(unlessCancelled: true) {
                 register(db, initialRegion: region)
                 if !db.noCommitChangedData(since: mark) {
                     // (While the first value is not delivered yet, this only asks for one
@@ -416,7 +399,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     func cancel() {
         // What the observation lets go is released here, with the lock unlocked, out of
         // any access; or, when work under way holds its closures, once that work ends
-        // (see `whileInUse(_:)`).
+        // (see `whileInUse(unlessCancelled:_:)`).
         guard let (events, released) = state.withLock({ state -> ([ValueObservationEvents], Released?)? in
             guard state.cancel() else { return nil }
             return (state.events, letGo(&state))
@@ -494,7 +477,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
             poolRegionWasCommitted()
             return
         }
-        whileInUseUnlessCancelled { regionDidChange(db) }
+        whileInUse(unlessCancelled: true) { regionDidChange(db) }
     }
 
     /// ``regionWasCommitted(_:)`` on a pool, without throttling: what `regionDidChange(_:)`
@@ -640,7 +623,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         guard region != request.observedRegion else { return }
         writer?.asyncWriteWithoutTransaction { [self] writerDB in
             guard state.withLock({ request.generation == $0.generation }) else { return }
-            whileInUseUnlessCancelled {
+            whileInUse(unlessCancelled: true) {
                 setRegion(region, on: writerDB)
                 fetchAfterChange(writerDB)
             }

@@ -72,10 +72,14 @@ struct ValueObservationSharedState {
         return Released(events: events, deliveries: deliveries.removeAll())
     }
 
-    /// Work that may hold the observation's closures begins.
-    mutating func beginUse() {
+    /// Work that may hold the observation's closures begins; false, and nothing begins,
+    /// when `unlessCancelled` and the observation was cancelled.
+    @discardableResult
+    mutating func beginUse(unlessCancelled: Bool = false) -> Bool {
+        if unlessCancelled && isCancelled { return false }
         precondition(usesInProgress < .max, "too many uses of a value observation at once")
         usesInProgress += 1
+        return true
     }
 
     /// Work that began with ``beginUse()`` ends. When it was the last one, and the
