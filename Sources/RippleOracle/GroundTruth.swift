@@ -18,7 +18,7 @@ struct Snapshot: Equatable {
     /// Reads the tables of `tables` and the schema.
     static func read(_ connection: OpaquePointer, tables: [OracleTable]) throws -> Snapshot {
         var snapshot = Snapshot()
-        // (Ripple's commit log is its own, and never shown: see Configuration.commitLogging.)
+        // (Ripple's commit log is its own, and never shown: see Configuration.logsChangedTables.)
         let schemaRows = try query(connection, """
             SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name NOT IN ('_ripple_commit_log', '_ripple_commit_subscriber')
             UNION ALL SELECT type, name, tbl_name, sql FROM sqlite_temp_master

@@ -133,7 +133,7 @@ final class OracleRun {
         configuration.observesExternalChanges = false
         // Every transaction of the writer records its tables in the commit log, inside the
         // transaction, just before it commits: observers must hear none of it.
-        configuration.commitLogging = .always
+        configuration.logsChangedTables = true
         switch writerKind {
         case .queue: writer = try DatabaseQueue(path: path, configuration: configuration)
         case .pool: writer = try DatabasePool(path: path, configuration: configuration)

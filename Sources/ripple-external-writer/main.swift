@@ -9,17 +9,19 @@
 //   insert2 A B      one transaction that inserts a row into A and one into B
 //   update TABLE     one transaction that updates every row of TABLE (column x += 1)
 //   burst TABLE N    N transactions, each inserting a row into TABLE, one after the other
+//   paced TABLE N U  N transactions, each inserting a row into TABLE, U microseconds apart;
+//                    answers "error ..." at the first that fails
 //   autocommit TABLE one INSERT outside of any transaction
 //   hang TABLE       begins a transaction, inserts a row, answers, and waits to be killed
-//   observe          (ripple only) registers an observer, so that this process subscribes
-//                    to the commit log
+//   observe          (ripple only) registers a transaction observer
 //   memory           answers "value N", N = sqlite3_memory_used(), before its "ok" (SQLite's
 //                    memory statistics; RIPPLE_KEEP_MEMORY_STATISTICS=1 keeps them in a
 //                    ripple writer)
 //   quit
 //
-// `ripple` writes with Ripple (a DatabaseQueue, whose transactions log their tables for
-// other processes that observe), `raw` with the SQLite C API (no log).
+// `ripple` writes with Ripple (a DatabaseQueue; RIPPLE_LOGS_CHANGED_TABLES=1 logs the tables
+// of its transactions, RIPPLE_BUSY_MODE=immediate fails at once on a lock, as the default
+// configuration does), `raw` with the SQLite C API (no log).
 import CSQLite
 import Foundation
 import Ripple
@@ -55,9 +57,10 @@ final class RippleWriter: Writer {
     init() throws {
         var config = Configuration()
         config.busyMode = .timeout(10)
-        // RIPPLE_COMMIT_LOGGING=always: log every transaction, as a primary whose replicas
-        // cannot subscribe.
-        if ProcessInfo.processInfo.environment["RIPPLE_COMMIT_LOGGING"] == "always" { config.commitLogging = .always }
+        // RIPPLE_LOGS_CHANGED_TABLES=1: log the tables of every transaction (precise mode).
+        if ProcessInfo.processInfo.environment["RIPPLE_LOGS_CHANGED_TABLES"] == "1" { config.logsChangedTables = true }
+        // RIPPLE_BUSY_MODE=immediate: fail at once on a lock, as a default configuration does.
+        if ProcessInfo.processInfo.environment["RIPPLE_BUSY_MODE"] == "immediate" { config.busyMode = .immediateError }
         if ProcessInfo.processInfo.environment["RIPPLE_KEEP_MEMORY_STATISTICS"] == "1" { Database.keepSQLiteMemoryStatistics() }
         dbQueue = try DatabaseQueue(path: path, configuration: config)
     }
@@ -117,6 +120,11 @@ do {
             case "insert2"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES; INSERT INTO \(words[2]) DEFAULT VALUES", inTransaction: true)
             case "burst"?:
                 for _ in 0..<(Int(words[2]) ?? 1) { try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: true) }
+            case "paced"?:
+                for _ in 0..<(Int(words[2]) ?? 1) {
+                    try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: true)
+                    usleep(UInt32(words[3]) ?? 1000)
+                }
             case "update"?: try writer.run("UPDATE \(words[1]) SET x = x + 1", inTransaction: true)
             case "autocommit"?: try writer.run("INSERT INTO \(words[1]) DEFAULT VALUES", inTransaction: false)
             case "hang"?: try writer.hang("INSERT INTO \(words[1]) DEFAULT VALUES")

@@ -24,12 +24,10 @@ extension Database {
 }
 
 extension Database {
-    /// Whether no commit that may have changed data came since `mark`: the file's mark is
-    /// the same, or only this connection's commits to Ripple's hidden tables came (see
-    /// ``HiddenCommits``). False when either mark is unknown.
+    /// Whether no commit came since `mark`: the file's mark is the same. False when either
+    /// mark is unknown.
     func noCommitChangedData(since mark: LastCommitMark?) -> Bool {
         guard let mark, let current = lastCommitMark() else { return false }
-        if mark == current { return true }
-        return observation.externalChanges?.hiddenCommits.onlyHiddenCommits(from: mark, to: current) ?? false
+        return mark == current
     }
 }

@@ -47,10 +47,15 @@ public struct Configuration: Sendable {
     /// database file: on Linux with inotify, on Apple platforms with a dispatch source, and
     /// with a slow safety poll (``externalChangeCheckInterval``) for file systems that do
     /// not report changes. The writer connection then tells observers, as
-    /// `Database.notifyChanges(in:)` does: of the tables that changed when every writer is
-    /// Ripple and logged its commits (see ``commitLogging``), else of a change to the whole
-    /// database. A commit of another process is never missed; the process's own commits
-    /// are never told twice.
+    /// `Database.notifyChanges(in:)` does: of a change to the whole database, or of the
+    /// tables that changed when every writer records them (see ``logsChangedTables``). A
+    /// commit of another process is never missed; the process's own commits are never told
+    /// twice.
+    ///
+    /// Watching writes nothing to the database, runs no statement the trace would show,
+    /// and takes no lock: the checks read the file's header, write-ahead log and wal-index
+    /// while no other connection is in the middle of a commit, so that no other
+    /// connection's write ever fails because of them.
     ///
     /// Only while an observer is registered (a transaction observer, a region or value
     /// observation) is the file watched: no thread, timer or file watch otherwise.
@@ -70,25 +75,33 @@ public struct Configuration: Sendable {
     /// Only while ``observesExternalChanges`` is true and an observer is registered.
     public var externalChangeCheckInterval: TimeInterval? = 2
 
-    /// Whether the writer connection records the tables each of its transactions changed
-    /// in the commit log, a small table that makes other processes' observations precise
-    /// to the table. Default ``CommitLogging/whenObserved``.
-    public var commitLogging = CommitLogging.whenObserved
-
-    /// See ``Configuration/commitLogging``.
-    public enum CommitLogging: Sendable, Equatable {
-        /// The connection logs its transactions while another connection observes the
-        /// database (it subscribed in the log), and, in rollback-journal mode, while the
-        /// connection observes other processes itself.
-        case whenObserved
-        /// The connection logs every transaction that writes (the log is created with the
-        /// first one): for observers that cannot subscribe, such as the read-only replicas
-        /// of a replicated database.
-        case always
-        /// The connection never logs: other processes' observers see each of its commits as a
-        /// change to the whole database.
-        case never
-    }
+    /// Whether observers hear of other processes' commits precisely, table by table, from
+    /// the tables each writer recorded. Default false: each commit of another process or
+    /// connection is a change to the whole database, and Ripple writes nothing to the file.
+    ///
+    /// Turned on, the writer records, inside each of its transactions, just before it
+    /// commits, the tables the transaction changed, in one table of its own,
+    /// `_ripple_commit_log` (created when the writer opens, like a migrator's table; pruned
+    /// to its last few thousand entries; hidden from Ripple's introspection, migrations,
+    /// regions and observers; its statements never appear in ``Database/trace(options:_:)``).
+    /// Observers that turn it on too read those entries and refetch only what the recorded
+    /// tables change. A commit without its entry (a writer without this setting, the `sqlite3`
+    /// shell, another library, a statement run outside of a transaction) is still a change to
+    /// the whole database: no commit is ever missed.
+    ///
+    /// Turn it on for every process that writes and observes the database, or on the
+    /// primary of a replicated database and on the observers of its replicas:
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.logsChangedTables = true
+    /// let dbPool = try DatabasePool(path: path, configuration: config)
+    /// ```
+    ///
+    /// Costs: one small insert in each transaction that writes; an observer reads the
+    /// entries of other processes' commits in a short read transaction, which it begins
+    /// only while no other connection holds the database's write lock.
+    public var logsChangedTables = false
 
     /// The clock of ``Database/transactionDate``. Default ``TransactionClock/default``,
     /// the system's clock.

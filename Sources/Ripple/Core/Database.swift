@@ -266,13 +266,46 @@ public final class Database {
 
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     public var changesCount: Int {
-        Int(sqlite3_changes(sqliteConnection))
+        let total = Int(sqlite3_total_changes(sqliteConnection))
+        // Ripple's own write was the last one (the commit log): the application's count.
+        if let hiddenWrites, hiddenWrites.totalAfter == total { return hiddenWrites.changesBefore }
+        return Int(sqlite3_changes(sqliteConnection))
     }
 
     /// The number of rows changed since the connection opened.
     public var totalChangesCount: Int {
-        Int(sqlite3_total_changes(sqliteConnection))
+        Int(sqlite3_total_changes(sqliteConnection)) - (hiddenWrites?.total ?? 0)
     }
+
+    /// The rows Ripple's own writes changed (the commit log, written inside the
+    /// application's transactions), left out of ``changesCount`` and ``totalChangesCount``.
+    private var hiddenWrites: (total: Int, changesBefore: Int, totalAfter: Int)?
+
+    /// Runs writes of Ripple's own: the application's change counts, last inserted rowid
+    /// and trace stay as if they did not run.
+    func withHiddenWrites<T>(_ body: () throws -> T) rethrows -> T {
+        let changesBefore = changesCount
+        let totalBefore = Int(sqlite3_total_changes(sqliteConnection))
+        let lastInsertedRowID = sqlite3_last_insert_rowid(sqliteConnection)
+        defer {
+            sqlite3_set_last_insert_rowid(sqliteConnection, lastInsertedRowID)
+            let totalAfter = Int(sqlite3_total_changes(sqliteConnection))
+            if totalAfter != totalBefore {
+                hiddenWrites = ((hiddenWrites?.total ?? 0) + totalAfter - totalBefore, changesBefore, totalAfter)
+            }
+        }
+        return try withStatementsHiddenFromTrace(body)
+    }
+
+    /// Runs statements of Ripple's own (the broker's schema reads, the commit log): the
+    /// application's trace does not show them.
+    func withStatementsHiddenFromTrace<T>(_ body: () throws -> T) rethrows -> T {
+        hiddenTraceDepth += 1
+        defer { hiddenTraceDepth -= 1 }
+        return try body()
+    }
+
+    private var hiddenTraceDepth = 0
 
     // MARK: - Statements
 
@@ -419,7 +452,24 @@ public final class Database {
         if let starts = readStartsToCount, sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_NONE {
             return starts.counting(call)
         }
+        if readsWaitForOtherWriters { waitForOtherWritersBeforeReading() }
         return call()
+    }
+
+    /// Set while the writer tells other connections' commits in rollback-journal mode: the
+    /// reads that follow (observations' fetches) begin once no other connection holds the
+    /// write lock, so that they do not meet that connection's next commit, whose writer
+    /// would fail on their shared lock when it has no busy timeout.
+    var readsWaitForOtherWriters = false
+
+    @inline(never)
+    private func waitForOtherWritersBeforeReading() {
+        guard sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_NONE else { return }
+        // (At most a second: then the read goes on, and may meet the lock as any read would.)
+        for _ in 0..<10_000 {
+            guard otherConnectionHoldsWriteLock() == true else { return }
+            usleep(100)
+        }
     }
 
     private func prepareStatement(sql: String, persistent: Bool) throws -> Statement {
@@ -709,7 +759,7 @@ public final class Database {
     }
 
     private func handleTrace(mask: UInt32, p: UnsafeMutableRawPointer?, x: UnsafeMutableRawPointer?) {
-        guard let traceHandler, let p else { return }
+        guard let traceHandler, let p, hiddenTraceDepth == 0 else { return }
         let sqliteStatement = OpaquePointer(p)
         switch CInt(mask) {
         case SQLITE_TRACE_STMT:

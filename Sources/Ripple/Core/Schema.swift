@@ -79,7 +79,7 @@ extension Database {
     }
 
     /// Whether `table` exists, temporary tables included. Ripple's own tables (the commit
-    /// log, see ``Configuration/commitLogging``) do not count.
+    /// log, see ``Configuration/logsChangedTables``) do not count.
     public func tableExists(_ table: String) throws -> Bool {
         guard !RippleTables.isHidden(table) else { return false }
         return try Bool.fetchOne(self, sql: """
@@ -147,11 +147,14 @@ extension String {
     }
 }
 
-/// The tables Ripple keeps in a database for itself (the commit log that tells other
-/// processes which tables a transaction changed): the application never sees them in
+/// The tables Ripple may keep in a database for itself, when asked (the commit log that
+/// tells other processes which tables a transaction changed, see
+/// ``Configuration/logsChangedTables``): the application never sees them in
 /// introspection, regions, or migrations' schema comparisons.
 enum RippleTables {
     static let commitLog = "_ripple_commit_log"
+    /// The subscriptions of earlier versions of Ripple: a database that has it keeps
+    /// working, and it stays hidden (Ripple neither writes nor drops it).
     static let commitSubscriber = "_ripple_commit_subscriber"
 
     /// Whether `name` is one of them (case-insensitively, as SQLite compares names).

@@ -654,7 +654,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         guard let probe = execution.probe else { return true }
         let slot = execution.slots[probe.slot]
         let sql = "SELECT 1 FROM \(slot.databaseName.quotedDatabaseIdentifier).\(slot.name.quotedDatabaseIdentifier) WHERE rowid = \(probe.rowID)"
-        guard let rows = SchemaFacts.rows(connection, sql) else { return true }
+        guard let rows = database.withStatementsHiddenFromTrace({ SchemaFacts.rows(connection, sql) }) else { return true }
         return probe.kind == .insert ? !rows.isEmpty : rows.isEmpty
     }
 
@@ -664,7 +664,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         if let schemaFacts { return schemaFacts }
         // Not from inside sqlite3_step, where no statement may run.
         guard database.authorizer.steppingStatement == nil else { return nil }
-        schemaFacts = SchemaFacts.read(from: connection)
+        schemaFacts = database.withStatementsHiddenFromTrace { SchemaFacts.read(from: connection) }
         return schemaFacts
     }
 
@@ -678,7 +678,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // them; tables that do not exist are left out.
         var kinds: [DatabaseEventKind] = []
         func appendKinds(of table: SchemaFacts.Table, columns watched: Set<String>?) {
-            let columns = SchemaFacts.columns(of: table, connection: connection)
+            let columns = database.withStatementsHiddenFromTrace { SchemaFacts.columns(of: table, connection: connection) }
             kinds.append(.delete(tableName: table.name))
             kinds.append(.insert(tableName: table.name))
             kinds.append(.update(tableName: table.name, columnNames: Set(columns.filter { column in
@@ -695,6 +695,12 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 appendKinds(of: table, columns: nil)
             }
         }
+        tell(region, everyObserver: false, kinds: kinds)
+    }
+
+    /// Marks the region observers concerned by `region`, and tells `databaseDidChange()` to
+    /// the application's observers that observe one of `kinds` (or to all of them).
+    private func tell(_ region: DatabaseRegion, everyObserver: Bool, kinds: [DatabaseEventKind]) {
         withoutDatabaseAccess {
             // (Region observers are only marked, in any order; application observers are
             // called back in registration order.)
@@ -703,7 +709,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             }
             for entry in registry.userEntries {
                 guard !entry.isStopped, let observer = entry.observer else { continue }
-                if kinds.contains(where: { observer.observes(eventsOfKind: $0) }) {
+                if everyObserver || kinds.contains(where: { observer.observes(eventsOfKind: $0) }) {
                     toldObservers = true
                     observer.databaseDidChange()
                 }
@@ -717,11 +723,20 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// `databaseDidCommit(_:)`; region and value observations of the region are notified.
     /// There is no `databaseWillCommit()`: the commit happened elsewhere, and cannot be
     /// vetoed.
+    ///
+    /// A change to the whole database reads nothing: the schema is not read again (that
+    /// read would take a lock while the other connection may write again), and every
+    /// transaction observer that is not stopped hears `databaseDidChange()`. The schema is
+    /// forgotten, and read again when needed in one of the application's accesses.
     func notifyExternalCommit(in region: DatabaseRegion) {
         assert(!database.isInsideTransaction, "external commits are told between transactions")
-        // (The schema may have changed: it is read again.)
-        if region.isFullDatabase { schemaFacts = nil }
-        notifyChanges(in: region)
+        if region.isFullDatabase {
+            for entry in registry.purgeDeallocatedObservers() { entry.release() }
+            tell(region, everyObserver: true, kinds: [])
+            schemaFacts = nil
+        } else {
+            notifyChanges(in: region)
+        }
         notifyCommit()
     }
 }

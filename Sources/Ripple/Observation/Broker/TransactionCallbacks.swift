@@ -52,6 +52,8 @@ extension DatabaseObservationBroker {
 
     /// SQLite is about to commit: true lets it.
     private func commitHook() -> Bool {
+        // (Any commit of the connection, the commit log's too, moves the file.)
+        database.externalChangesCommitWillHappen()
         // The commit log's own work is not the application's (see `CommitLog`).
         guard !database.observation.runsUnobservedWork else { return true }
         // The statement that commits (an autocommit statement, COMMIT, RELEASE) made its
@@ -70,6 +72,7 @@ extension DatabaseObservationBroker {
     }
 
     private func rollbackHook() {
+        database.externalChangesTransactionDidEnd(committed: false)
         guard !database.observation.runsUnobservedWork else { return }
         _ = savepoints.removeAll()
         if case .cancelledCommit = completion {
@@ -208,6 +211,7 @@ extension DatabaseObservationBroker {
     }
 
     func notifyCommit() {
+        database.externalChangesTransactionDidEnd(committed: true)
         for entry in endTransaction() {
             if entry.regionObserver != nil {
                 round.enqueue(entry, .didCommit(impacted: entry.hasTransactionImpact))

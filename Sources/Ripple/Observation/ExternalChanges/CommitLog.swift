@@ -2,44 +2,30 @@ import CSQLite
 import Foundation
 
 /// The commit log: how a Ripple connection tells other processes which tables its
-/// transactions changed.
+/// transactions changed, when ``Configuration/logsChangedTables`` is on.
 ///
-/// Two small tables, created on demand by the first connection that observes other
-/// processes, and hidden from the application (Ripple's introspection, regions and
-/// `DatabaseMigrator.hasSchemaChanges` never show them; observers never hear of their
-/// changes):
-///
-/// - `_ripple_commit_subscriber`: the connections that observe other processes' commits,
-///   each with a time after which it counts as gone (refreshed by its safety poll).
-/// - `_ripple_commit_log`: one entry per logged transaction, written inside that
-///   transaction just before it commits: the writer's identifier, the tables it may have
-///   changed, and the key of the commit (``CommitKey``: what comes just before it in the
-///   write-ahead log, or the file change counter), which observers find again in the
-///   file. Pruned to its last ``keptEntries`` entries.
-///
-/// A connection logs its transactions only while some other connection subscribes (and,
-/// in rollback-journal mode, while it observes other processes itself: the file change
-/// counter does not tell its own commits apart). ``Configuration/commitLogging`` changes
-/// that.
+/// One table, `_ripple_commit_log`, created when the writer opens (in a transaction of its
+/// own), and hidden from the application (Ripple's introspection, regions and
+/// `DatabaseMigrator.hasSchemaChanges` never show it; observers never hear of its changes;
+/// its statements never reach the application's trace). One entry per logged
+/// transaction, written inside that transaction just before it commits: the writer's
+/// identifier, the tables it may have changed, and the key of the commit (``CommitKey``:
+/// what comes just before it in the write-ahead log, or the file change counter), which
+/// observers find again in the file. Pruned to its last ``keptEntries`` entries.
 ///
 /// The log only makes other processes' observations precise: each commit the file shows
 /// must find its entry, and a commit without one is a change to the whole database (see
-/// ``ExternalChangeVerdict``).
+/// ``ExternalChangeVerdict``). Without the setting, nothing is written, and every commit of
+/// another process is a change to the whole database.
 enum CommitLog {
     static let logTable = RippleTables.commitLog
-    static let subscriberTable = RippleTables.commitSubscriber
 
     /// How many entries the log keeps: an observer that misses more (a long pause of its
     /// process) sees a change to the whole database.
     static let keptEntries: Int64 = 4096
-    /// How long a subscription lasts without being refreshed, in seconds.
-    static let subscriptionLifetime: TimeInterval = 120
-    /// How often a subscriber refreshes its subscription, in seconds.
-    static let subscriptionRefresh: TimeInterval = 30
 
     static let createSQL = """
-        CREATE TABLE IF NOT EXISTS \(logTable) (seq INTEGER PRIMARY KEY, writer INTEGER NOT NULL, tables TEXT, generation INTEGER, previous INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS \(subscriberTable) (writer INTEGER PRIMARY KEY, expires REAL NOT NULL)
+        CREATE TABLE IF NOT EXISTS \(logTable) (seq INTEGER PRIMARY KEY, writer INTEGER NOT NULL, tables TEXT, generation INTEGER, previous INTEGER NOT NULL)
         """
     static let insertSQL = "INSERT INTO \(logTable) (writer, tables, generation, previous) VALUES (?, ?, ?, ?)"
     static let updateSQL = "UPDATE \(logTable) SET tables = ?, generation = ?, previous = ? WHERE seq = ?"
@@ -48,9 +34,6 @@ enum CommitLog {
     static let walEntriesSQL = "SELECT generation, previous, writer, tables FROM \(logTable) WHERE generation = ? AND previous >= ?"
     /// The entries that may describe commits after a change counter value.
     static let rollbackEntriesSQL = "SELECT generation, previous, writer, tables FROM \(logTable) WHERE generation IS NULL AND previous >= ?"
-    static let otherSubscribersSQL = "SELECT count(*) FROM \(subscriberTable) WHERE writer <> ? AND expires > ?"
-    static let subscribeSQL = "INSERT OR REPLACE INTO \(subscriberTable) (writer, expires) VALUES (?, ?)"
-    static let unsubscribeSQL = "DELETE FROM \(subscriberTable) WHERE writer = ?"
 
     /// The text of an entry's tables: the lowercased names, one per line; NULL when the
     /// transaction changed the schema.
@@ -72,23 +55,12 @@ struct CommitLogTransaction {
     private(set) var reports: [StatementReport] = []
     /// The entry written at a RELEASE that did not end the transaction, updated at its end.
     var entrySequence: Int64?
-    /// Whether the entry is for a commit that changes nothing of the application's.
-    private var isEmpty = false
-
-    /// The transaction of the log's own writes, which change nothing of the application's.
-    static var empty: CommitLogTransaction {
-        var transaction = CommitLogTransaction()
-        transaction.isEmpty = true
-        return transaction
-    }
-
     /// Forgets everything, for the next transaction (keeping its storage).
     mutating func reset() {
         // (`removeLast`, inlined, rather than `removeAll(keepingCapacity:)`, a generic
         // `replaceSubrange` call of about 170 instructions at each transaction, W5b.)
         while !reports.isEmpty { reports.removeLast() }
         entrySequence = nil
-        isEmpty = false
     }
 
     /// Adds the report of a statement that may write (`mayWrite` or `changesSchema`), once
@@ -108,7 +80,7 @@ struct CommitLogTransaction {
     }
 
     /// Whether there is something to log.
-    var hasWrites: Bool { isEmpty || !reports.isEmpty }
+    var hasWrites: Bool { !reports.isEmpty }
 
     /// The tables written (lowercased); nil when the schema changed.
     var tables: Set<String>? {

@@ -18,8 +18,7 @@ extension Database {
     /// commit after this moment is missed, then starts watching.
     func startExternalChangeTracking() {
         guard let tracker = observation.externalChanges, !tracker.isActive, !isClosed else { return }
-        tracker.activate()
-        tracker.isWAL = withUnobservedWork { readIsWAL() }
+        withStatementsHiddenFromTrace { tracker.activate() }
         resetExternalChangeBaseline(tracker)
         tracker.monitor?.trackingDidStart()
         if tracker.hasPendingCommit {
@@ -40,158 +39,203 @@ extension Database {
         (observation.hook as? DatabaseObservationBroker)?.hasObservers ?? false
     }
 
-    /// Reads where the file stands now: the data version, the end of the log or the change
-    /// counter, the last commit log entry.
+    /// Reads where the file stands now, without a lock: the end of the write-ahead log, or
+    /// the change counter. What cannot be read now is found by a later check, which then
+    /// tells a change to the whole database.
     private func resetExternalChangeBaseline(_ tracker: ExternalChangeTracker) {
         tracker.forgetWALPosition()
-        tracker.boundingIndex = nil
+        tracker.isWAL = readDatabaseHeader()?.isWAL ?? false
         if tracker.isWAL {
             // (The last visible commit: one whose frame is written but not published yet
             // comes after the position.)
             tracker.walPosition = withWALFile { visiblePosition($0) } ?? nil
-        }
-        withUnobservedReadTransaction {
-            tracker.dataVersion = readDataVersion()
-            if tracker.isWAL {
-                alignDataVersionWithPosition(tracker)
-            } else {
-                tracker.changeCounter = readChangeCounter()
-            }
+            if tracker.walPosition == nil { tracker.hasPendingCommit = true }
+        } else {
+            let counter = changeCounterWithoutWriter()
+            tracker.changeCounter.reset(to: counter, pagesWritten: pagesWritten())
+            tracker.loggedCounter = counter
+            if counter == nil { tracker.hasPendingCommit = true }
         }
     }
 
-    /// Whether a check would find commits of other connections visible (the data version
-    /// moved since the last check): it would then read the commit log in a read
-    /// transaction, which may wait for another process's lock. True also when the data
-    /// version cannot be read: the check of an access of its own finds out.
+    /// Whether a check would find commits of other connections and read their entries in
+    /// the commit log (``Configuration/logsChangedTables``), in a read transaction that may
+    /// meet another process's lock. Without the log, checks never take a lock.
     func externalCommitsMayBeVisible() -> Bool {
-        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive, !isInsideTransaction else { return false }
-        guard let version = withUnobservedWork({ readDataVersion() }) else { return true }
-        return version != tracker.dataVersion
+        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive, tracker.logsChangedTables,
+              !isInsideTransaction
+        else { return false }
+        if tracker.isWAL {
+            guard let position = tracker.walPosition, let index = readWALIndexHeader() else { return true }
+            return !index.isAt(position)
+        }
+        guard let counter = changeCounterWithoutWriter() else { return true }
+        return counter != tracker.changeCounter.value
     }
 
     /// Checks the file for commits of other connections and processes, and tells observers
     /// (on the writer queue, between the connection's own accesses).
-    func checkExternalChanges() -> ExternalCheckOutcome {
+    ///
+    /// The file is read without a lock and without SQL: the wal-index and the write-ahead
+    /// log in WAL mode, the database header in rollback-journal mode, only while no other
+    /// connection holds the write lock. So a check never makes another connection's write
+    /// fail, and never shows in the application's trace. Only the commit log of
+    /// ``Configuration/logsChangedTables`` is read with SQL, in a short read transaction.
+    ///
+    /// - parameter deferringNotification: true at the end of an application's access: what
+    ///   is found is told later, in an access of its own (``tellDeferredExternalChanges()``),
+    ///   since observers' fetches may then wait for another connection's lock, and the
+    ///   application's thread (the main thread, maybe) should not.
+    func checkExternalChanges(deferringNotification: Bool = false) -> ExternalCheckOutcome {
         guard !isClosed, let tracker = observation.externalChanges, tracker.isActive else { return .nothingNew }
         // A transaction left open (allowsUnsafeTransactions) keeps its own snapshot: wait.
         guard !isInsideTransaction else { return .checkAgainSoon }
         tracker.checks += 1
-        guard let version = withUnobservedWork({ readDataVersion() }) else { return .checkAgainSoon }
-        if version == tracker.dataVersion {
-            // Nothing another connection committed is visible. A commit may be on its way,
-            // though: in WAL mode, a commit frame is written before the commit is visible.
-            return tracker.isWAL ? walHoldsPendingCommit(tracker) : .nothingNew
-        }
-        var verdict = ExternalChangeVerdict.fullDatabase
-        // WAL mode: the commits are read from the log first, up to the last one the
-        // wal-index shows visible; then a read transaction, which sees all of them, reads
-        // their entries. (In the other order, a commit published in between would be
-        // counted without its entry.)
-        tracker.isWAL = withUnobservedWork { readIsWAL() }
-        let walStart = tracker.walPosition
-        let walCommits = tracker.isWAL ? otherWALCommits(tracker) : nil
-        let read = withUnobservedReadTransaction { () -> Bool in
-            guard let version = readDataVersion() else { return false }
-            let commits: [CommitKey]?
-            let entries: [ExternalChangeVerdict.Entry]
-            if tracker.isWAL {
-                commits = walCommits
-                entries = walStart.map { readLogEntries(CommitLog.walEntriesSQL, Int64($0.salt1), Int64($0.frame)) } ?? []
-                tracker.changeCounter = nil
+        guard let header = readDatabaseHeader() else { return .checkAgainSoon }
+        if header.isWAL != tracker.isWAL {
+            // The journal mode changed: where the file stands is read anew, and everything
+            // may have changed.
+            resetExternalChangeBaseline(tracker)
+            if deferringNotification {
+                tracker.deferredVerdict = .fullDatabase
             } else {
-                // Rollback-journal mode: the read transaction keeps writers out; the change
-                // counter and the log agree.
-                let counter = readChangeCounter()
-                if let counter, let last = tracker.changeCounter {
-                    commits = CommitKey.rollbackCommits(from: last, to: counter)
-                    entries = readLogEntries(CommitLog.rollbackEntriesSQL, Int64(last), nil)
-                } else {
-                    commits = nil
-                    entries = []
-                }
-                tracker.changeCounter = counter
-                tracker.forgetWALPosition()
+                tracker.deferredVerdict = nil
+                tell(.fullDatabase, tracker)
             }
-            verdict = ExternalChangeVerdict(commits: commits, entries: entries, ownWriter: tracker.writerID)
-            switch verdict {
-            case .nothing, .tables: tracker.preciseVerdicts += 1
-            case .fullDatabase: tracker.fullDatabaseVerdicts += 1
-            }
-            tracker.dataVersion = version
-            if tracker.isWAL { alignDataVersionWithPosition(tracker) }
-            return true
+            return .done
         }
-        guard read == true else { return .checkAgainSoon }
-        notifyExternalChanges(verdict)
+        let verdict: ExternalChangeVerdict?
+        if tracker.isWAL {
+            verdict = checkWAL(tracker)
+        } else {
+            verdict = checkRollbackJournal(tracker)
+        }
+        guard var verdict else { return .checkAgainSoon }
+        if let deferred = tracker.deferredVerdict {
+            verdict = deferred.merged(with: verdict)
+            tracker.deferredVerdict = nil
+        }
+        if deferringNotification && verdict != .nothing {
+            tracker.deferredVerdict = verdict
+        } else {
+            tell(verdict, tracker)
+        }
         if tracker.hasPendingCommit {
-            // Commits not visible yet: the data version moves again when they are, but
-            // no file event may come then.
+            // Commits not visible yet: they will be, but no file event may come then.
             tracker.hasPendingCommit = false
             return .checkAgainSoon
         }
-        return .done
+        return verdict == .nothing ? .nothingNew : .done
     }
 
-    private func notifyExternalChanges(_ verdict: ExternalChangeVerdict) {
+    /// Whether a check found commits to tell later (see ``checkExternalChanges(deferringNotification:)``).
+    var hasDeferredExternalChanges: Bool {
+        observation.externalChanges?.deferredVerdict != nil
+    }
+
+    /// Tells what a check found at the end of an application's access.
+    func tellDeferredExternalChanges() {
+        guard !isClosed, let tracker = observation.externalChanges, let verdict = tracker.deferredVerdict else { return }
+        // (Between transactions only: one left open keeps it for a later check.)
+        guard tracker.isActive, !isInsideTransaction else { return }
+        tracker.deferredVerdict = nil
+        tell(verdict, tracker)
+    }
+
+    /// WAL mode: the commits published in the wal-index since the position, less this
+    /// connection's own; nil when the file cannot be read now.
+    private func checkWAL(_ tracker: ExternalChangeTracker) -> ExternalChangeVerdict? {
+        guard let start = tracker.walPosition else {
+            // Not known yet, or lost: once found, commits may have gone unseen before it.
+            guard let position = withWALFile({ visiblePosition($0) }) ?? nil else {
+                tracker.hasPendingCommit = true
+                return nil
+            }
+            tracker.walPosition = position
+            tracker.forgetOwnCommits()
+            return .fullDatabase
+        }
+        if let index = readWALIndexHeader(), index.isAt(start) {
+            // Nothing published since the position. Is a commit on its way (its commit
+            // frame written, but not visible yet)?
+            if walHoldsPendingCommit(tracker) { tracker.hasPendingCommit = true }
+            return .nothing
+        }
+        guard let commits = otherWALCommits(tracker) else { return .fullDatabase }
+        if commits.isEmpty { return .nothing }
+        guard tracker.logsChangedTables else { return .fullDatabase }
+        // The commits were read from the log first, up to the last one the wal-index shows
+        // visible; the read transaction that reads their entries sees all of them. (In the
+        // other order, a commit published in between would be counted without its entry.)
+        let entries = withUnobservedReadTransaction {
+            readLogEntries(CommitLog.walEntriesSQL, Int64(start.salt1), Int64(start.frame))
+        }
+        return ExternalChangeVerdict(commits: commits, entries: entries ?? [], ownWriter: tracker.writerID)
+    }
+
+    /// Rollback-journal mode: whether the change counter moved by another connection's
+    /// commits; nil while another connection holds the write lock.
+    private func checkRollbackJournal(_ tracker: ExternalChangeTracker) -> ExternalChangeVerdict? {
+        guard let counter = changeCounterWithoutWriter() else { return nil }
+        let pages = pagesWritten()
+        tracker.changeCounter.settle(pagesWritten: pages)
+        let ownCommits = tracker.changeCounter.ownCommits
+        let loggedFrom = tracker.loggedCounter
+        tracker.loggedCounter = counter
+        guard tracker.changeCounter.check(counter: counter, pagesWritten: pages) else { return .nothing }
+        guard tracker.logsChangedTables, let loggedFrom else { return .fullDatabase }
+        // The entries are read under the shared lock of a read transaction, which keeps
+        // writers out: the change counter read there and the log agree. It begins only
+        // while no other connection holds the write lock.
+        guard otherConnectionHoldsWriteLock() == false else { return nil }
+        let verdict = withUnobservedReadTransaction { () -> ExternalChangeVerdict? in
+            guard let counter = readDatabaseHeader()?.changeCounter else { return nil }
+            tracker.loggedCounter = counter
+            tracker.changeCounter.reset(to: counter, pagesWritten: pages)
+            // This connection's own commits need no entry: their keys are known.
+            let own = ownCommits.map {
+                ExternalChangeVerdict.Entry(key: CommitKey(generation: nil, previous: Int64($0)), writer: tracker.writerID, tables: [])
+            }
+            let entries = readLogEntries(CommitLog.rollbackEntriesSQL, Int64(loggedFrom), nil)
+            return ExternalChangeVerdict(
+                commits: CommitKey.rollbackCommits(from: loggedFrom, to: counter),
+                entries: own + entries,
+                ownWriter: tracker.writerID)
+        }
+        return (verdict ?? nil) ?? .fullDatabase
+    }
+
+    private func tell(_ verdict: ExternalChangeVerdict, _ tracker: ExternalChangeTracker) {
         let region: DatabaseRegion
         switch verdict {
         case .nothing:
             return
         case .fullDatabase:
+            tracker.fullDatabaseVerdicts += 1
             // (The schema may have changed.)
             schemaCache = SchemaCache()
             region = .fullDatabase
         case .tables(let tables):
+            tracker.preciseVerdicts += 1
             region = tables.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) }
         }
         guard let broker = observation.hook as? DatabaseObservationBroker, broker.hasObservers else { return }
+        let waited = readsWaitForOtherWriters
+        readsWaitForOtherWriters = !tracker.isWAL
+        defer { readsWaitForOtherWriters = waited }
         broker.notifyExternalCommit(in: region)
     }
 
-    /// Called inside the read transaction that read the data version, after the position
-    /// was set from the wal-index: the data version stands for the position only if no
-    /// commit was published between the two reads (the wal-index did not move). Else it is
-    /// forgotten: the next check counts from the position whatever the data version says.
-    /// (A data version ahead of the position would hide the commits in between.)
-    private func alignDataVersionWithPosition(_ tracker: ExternalChangeTracker) {
-        let isAligned = tracker.walPosition != nil && tracker.boundingIndex != nil && readWALIndexHeader() == tracker.boundingIndex
-        if !isAligned {
-            tracker.dataVersion = nil
-            tracker.hasPendingCommit = true
-        }
-    }
-
-    /// WAL mode, nothing new visible since the last check: every commit since the position
-    /// is this connection's own, so the position moves past the last one. Then, is a commit
-    /// of another connection on its way (its commit frame written, but not visible yet)?
-    /// The monitor then checks again soon.
-    private func walHoldsPendingCommit(_ tracker: ExternalChangeTracker) -> ExternalCheckOutcome {
-        let pending: Bool? = withWALFile { read in
-            guard let header = WALFile.header(read) else { return false }
-            skipOwnCommits(tracker, header: header, read)
-            guard let position = tracker.walPosition, position.salt1 == header.salt1, position.salt2 == header.salt2,
+    /// WAL mode, nothing published since the position: whether a commit is on its way
+    /// (its commit frame written after the position, but not visible yet).
+    private func walHoldsPendingCommit(_ tracker: ExternalChangeTracker) -> Bool {
+        withWALFile { read in
+            guard let header = WALFile.header(read), let position = tracker.walPosition,
+                  position.salt1 == header.salt1, position.salt2 == header.salt2,
                   case .commits(let frames, _) = WALFile.scan(from: position, read)
             else { return false }
             return !frames.isEmpty
-        }
-        return pending == true ? .checkAgainSoon : .nothingNew
-    }
-
-    /// Moves the position to the last commit of this connection, when no other connection
-    /// committed since the position (the data version did not move) and no other
-    /// connection reset the log (its salt-1 grew by this connection's resets only: each
-    /// reset adds one). A frame is not rewritten until the log is reset, so the frame that
-    /// ends the connection's last commit is still the one it wrote.
-    private func skipOwnCommits(_ tracker: ExternalChangeTracker, header: WALFile.Header, _ read: WALFile.Read) {
-        guard let position = tracker.walPosition, let lastOwn = tracker.ownCommitFrames.last else { return }
-        let resets = UInt32(truncatingIfNeeded: tracker.ownResets)
-        guard header.salt1 == position.salt1 &+ resets,
-              resets > 0 || (header.salt2 == position.salt2 && lastOwn > position.frame),
-              let checksum = WALFile.commitFrameChecksum(at: lastOwn, header: header, read)
-        else { return }
-        tracker.walPosition = WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: lastOwn, checksum: checksum)
-        tracker.forgetOwnCommits()
+        } ?? false
     }
 
     /// The keys of the commits in the log since the last check, except this connection's
@@ -201,7 +245,6 @@ extension Database {
     /// past. Commits not visible yet are counted by a later check (`hasPendingCommit`).
     private func otherWALCommits(_ tracker: ExternalChangeTracker) -> [CommitKey]? {
         defer { tracker.forgetOwnCommits() }
-        tracker.boundingIndex = nil
         return withWALFile { read -> [CommitKey]? in
             guard let position = tracker.walPosition,
                   case .commits(let endFrames, let end) = WALFile.scan(from: position, read)
@@ -217,7 +260,6 @@ extension Database {
                 tracker.hasPendingCommit = true
                 return nil
             }
-            tracker.boundingIndex = index
             let visibleFrames = endFrames.filter { $0 <= index.maxFrame }
             var newPosition = end
             if visibleFrames.count < endFrames.count {
@@ -226,8 +268,7 @@ extension Database {
                     guard let header = WALFile.header(read),
                           let checksum = WALFile.commitFrameChecksum(at: lastVisible, header: header, read)
                     else {
-                        // (The position stays: the data version cannot stand for it.)
-                        tracker.boundingIndex = nil
+                        // (The position stays, until that frame can be read.)
                         return nil
                     }
                     newPosition = WALFile.Position(salt1: end.salt1, salt2: end.salt2, frame: lastVisible, checksum: checksum)
@@ -250,7 +291,6 @@ extension Database {
         guard let header = WALFile.header(read), let index = readWALIndexHeader(),
               index.salt1 == header.salt1, index.salt2 == header.salt2
         else { return nil }
-        observation.externalChanges?.boundingIndex = index
         if index.maxFrame == 0 {
             return WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: 0, checksum: header.checksum)
         }
@@ -291,18 +331,19 @@ extension Database {
             return key
         }
         // Rollback-journal mode: the change counter, which the write lock keeps still.
-        guard let counter = readChangeCounter(), !tracker.isWAL else { return nil }
+        guard let counter = readDatabaseHeader()?.changeCounter, !tracker.isWAL else { return nil }
         return CommitKey(generation: nil, previous: Int64(counter))
     }
 
     // MARK: - Reading the file without observers hearing of it
 
-    /// Runs `body` with the broker's transaction hooks muted: the commit log's own work.
+    /// Runs `body` with the broker's transaction hooks muted and the trace silent: the
+    /// commit log's own work.
     func withUnobservedWork<T>(_ body: () throws -> T) rethrows -> T {
         let wasUnobserved = observation.runsUnobservedWork
         observation.runsUnobservedWork = true
         defer { observation.runsUnobservedWork = wasUnobserved }
-        return try body()
+        return try withStatementsHiddenFromTrace(body)
     }
 
     /// Runs `body` inside a read transaction that observers do not hear of (the current
@@ -316,15 +357,6 @@ extension Database {
             defer { sqlite3_exec(connection, "COMMIT", nil, nil, nil) }
             return body()
         }
-    }
-
-    private func readDataVersion() -> Int64? {
-        observation.externalChanges?.statement("PRAGMA data_version")?.rows { sqlite3_column_int64($0, 0) }?.first
-    }
-
-    private func readIsWAL() -> Bool {
-        let mode = observation.externalChanges?.statement("PRAGMA journal_mode")?.rows { UnobservedStatement.text($0, 0) }?.first
-        return mode??.lowercased() == "wal"
     }
 
     /// The entries that `sql` selects, with its two arguments; empty when the log does not
@@ -364,16 +396,85 @@ extension Database {
         }
     }
 
-    /// The file change counter of the database header, read through SQLite's file handle,
-    /// inside a read transaction (which keeps writers from changing it meanwhile).
-    private func readChangeCounter() -> UInt32? {
+    /// What the database header says, read through SQLite's file handle without a lock
+    /// (https://www.sqlite.org/fileformat2.html#the_database_header): bytes 18 and 19 are 2
+    /// in WAL mode, bytes 24 to 27 the file change counter. Nil when the file cannot be read.
+    func readDatabaseHeader() -> DatabaseHeader? {
         guard let (file, methods) = sqliteFile(SQLITE_FCNTL_FILE_POINTER), let xRead = methods.xRead else { return nil }
-        var bytes: [UInt8] = [0, 0, 0, 0]
-        let code = bytes.withUnsafeMutableBytes { xRead(file, $0.baseAddress, 4, 24) }
+        var bytes = [UInt8](repeating: 0, count: 10)
+        let code = bytes.withUnsafeMutableBytes { xRead(file, $0.baseAddress, 10, 18) }
         // (A short read fills the rest with zeros: the file of a new database is empty, and
         // its counter is zero.)
         guard code == SQLITE_OK || code == SQLITE_IOERR | (2 << 8) else { return nil }  // SQLITE_IOERR_SHORT_READ
-        return WALFile.bigEndianWord(bytes, 0)
+        return DatabaseHeader(isWAL: bytes[0] == 2 && bytes[1] == 2, changeCounter: WALFile.bigEndianWord(bytes, 6))
+    }
+
+    /// Whether a connection other than this one (of this process, or another) holds the
+    /// write lock of the database file (SQLite's RESERVED lock or more: between its first
+    /// write and the end of its commit), as SQLite's VFS tells from the file locks, without
+    /// taking one (`xCheckReservedLock`). Nil when it cannot be told.
+    func otherConnectionHoldsWriteLock() -> Bool? {
+        guard let (file, methods) = sqliteFile(SQLITE_FCNTL_FILE_POINTER), let checkReservedLock = methods.xCheckReservedLock
+        else { return nil }
+        var isHeld: CInt = 0
+        guard checkReservedLock(file, &isHeld) == SQLITE_OK else { return nil }
+        return isHeld != 0
+    }
+
+    /// Rollback-journal mode: the file change counter, read while no other connection holds
+    /// the write lock (before and after the read: the counter is not half-way through a
+    /// commit); nil otherwise.
+    private func changeCounterWithoutWriter() -> UInt32? {
+        guard otherConnectionHoldsWriteLock() == false, let counter = readDatabaseHeader()?.changeCounter,
+              otherConnectionHoldsWriteLock() == false
+        else { return nil }
+        return counter
+    }
+
+    /// SQLite's count of the pages this connection wrote to its database files
+    /// (`SQLITE_DBSTATUS_CACHE_WRITE`).
+    func pagesWritten() -> Int64 {
+        var current: CInt = 0
+        var highwater: CInt = 0
+        sqlite3_db_status(sqliteConnection, SQLITE_DBSTATUS_CACHE_WRITE, &current, &highwater, 0)
+        return Int64(current)
+    }
+
+    // MARK: - This connection's own commits, in rollback-journal mode
+
+    /// SQLite is about to commit a transaction of this connection (its commit hook): in
+    /// rollback-journal mode, the change counter is read while the transaction holds the
+    /// write lock (see ``ExpectedChangeCounter``).
+    func externalChangesCommitWillHappen() {
+        guard let tracker = observation.externalChanges, tracker.isActive, !tracker.isWAL,
+              let connection = sqliteConnection, sqlite3_txn_state(connection, "main") == SQLITE_TXN_WRITE
+        else { return }
+        let isExact = sqlite3_txn_state(connection, "temp") != SQLITE_TXN_WRITE && sqlite3_db_name(connection, 2) == nil
+        tracker.changeCounter.commitWillHappen(
+            before: readDatabaseHeader()?.changeCounter, pagesWritten: pagesWritten(), isExact: isExact)
+    }
+
+    /// A transaction of this connection committed (`committed`) or rolled back.
+    func externalChangesTransactionDidEnd(committed: Bool) {
+        guard let tracker = observation.externalChanges, tracker.isActive, !tracker.isWAL else { return }
+        if committed {
+            tracker.changeCounter.commitDidHappen(pagesWritten: pagesWritten())
+        } else {
+            tracker.changeCounter.transactionDidRollBack(pagesWritten: pagesWritten())
+        }
+    }
+}
+
+/// What a check reads of the database header.
+struct DatabaseHeader: Equatable {
+    var isWAL: Bool
+    var changeCounter: UInt32
+}
+
+extension WALIndexHeader {
+    /// Whether the wal-index shows the log where `position` stands: nothing published since.
+    func isAt(_ position: WALFile.Position) -> Bool {
+        salt1 == position.salt1 && salt2 == position.salt2 && maxFrame == position.frame
     }
 }
 
@@ -385,7 +486,7 @@ extension Database {
     /// its entry first, if it logs.
     @inline(never)
     func commitLogTransactionStatementWillStart(_ statement: Statement) {
-        guard let tracker = observation.externalChanges else { return }
+        guard let tracker = observation.externalChanges, tracker.logsChangedTables else { return }
         if !isInsideTransaction {
             tracker.transaction.reset()
             return
@@ -399,11 +500,9 @@ extension Database {
         } else {
             mayEnd = false
         }
-        guard mayEnd, tracker.transaction.hasWrites else { return }
+        guard mayEnd, tracker.transaction.hasWrites, !isReadOnly else { return }
         withUnobservedWork {
-            // (Read-only last: `sqlite3_db_readonly` looks the schema up by name, about 120
-            // instructions at each commit, W5b, where the logging decision is cheaper.)
-            if tracker.transactionLogs(), !isReadOnly { tracker.writeEntry(key: keyOfNextCommit(tracker)) }
+            withHiddenWrites { tracker.writeEntry(key: keyOfNextCommit(tracker)) }
         }
     }
 
@@ -416,48 +515,27 @@ extension Database {
             observation.externalChanges?.transaction.add(report)
         }
     }
-}
 
-// MARK: - Subscriptions
-
-extension Database {
-    /// Writes (or removes) this connection's subscription in the commit log, in a
-    /// transaction of its own that observers do not hear of, creating the log's tables
-    /// when needed. Returns whether it succeeded (not on a read-only connection, or when
-    /// the database is locked).
-    @discardableResult
-    func updateCommitLogSubscription(subscribe: Bool) -> Bool {
-        guard let tracker = observation.externalChanges, tracker.commitLogging != .never,
-              !isClosed, !isInsideTransaction, !isReadOnly, let connection = sqliteConnection
-        else { return false }
-        return withUnobservedWork {
-            guard sqlite3_exec(connection, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else { return false }
-            // (Read under the write lock: no commit comes between this mark and the commit.)
-            let before = lastCommitMark()
-            let ownCommitCount = tracker.ownCommitFrames.count
-            var succeeded = !subscribe || sqlite3_exec(connection, CommitLog.createSQL, nil, nil, nil) == SQLITE_OK
-            if succeeded, let statement = tracker.statement(subscribe ? CommitLog.subscribeSQL : CommitLog.unsubscribeSQL) {
-                statement.bind(1, tracker.writerID)
-                if subscribe { statement.bind(2, Date().timeIntervalSince1970 + CommitLog.subscriptionLifetime) }
-                succeeded = statement.run() == SQLITE_OK
+    /// Creates the commit log, when the writer opens with
+    /// ``Configuration/logsChangedTables``, in a transaction of its own that observers do not
+    /// hear of and the trace does not show: never inside a transaction of the application.
+    /// Tries for up to two seconds while another connection holds the write lock; a log
+    /// that could not be created leaves this connection's commits without entries (other
+    /// processes then see changes to the whole database, never miss one).
+    func createCommitLog() {
+        guard let tracker = observation.externalChanges, tracker.logsChangedTables,
+              !isClosed, !isInsideTransaction, !configuration.readonly, let connection = sqliteConnection
+        else { return }
+        withUnobservedWork {
+            guard tracker.statement(CommitLog.insertSQL) == nil else { return }
+            let deadline = Date().addingTimeInterval(2)
+            while true {
+                if sqlite3_exec(connection, "BEGIN IMMEDIATE; \(CommitLog.createSQL); COMMIT", nil, nil, nil) == SQLITE_OK { return }
+                if sqlite3_get_autocommit(connection) == 0 { sqlite3_exec(connection, "ROLLBACK", nil, nil, nil) }
+                let code = sqlite3_errcode(connection) & 0xFF
+                guard code == SQLITE_BUSY || code == SQLITE_LOCKED, Date() < deadline else { return }
+                usleep(10_000)
             }
-            // An entry that names no table: other observers know this commit changed nothing
-            // of theirs.
-            if succeeded {
-                let transaction = tracker.transaction
-                tracker.transaction = .empty
-                tracker.writeEntry(key: keyOfNextCommit(tracker))
-                tracker.transaction = transaction
-            }
-            if succeeded, sqlite3_exec(connection, "COMMIT", nil, nil, nil) == SQLITE_OK {
-                // The WAL hook told the commit's last frame.
-                if let before, tracker.ownCommitFrames.count == ownCommitCount + 1, let endFrame = tracker.ownCommitFrames.last {
-                    tracker.hiddenCommits.record(before: before, endFrame: endFrame)
-                }
-                return true
-            }
-            sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
-            return false
         }
     }
 }

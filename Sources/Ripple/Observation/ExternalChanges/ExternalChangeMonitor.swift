@@ -32,8 +32,6 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     private var pollGeneration = 0
     /// The delay before the next retry of a check that asked for one, in nanoseconds.
     private var retryDelay: UInt64 = 0
-    /// When the subscription in the commit log was last written (uptime seconds).
-    private var subscribedAt: TimeInterval?
 
     /// Whether the writer of a database at `path` gets a monitor: its accesses are then
     /// counted, so that checks wait for the end of one (see ``AccessOccupancy``).
@@ -46,18 +44,20 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     }
 
     /// Sets up the writer of a database file: its tracker (when it observes other
-    /// processes or logs for them), and the monitor (when it observes them).
+    /// processes or logs for them, creating the log), and the monitor (when it observes
+    /// them).
     static func setUp(writer: SerializedDatabase, path: String, configuration: Configuration) -> ExternalChangeMonitor? {
         guard isFile(path) else { return nil }
         let observes = configuration.observesExternalChanges
-        guard observes || configuration.commitLogging == .always else { return nil }
+        guard observes || configuration.logsChangedTables else { return nil }
         let monitor = observes ? ExternalChangeMonitor(writer: writer, path: path, configuration: configuration) : nil
         writer.sync { db in
             guard let connection = db.sqliteConnection else { return }
-            let tracker = ExternalChangeTracker(connection: connection, commitLogging: configuration.commitLogging)
+            let tracker = ExternalChangeTracker(connection: connection, logsChangedTables: configuration.logsChangedTables)
             tracker.monitor = monitor
             db.observation.externalChanges = tracker
-            db.observation.gathersWrites = configuration.commitLogging != .never && !configuration.readonly
+            db.observation.gathersWrites = configuration.logsChangedTables && !configuration.readonly
+            db.createCommitLog()
         }
         return monitor
     }
@@ -88,12 +88,10 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
             watch = FileWatch(databasePath: path, queue: queue) { [weak self] in self?.requestCheck(pausingWatch: true) }
             schedulePoll()
         }
-        // Other processes log their commits for this one from now on.
-        writer?.async { [weak self] db in self?.refreshSubscription(db, force: true) }
     }
 
     func trackingDidStop() {
-        let wasSubscribed = lock.withLock {
+        lock.withLock {
             isTracking = false
             scheduler.reset()
             // (The poll first: without the watch, the loop's thread may end once it is gone.)
@@ -102,11 +100,6 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
             pollGeneration += 1
             watch?.cancel()
             watch = nil
-            defer { subscribedAt = nil }
-            return subscribedAt != nil
-        }
-        if wasSubscribed {
-            writer?.async { db in db.updateCommitLogSubscription(subscribe: false) }
         }
     }
 
@@ -186,12 +179,14 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     /// Runs the planned check on the writer: at the end of its access under way, if any,
     /// else in an access of its own. The file events of the process's own commits come
     /// while it writes: their checks then cost no thread wake-up, and the application's next
-    /// write does not wait for one (W5b, W8).
+    /// write does not wait for one (W5b, W8). Commits of others found there are told in an
+    /// access of their own, off the application's thread (observers' fetches may wait for
+    /// another connection's lock).
     ///
     /// What may wait for another process's lock (reading the commit log in a transaction
-    /// when other connections' commits are visible, refreshing the subscription) is not
-    /// done at the end of the application's access, whose thread may be the main thread:
-    /// the check then goes on in an access of its own.
+    /// when other connections' commits are visible, ``Configuration/logsChangedTables``) is
+    /// not done at the end of the application's access, whose thread may be the main
+    /// thread: the check then goes on in an access of its own.
     private func startCheck() {
         writer?.runAtEndOfAccess { [weak self] db, atEndOfAccess in self?.runCheck(db, atEndOfAccess: atEndOfAccess) }
     }
@@ -214,11 +209,9 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
             db.stopExternalChangeTracking()
             return
         }
-        let outcome = db.checkExternalChanges()
-        if atEndOfAccess {
-            if subscriptionIsDue(force: false) { writer?.async { [weak self] db in self?.refreshSubscription(db, force: false) } }
-        } else {
-            refreshSubscription(db, force: false)
+        let outcome = db.checkExternalChanges(deferringNotification: atEndOfAccess)
+        if db.hasDeferredExternalChanges {
+            writer?.async { db in db.tellDeferredExternalChanges() }
         }
         let (next, retry) = lock.withLock { () -> (ExternalCheckScheduler.Action, UInt64?) in
             let next = scheduler.checkDidEnd(now: DispatchTime.now().uptimeNanoseconds, foundChanges: outcome != .nothingNew)
@@ -235,20 +228,6 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         perform(next)
         if let retry {
             schedule(at: DispatchTime.now().uptimeNanoseconds &+ retry) { [weak self] in self?.requestCheck() }
-        }
-    }
-
-    /// Writes this connection's subscription in the commit log when it is due.
-    private func refreshSubscription(_ db: Database, force: Bool) {
-        let now = ProcessInfo.processInfo.systemUptime
-        guard subscriptionIsDue(force: force, now: now), db.updateCommitLogSubscription(subscribe: true) else { return }
-        lock.withLock { if isTracking { subscribedAt = now } }
-    }
-
-    /// Whether the subscription in the commit log should be written now.
-    private func subscriptionIsDue(force: Bool, now: TimeInterval = ProcessInfo.processInfo.systemUptime) -> Bool {
-        lock.withLock {
-            isTracking && (force || subscribedAt.map { now - $0 > CommitLog.subscriptionRefresh } ?? true)
         }
     }
 }

@@ -3,19 +3,21 @@ import Dispatch
 import Foundation
 
 /// What the writer connection of a ``DatabaseQueue`` or ``DatabasePool`` on a file keeps to
-/// observe other processes' commits, and to log its own for them (see ``CommitLog``).
-/// Only used on the writer's queue (`db.observation.externalChanges`).
+/// observe other processes' commits, and to log its own for them when asked (see
+/// ``CommitLog``). Only used on the writer's queue (`db.observation.externalChanges`).
 ///
 /// While it is active (some observer is registered), it knows where the last check left
-/// the file: the connection's data version (`PRAGMA data_version`, which moves when another
-/// connection commits), the position in the write-ahead log or the file change counter,
-/// and the last commit log entry. A check compares the file with that, tells observers,
-/// and moves on (see `Database.checkExternalChanges()`).
+/// the file: the position in the write-ahead log (WAL mode), or the file change counter
+/// expected (rollback-journal mode). A check reads the file without a lock and without
+/// SQL, compares it with that, tells observers, and moves on (see
+/// `Database.checkExternalChanges()`).
 final class ExternalChangeTracker {
     /// This connection's identifier in the commit log: random, so that processes need not
     /// agree on anything.
     let writerID = Int64.random(in: 1...Int64.max)
-    let commitLogging: Configuration.CommitLogging
+    /// ``Configuration/logsChangedTables``: log this connection's transactions, and read
+    /// the entries of other connections' commits.
+    let logsChangedTables: Bool
     /// Told to start and stop watching the file.
     weak var monitor: ExternalChangeMonitor?
 
@@ -32,22 +34,24 @@ final class ExternalChangeTracker {
 
     // MARK: Where the last check left the file
 
-    var dataVersion: Int64?
     @exclusivity(unchecked) var walPosition: WALFile.Position?
-    var changeCounter: UInt32?
-    /// Set by a check that found commit frames not visible yet, or whose data version could
-    /// not be tied to its position: check again soon.
+    /// Rollback-journal mode: the change counter expected, moved by this connection's own
+    /// commits.
+    var changeCounter = ExpectedChangeCounter()
+    /// Rollback-journal mode, precise: the change counter at the last check, from which
+    /// the next check looks up the entries of the commits.
+    var loggedCounter: UInt32?
+    /// What a check at the end of an application's access found, to tell in an access of
+    /// its own.
+    var deferredVerdict: ExternalChangeVerdict?
+    /// Set by a check that found commit frames not visible yet, or a position that could
+    /// not be found: check again soon.
     var hasPendingCommit = false
-    /// The wal-index header that bounded the position at the last check (the commits it
-    /// showed visible).
-    var boundingIndex: WALIndexHeader?
     /// Whether the database was in WAL mode at the last check.
     @exclusivity(unchecked) var isWAL = false
     /// The number of frames of the log after each commit of this connection since the
     /// position (SQLite's WAL hook): its own commits, not to be told again.
     @exclusivity(unchecked) var ownCommitFrames: [Int] = []
-    /// This connection's latest commits that wrote Ripple's hidden tables only.
-    var hiddenCommits = HiddenCommits()
     /// The checkpoint resets of the log that this connection made since the position (seen
     /// as its frame count going down): each adds one to the log's salt-1.
     @exclusivity(unchecked) var ownResets = 0
@@ -80,17 +84,13 @@ final class ExternalChangeTracker {
 
     /// What the running transaction may log.
     @exclusivity(unchecked) var transaction = CommitLogTransaction()
-    /// Whether another connection subscribes, and when that was read (uptime nanoseconds;
-    /// nil: never).
-    @exclusivity(unchecked) private var othersSubscribe = false
-    @exclusivity(unchecked) private var othersSubscribeReadAt: UInt64?
 
     private var statements: [String: UnobservedStatement] = [:]
     private let connection: OpaquePointer
 
-    init(connection: OpaquePointer, commitLogging: Configuration.CommitLogging) {
+    init(connection: OpaquePointer, logsChangedTables: Bool) {
         self.connection = connection
-        self.commitLogging = commitLogging
+        self.logsChangedTables = logsChangedTables
     }
 
     /// A statement of the log, compiled once; nil when it does not compile (the log's
@@ -109,27 +109,18 @@ final class ExternalChangeTracker {
     /// The statements that did not compile (for tests: none should, on a healthy file).
     private(set) var failedCompilations = 0
 
-    /// Whether the log's table that `sql` reads or writes exists (true for other SQL),
-    /// asked before `sql` is compiled: a statement of a missing table fails to compile,
-    /// which SQLite reports to the application's error log (`SQLITE_CONFIG_LOG`: "no such
-    /// table: _ripple_commit_subscriber", once a second on a database that no process
-    /// logs for), and the connection then keeps an error value that each later
-    /// `sqlite3_reset` copies (about 20 instructions per statement of the application,
-    /// callgrind W1a).
+    /// Whether the log's table exists (true for SQL that does not use it), asked before
+    /// `sql` is compiled: a statement of a missing table fails to compile, which SQLite
+    /// reports to the application's error log (`SQLITE_CONFIG_LOG`: "no such table"), and
+    /// the connection then keeps an error value that each later `sqlite3_reset` copies (a
+    /// cost on every statement of the application, W1a).
     private func logTablesExist(for sql: String) -> Bool {
-        let table: String
-        if sql.contains(CommitLog.subscriberTable) {
-            table = CommitLog.subscriberTable
-        } else if sql.contains(CommitLog.logTable) {
-            table = CommitLog.logTable
-        } else {
-            return true
-        }
-        // (Compiled for each question, not kept: a kept one, compiled before the log's
-        // tables were created, would meet the schema change at its next step, which SQLite
-        // compiles again after an internal SQLITE_SCHEMA error that it keeps on the
-        // connection, with the same per-statement cost as above, callgrind W1c. It is asked
-        // only until the tables exist.)
+        let table = CommitLog.logTable
+        guard sql.contains(table) else { return true }
+        // (Compiled for each question, not kept: a kept one, compiled before the log was
+        // created, would meet the schema change at its next step, which SQLite compiles
+        // again after an internal SQLITE_SCHEMA error that it keeps on the connection, with
+        // the same per-statement cost as above, W1c. It is asked only until the log exists.)
         guard let lookup = UnobservedStatement(connection, sql: "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?") else { return false }
         lookup.bind(1, table)
         return lookup.rows { _ in true }?.isEmpty == false
@@ -159,8 +150,9 @@ final class ExternalChangeTracker {
         guard isActive else { return }
         isActive = false
         uninstallWALHook()
-        dataVersion = nil
-        changeCounter = nil
+        changeCounter.reset(to: nil, pagesWritten: 0)
+        loggedCounter = nil
+        deferredVerdict = nil
         forgetWALPosition()
     }
 
@@ -203,38 +195,6 @@ final class ExternalChangeTracker {
         sqlite3_wal_autocheckpoint(connection, CInt(clamping: autocheckpoint))
     }
 
-    // MARK: Logging decisions
-
-    /// Whether the transaction that ends logs its changes (read inside it, before its
-    /// COMMIT or RELEASE).
-    func transactionLogs() -> Bool {
-        switch commitLogging {
-        case .never:
-            return false
-        case .always:
-            return true
-        case .whenObserved:
-            // In rollback-journal mode, this connection's own commits are told apart from
-            // the others' by their entries.
-            if isActive && !isWAL { return true }
-            // Read at most once a second: a new subscriber waits that long for the entries
-            // (its checks see changes to the whole database meanwhile).
-            let now = DispatchTime.now().uptimeNanoseconds
-            if othersSubscribeReadAt.map({ now &- $0 > 1_000_000_000 }) ?? true {
-                othersSubscribeReadAt = now
-                othersSubscribe = readOthersSubscribe()
-            }
-            return othersSubscribe
-        }
-    }
-
-    private func readOthersSubscribe() -> Bool {
-        guard let statement = statement(CommitLog.otherSubscribersSQL) else { return false }
-        statement.bind(1, writerID)
-        statement.bind(2, Date().timeIntervalSince1970)
-        return statement.rows { sqlite3_column_int64($0, 0) }?.first ?? 0 > 0
-    }
-
     /// Where this connection last found the end of the write-ahead log, as a writer: the
     /// next search for the key of its commit starts there.
     var writerWALPosition: WALFile.Position?
@@ -245,12 +205,7 @@ final class ExternalChangeTracker {
     /// whole database, never miss one.
     func writeEntry(key: CommitKey?) {
         guard transaction.hasWrites, let key else { return }
-        var insert = statement(CommitLog.insertSQL)
-        if insert == nil, commitLogging == .always {
-            sqlite3_exec(connection, CommitLog.createSQL, nil, nil, nil)
-            insert = statement(CommitLog.insertSQL)
-        }
-        guard let insert else { return }
+        guard let insert = statement(CommitLog.insertSQL) else { return }
         let text = CommitLog.encode(transaction.tables)
         if let sequence = transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
             update.bind(1, text)
@@ -264,9 +219,6 @@ final class ExternalChangeTracker {
         insert.bind(2, text)
         insert.bind(3, key.generation.map { Int64($0) })
         insert.bind(4, key.previous)
-        // The application's last inserted rowid stays its own.
-        let lastInsertedRowID = sqlite3_last_insert_rowid(connection)
-        defer { sqlite3_set_last_insert_rowid(connection, lastInsertedRowID) }
         guard insert.run() == SQLITE_OK else { return }
         let sequence = sqlite3_last_insert_rowid(connection)
         transaction.entrySequence = sequence

@@ -15,6 +15,16 @@ enum ExternalChangeVerdict: Equatable {
     case tables(Set<String>)
     case fullDatabase
 
+    /// What two checks found, told at once.
+    func merged(with other: ExternalChangeVerdict) -> ExternalChangeVerdict {
+        switch (self, other) {
+        case (.nothing, _): return other
+        case (_, .nothing): return self
+        case (.tables(let a), .tables(let b)): return .tables(a.union(b))
+        default: return .fullDatabase
+        }
+    }
+
     /// One entry of the commit log.
     struct Entry: Equatable {
         /// The commit the entry describes.

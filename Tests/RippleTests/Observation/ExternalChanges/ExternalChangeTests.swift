@@ -4,8 +4,9 @@ import XCTest
 @testable import Ripple
 
 /// Commits of other processes (the `ripple-external-writer` executable of the package) and
-/// other connections reach observers, with the default configuration: table-precise when
-/// the writer is Ripple, whole-database otherwise, never missed, never told twice.
+/// other connections reach observers: as changes to the whole database with the default
+/// configuration, table-precise when both sides turn on `logsChangedTables`; never
+/// missed, never told twice.
 final class ExternalChangeTests: XCTestCase {
     // MARK: - Support
 
@@ -96,20 +97,24 @@ final class ExternalChangeTests: XCTestCase {
         writer.unsafeReentrantWrite { db in db.observation.externalChanges.map(value) }
     }
 
-    private func configuration() -> Configuration {
+    private func configuration(precise: Bool = false) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(10)
+        config.logsChangedTables = precise
         return config
     }
 
+    /// The environment of an external writer that logs its tables.
+    static let precise = ["RIPPLE_LOGS_CHANGED_TABLES": "1"]
+
     enum Kind { case pool, walQueue, rollbackQueue }
 
-    private func makeObserved(_ kind: Kind, path: String) throws -> any DatabaseWriter {
+    private func makeObserved(_ kind: Kind, path: String, precise: Bool = false) throws -> any DatabaseWriter {
         switch kind {
         case .pool:
-            return try DatabasePool(path: path, configuration: configuration())
+            return try DatabasePool(path: path, configuration: configuration(precise: precise))
         case .walQueue, .rollbackQueue:
-            let dbQueue = try DatabaseQueue(path: path, configuration: configuration())
+            let dbQueue = try DatabaseQueue(path: path, configuration: configuration(precise: precise))
             if kind == .walQueue {
                 try dbQueue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
             }
@@ -159,26 +164,13 @@ final class ExternalChangeTests: XCTestCase {
         observed.writer.unsafeReentrantWrite { _ in }
     }
 
-    /// Waits until the observed connection subscribed in the commit log, so that writers
-    /// that start afterwards log their commits for it.
-    private func waitForSubscription(_ observed: Observed) throws {
-        try waitUntil("subscription") {
-            try observed.writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?", arguments: [CommitLog.subscriberTable]) == 1
-                    ? try Int.fetchOne(db, sql: "SELECT count(*) FROM \(CommitLog.subscriberTable)")! > 0
-                    : false
-            }
-        }
-    }
-
-    // MARK: - Ripple writers: precise to the table
+    // MARK: - Ripple writers that log their tables: precise to the table
 
     private func assertRippleWriterIsPrecise(_ kind: Kind) throws {
         let path = try makeTemporaryDatabasePath(self)
-        let observed = try Observed(makeObserved(kind, path: path))
+        let observed = try Observed(makeObserved(kind, path: path, precise: true))
         try waitForInitialValue(observed)
-        try waitForSubscription(observed)
-        let writer = try ExternalWriter("ripple", path: path)
+        let writer = try ExternalWriter("ripple", path: path, environment: Self.precise)
         try assertPreciseCommits(of: writer, observed)
         XCTAssertEqual(observed.playerFetches.count, 2)
         XCTAssertEqual(observed.teamChanges.count, 3)
@@ -213,11 +205,13 @@ final class ExternalChangeTests: XCTestCase {
 
     // MARK: - Other writers: the whole database
 
-    private func assertRawWriterChangesTheWholeDatabase(_ kind: Kind, command: String = "insert", writerKind: String = "raw") throws {
-        let path = try makeTemporaryDatabasePath(self)
-        let observed = try Observed(makeObserved(kind, path: path))
+    private func assertRawWriterChangesTheWholeDatabase(
+        _ kind: Kind, command: String = "insert", writerKind: String = "raw", precise: Bool = false) throws
+    {
+        let path = try makeTemporaryDatabasePath(self, name: "whole-\(kind).sqlite")
+        let observed = try Observed(makeObserved(kind, path: path, precise: precise))
         try waitForInitialValue(observed)
-        let writer = try ExternalWriter(writerKind, path: path)
+        let writer = try ExternalWriter(writerKind, path: path, environment: precise ? Self.precise : [:])
         for index in 1...3 {
             try writer.send("\(command) team")
             try waitUntil("team commit \(index)") { observed.teamChanges.count == index }
@@ -237,19 +231,25 @@ final class ExternalChangeTests: XCTestCase {
         try assertRawWriterChangesTheWholeDatabase(.rollbackQueue)
     }
 
+    func testRippleWriterChangesTheWholeDatabaseByDefault() throws {
+        for kind in [Kind.pool, .walQueue, .rollbackQueue] {
+            try assertRawWriterChangesTheWholeDatabase(kind, writerKind: "ripple")
+        }
+    }
+
     func testRippleStatementsOutsideOfTransactionsChangeTheWholeDatabase() throws {
         // An INSERT outside of a transaction commits by itself, without a log entry.
-        try assertRawWriterChangesTheWholeDatabase(.pool, command: "autocommit", writerKind: "ripple")
+        try assertRawWriterChangesTheWholeDatabase(.pool, command: "autocommit", writerKind: "ripple", precise: true)
     }
 
     // MARK: - A writer killed in the middle of a transaction
 
-    private func assertKilledWriterNotifiesNothing(_ kind: Kind) throws {
-        let path = try makeTemporaryDatabasePath(self)
-        let observed = try Observed(makeObserved(kind, path: path))
+    private func assertKilledWriterNotifiesNothing(_ kind: Kind, precise: Bool) throws {
+        let path = try makeTemporaryDatabasePath(self, name: "killed-\(kind)-\(precise).sqlite")
+        let observed = try Observed(makeObserved(kind, path: path, precise: precise))
         try waitForInitialValue(observed)
-        try waitForSubscription(observed)
-        let writer = try ExternalWriter("ripple", path: path)
+        let environment = precise ? Self.precise : [:]
+        let writer = try ExternalWriter("ripple", path: path, environment: environment)
         try writer.send("hang player")
         writer.kill()
         // The rolled back work is never told, however often the file is checked.
@@ -258,30 +258,32 @@ final class ExternalChangeTests: XCTestCase {
         XCTAssertEqual(try observed.writer.read { try Table("player").fetchCount($0) }, 0)
 
         // The next commit is seen.
-        let next = try ExternalWriter("ripple", path: path)
+        let next = try ExternalWriter("ripple", path: path, environment: environment)
         try next.send("insert player")
         try waitUntil("next commit") { observed.lastPlayerCount == 1 }
         XCTAssertEqual(observed.playerCounts.value.filter { $0 != 0 }, [1], "the killed writer's row was never seen")
-        XCTAssertEqual(observed.teamChanges.count, 0)
+        if precise { XCTAssertEqual(observed.teamChanges.count, 0) }
         next.quit()
     }
 
     func testKilledWriterNotifiesNothingOnAPool() throws {
-        try assertKilledWriterNotifiesNothing(.pool)
+        try assertKilledWriterNotifiesNothing(.pool, precise: false)
+        try assertKilledWriterNotifiesNothing(.pool, precise: true)
     }
 
     func testKilledWriterNotifiesNothingOnARollbackJournalQueue() throws {
-        try assertKilledWriterNotifiesNothing(.rollbackQueue)
+        try assertKilledWriterNotifiesNothing(.rollbackQueue, precise: false)
+        try assertKilledWriterNotifiesNothing(.rollbackQueue, precise: true)
     }
 
     // MARK: - The process's own writes
 
     func testOwnWritesAreNotFetchedTwice() throws {
-        for kind in [Kind.pool, .rollbackQueue] {
-            let path = try makeTemporaryDatabasePath(self, name: "own-\(kind).sqlite")
-            let observed = try Observed(makeObserved(kind, path: path))
+        for kind in [Kind.pool, .walQueue, .rollbackQueue] {
+          for precise in [false, true] {
+            let path = try makeTemporaryDatabasePath(self, name: "own-\(kind)-\(precise).sqlite")
+            let observed = try Observed(makeObserved(kind, path: path, precise: precise))
             try waitForInitialValue(observed)
-            try waitForSubscription(observed)
             for index in 1...5 {
                 try observed.writer.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
                 try observed.writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
@@ -289,32 +291,35 @@ final class ExternalChangeTests: XCTestCase {
             }
             // Checks after the process's own commits find nothing to tell.
             for _ in 0..<3 { check(observed.writer) }
-            XCTAssertEqual(observed.playerFetches.count, 6, "\(kind)")
-            XCTAssertEqual(observed.teamChanges.count, 5, "\(kind)")
+            XCTAssertEqual(observed.playerFetches.count, 6, "\(kind), precise: \(precise)")
+            XCTAssertEqual(observed.teamChanges.count, 5, "\(kind), precise: \(precise)")
             XCTAssertGreaterThan(tracker(observed.writer) { $0.checks } ?? 0, 0)
+            XCTAssertEqual(tracker(observed.writer) { $0.fullDatabaseVerdicts }, 0, "\(kind), precise: \(precise)")
+          }
         }
     }
 
-    /// The commit log's statements are not compiled before its tables exist: a statement
-    /// that fails to compile reaches the application's SQLite error log ("no such table:
-    /// _ripple_commit_subscriber"), and leaves the connection an error value that each
-    /// later statement copies.
+    /// The commit log's statements are not compiled before the log exists: a statement
+    /// that fails to compile reaches the application's SQLite error log ("no such table"),
+    /// and leaves the connection an error value that each later statement copies.
     func testTheLogIsNotCompiledBeforeItExists() throws {
         for kind in [Kind.pool, .walQueue, .rollbackQueue] {
-            let path = try makeTemporaryDatabasePath(self, name: "uncompiled-\(kind).sqlite")
-            let writer = try makeObserved(kind, path: path)
-            // Commits ask whether another process subscribes, and read the log's tables.
-            try writer.write { try $0.execute(sql: "CREATE TABLE t (a)") }
-            try writer.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
-            XCTAssertEqual(tracker(writer) { $0.failedCompilations }, 0, "\(kind)")
-            // Once observed, the log exists, and its statements compile.
-            let observed = try Observed(writer)
-            try waitForInitialValue(observed)
-            try waitForSubscription(observed)
-            try writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
-            check(writer)
-            XCTAssertEqual(tracker(writer) { $0.failedCompilations }, 0, "\(kind)")
-            XCTAssertGreaterThan(tracker(writer) { $0.checks } ?? 0, 0, "\(kind)")
+            for precise in [false, true] {
+                let path = try makeTemporaryDatabasePath(self, name: "uncompiled-\(kind)-\(precise).sqlite")
+                let writer = try makeObserved(kind, path: path, precise: precise)
+                try writer.write { try $0.execute(sql: "CREATE TABLE t (a)") }
+                try writer.write { try $0.execute(sql: "INSERT INTO t VALUES (1)") }
+                XCTAssertEqual(tracker(writer) { $0.failedCompilations }, 0, "\(kind)")
+                let observed = try Observed(writer)
+                try waitForInitialValue(observed)
+                let other = try ExternalWriter("ripple", path: path, environment: precise ? Self.precise : [:])
+                try other.send("insert player")
+                try waitUntil("the other commit") { observed.lastPlayerCount == 1 }
+                check(writer)
+                XCTAssertEqual(tracker(writer) { $0.failedCompilations }, 0, "\(kind)")
+                XCTAssertGreaterThan(tracker(writer) { $0.checks } ?? 0, 0, "\(kind)")
+                other.quit()
+            }
         }
     }
 
@@ -322,10 +327,9 @@ final class ExternalChangeTests: XCTestCase {
 
     func testABurstOfCommitsCostsFewerChecksThanCommits() throws {
         let path = try makeTemporaryDatabasePath(self)
-        let observed = try Observed(makeObserved(.pool, path: path))
+        let observed = try Observed(makeObserved(.pool, path: path, precise: true))
         try waitForInitialValue(observed)
-        try waitForSubscription(observed)
-        let writer = try ExternalWriter("ripple", path: path)
+        let writer = try ExternalWriter("ripple", path: path, environment: Self.precise)
         func verdicts() -> Int {
             tracker(observed.writer) { $0.preciseVerdicts + $0.fullDatabaseVerdicts } ?? 0
         }
@@ -357,16 +361,13 @@ final class ExternalChangeTests: XCTestCase {
 
     func testTransactionObserversHearDidChangeThenDidCommit() throws {
         let path = try makeTemporaryDatabasePath(self)
-        let pool = try DatabasePool(path: path, configuration: configuration())
+        let pool = try DatabasePool(path: path, configuration: configuration(precise: true))
         try pool.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY); CREATE TABLE team (id INTEGER PRIMARY KEY)") }
         let playerObserver = EventRecorder(table: "player")
         let teamObserver = EventRecorder(table: "team")
         pool.add(transactionObserver: playerObserver)
         pool.add(transactionObserver: teamObserver)
-        try waitUntil("subscription") {
-            try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?", arguments: [CommitLog.subscriberTable]) == 1 }
-        }
-        let writer = try ExternalWriter("ripple", path: path)
+        let writer = try ExternalWriter("ripple", path: path, environment: Self.precise)
         try writer.send("insert player")
         try waitUntil("commit") { playerObserver.events.contains("didCommit") }
         // No row events (the commit happened elsewhere), no veto.
@@ -383,21 +384,22 @@ final class ExternalChangeTests: XCTestCase {
 
     // MARK: - Read-only observers (replicas)
 
-    func testReadOnlyObserverIsPreciseWhenWritersAlwaysLog() throws {
+    func testReadOnlyObserverIsPreciseWhenWritersLog() throws {
         let path = try makeTemporaryDatabasePath(self)
         // (A writer keeps the write-ahead log and the wal-index in place, as the replication
         // process of a replica does.)
         let setUp = try DatabasePool(path: path)
         try setUp.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY); CREATE TABLE team (id INTEGER PRIMARY KEY)") }
         defer { withExtendedLifetime(setUp) {} }
-        var config = configuration()
+        var config = configuration(precise: true)
         config.readonly = true
+        // (The primary creates the commit log when it opens: a schema change, before the
+        // observation starts.)
+        let primary = try ExternalWriter("ripple", path: path, environment: Self.precise)
         let replica = try DatabasePool(path: path, configuration: config)
         let observed = try Observed(replica, creatingTables: false)
         try waitForInitialValue(observed)
-        // A read-only connection cannot subscribe: writers that always log are precise
-        // for it, the others are whole-database.
-        let primary = try ExternalWriter("ripple", path: path, environment: ["RIPPLE_COMMIT_LOGGING": "always"])
+        // Writers that log their tables are precise for it, the others are whole-database.
         try assertPreciseCommits(of: primary, observed)
         let plain = try ExternalWriter("ripple", path: path)
         try plain.send("insert team")
@@ -410,10 +412,9 @@ final class ExternalChangeTests: XCTestCase {
 
     func testAnotherConnectionOfTheProcessIsAnotherWriter() throws {
         let path = try makeTemporaryDatabasePath(self)
-        let observed = try Observed(makeObserved(.pool, path: path))
+        let observed = try Observed(makeObserved(.pool, path: path, precise: true))
         try waitForInitialValue(observed)
-        try waitForSubscription(observed)
-        let other = try DatabasePool(path: path, configuration: configuration())
+        let other = try DatabasePool(path: path, configuration: configuration(precise: true))
         try other.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
         try waitUntil("team commit") { observed.teamChanges.count == 1 }
         XCTAssertEqual(observed.playerFetches.count, 1, "precise: the other pool logged its commit")
@@ -449,7 +450,7 @@ final class ExternalChangeTests: XCTestCase {
 
     func testCommitLogIsHiddenFromTheApplication() throws {
         let path = try makeTemporaryDatabasePath(self)
-        let pool = try DatabasePool(path: path, configuration: configuration())
+        let pool = try DatabasePool(path: path, configuration: configuration(precise: true))
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try db.create(table: "player") { $0.autoIncrementedPrimaryKey("id") } }
         try migrator.migrate(pool)
@@ -461,29 +462,33 @@ final class ExternalChangeTests: XCTestCase {
         pool.add(transactionObserver: observer)
         let cancellable = DatabaseRegionObservation(tracking: .fullDatabase)
             .start(in: pool, onError: { XCTFail("\($0)") }, onChange: { _ in fullDatabaseChanges.increment() })
-        try waitUntil("subscription") {
-            try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = ?", arguments: [CommitLog.subscriberTable]) == 1 }
-        }
         // Another writer logs its commits.
-        let other = try DatabaseQueue(path: path, configuration: configuration())
+        let other = try DatabaseQueue(path: path, configuration: configuration(precise: true))
         try other.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
         try waitUntil("the other commit") { fullDatabaseChanges.count == 1 }
-        XCTAssertEqual(try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(CommitLog.logTable)") }, 2, "the subscription and the insert")
+        XCTAssertEqual(try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(CommitLog.logTable)") }, 2, "the migration and the insert")
         for _ in 0..<3 { check(pool) }
         XCTAssertEqual(fullDatabaseChanges.count, 1)
         XCTAssertEqual(commits.count, 1)
 
         try pool.read { db in
             XCTAssertFalse(try db.tableExists(CommitLog.logTable))
-            XCTAssertFalse(try db.tableExists(CommitLog.subscriberTable))
             XCTAssertFalse(try migrator.hasSchemaChanges(db))
         }
-        // The last inserted rowid is the application's.
-        try other.write { db in
+        // The last inserted rowid and the change counts are the application's.
+        let totalBefore = try other.write { db in
+            let total = db.totalChangesCount
             try db.execute(sql: "INSERT INTO player (id) VALUES (42)")
             XCTAssertEqual(db.lastInsertedRowID, 42)
+            try db.execute(sql: "UPDATE player SET id = id WHERE id >= 42")
+            XCTAssertEqual(db.changesCount, 1)
+            return total
         }
-        XCTAssertEqual(other.unsafeReentrantWrite { $0.lastInsertedRowID }, 42)
+        other.unsafeReentrantWrite { db in
+            XCTAssertEqual(db.lastInsertedRowID, 42)
+            XCTAssertEqual(db.changesCount, 1)
+            XCTAssertEqual(db.totalChangesCount, totalBefore + 2)
+        }
         withExtendedLifetime((cancellable, observer)) {}
     }
 
@@ -539,7 +544,7 @@ final class ExternalChangeTests: XCTestCase {
         let path = try makeTemporaryDatabasePath(self)
         var config = configuration()
         config.observesExternalChanges = false
-        config.commitLogging = .always
+        config.logsChangedTables = true
         let dbQueue = try DatabaseQueue(path: path, configuration: config)
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
         let count = Int(CommitLog.keptEntries) + 300
@@ -555,11 +560,10 @@ final class ExternalChangeTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(entries, Int(CommitLog.keptEntries))
     }
 
-    func testCommitLoggingAlwaysLogsWithoutSubscribers() throws {
+    func testTheLogIsWrittenOnlyWhenAsked() throws {
         let path = try makeTemporaryDatabasePath(self)
-        var config = configuration()
+        var config = configuration(precise: true)
         config.observesExternalChanges = false
-        config.commitLogging = .always
         let dbQueue = try DatabaseQueue(path: path, configuration: config)
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
@@ -567,9 +571,8 @@ final class ExternalChangeTests: XCTestCase {
             let tables = try String?.fetchAll(db, sql: "SELECT tables FROM \(CommitLog.logTable) ORDER BY seq")
             XCTAssertEqual(tables, [nil, "player"], "the schema change, then the insert")
         }
-        var never = configuration()
-        never.commitLogging = .never
-        let other = try DatabaseQueue(path: path, configuration: never)
+        // A writer without the setting, observed, logs nothing.
+        let other = try DatabaseQueue(path: path, configuration: configuration())
         let cancellable = DatabaseRegionObservation(tracking: .fullDatabase).start(in: other, onError: { XCTFail("\($0)") }, onChange: { _ in })
         try other.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
         XCTAssertEqual(try other.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(CommitLog.logTable)") }, 2)
