@@ -40,6 +40,10 @@ let package = Package(
         .executableTarget(name: "ripple-external-writer", dependencies: ["Ripple", "CSQLite"]),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "CSQLite", "RippleOracle", "ripple-external-writer"]),
         .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine", "Ripple"]),
+        // GRDB's spellings of the public API, compiled in both language modes (one source
+        // file, linked from the Swift 5 target).
+        .testTarget(name: "GRDBSpellingSwift6Tests", dependencies: ["Ripple"]),
+        .testTarget(name: "GRDBSpellingSwift5Tests", dependencies: ["Ripple"], swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

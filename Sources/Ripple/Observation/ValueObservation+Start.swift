@@ -13,6 +13,7 @@ extension ValueObservation {
     /// - parameter onError: called when a fetch fails; the observation goes on.
     /// - parameter onChange: called with each fresh value.
     /// - returns: a cancellable that stops the observation, also when deallocated.
+    @preconcurrency
     public func start(
         in reader: some DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
@@ -22,8 +23,8 @@ extension ValueObservation {
         start(in: reader, scheduling: scheduler as any ValueObservationScheduler, onError: onError, onChange: onChange)
     }
 
-    /// Starts the observation from main-actor code, and delivers its values on the main
-    /// actor, to main-actor isolated handlers: the way of an `@Observable` model.
+    /// Starts the observation, and delivers its values on the main actor, to main-actor
+    /// isolated handlers: the way of an `@Observable` model.
     ///
     /// ```swift
     /// @Observable @MainActor final class PlayerList {
@@ -43,6 +44,11 @@ extension ValueObservation {
     /// }
     /// ```
     ///
+    /// It may be called from any code, as GRDB's test suites do from nonisolated test
+    /// methods that run on the main thread: `.immediate` delivers the initial value during
+    /// the call when it runs on the main actor; called elsewhere, the observation does not
+    /// start, and `onError` gets a ``DatabaseError`` (`SQLITE_MISUSE`) on the main actor.
+    ///
     /// - parameter reader: a ``DatabaseQueue`` or a ``DatabasePool`` (or a reader that does
     ///   not change, which delivers one value).
     /// - parameter scheduler: `.mainActor` (the default: every value asynchronously) or
@@ -51,7 +57,7 @@ extension ValueObservation {
     ///   goes on.
     /// - parameter onChange: called on the main actor with each fresh value.
     /// - returns: a cancellable that stops the observation, also when deallocated.
-    @MainActor
+    @preconcurrency
     public func start(
         in reader: some DatabaseReader,
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
@@ -59,12 +65,21 @@ extension ValueObservation {
         onChange: @escaping @MainActor (Value) -> Void) -> AnyDatabaseCancellable
     {
         // The scheduler delivers on the main queue, the main actor's executor; the initial
-        // value of .immediate comes during this call, on the main actor too.
+        // value of .immediate comes during this call, only when it runs on the main actor.
         start(
             in: reader,
             scheduling: scheduler as any ValueObservationScheduler,
-            onError: { error in MainActor.assumeIsolated { onError(error) } },
-            onChange: { value in MainActor.assumeIsolated { onChange(value) } })
+            onError: { error in Self.onMainActor { onError(error) } },
+            onChange: { value in Self.onMainActor { onChange(value) } })
+    }
+
+    /// Runs `body` on the main actor: now when the caller runs there, else asynchronously.
+    private static func onMainActor(_ body: @escaping @MainActor () -> Void) {
+        if MainActorCheck.isOnMainActor {
+            MainActor.assumeIsolated(body)
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+        }
     }
 
     /// The existential form, which both public variants call.

@@ -155,3 +155,14 @@ enum MainActorCheck {
         Thread.isMainThread || DispatchQueue.getSpecific(key: key) == true
     }
 }
+
+extension ValueObservationMainActorScheduler where Self == ImmediateValueObservationScheduler {
+    /// The initial value is delivered synchronously, during `start`; later values
+    /// asynchronously, on the main actor.
+    public static var immediate: ImmediateValueObservationScheduler { ImmediateValueObservationScheduler() }
+}
+
+extension ValueObservationMainActorScheduler where Self == DelayedMainActorValueObservationScheduler {
+    /// Every value is delivered asynchronously, on the main actor.
+    public static var mainActor: DelayedMainActorValueObservationScheduler { DelayedMainActorValueObservationScheduler() }
+}

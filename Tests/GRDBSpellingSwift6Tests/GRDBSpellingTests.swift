@@ -1,0 +1,84 @@
+// Compiled twice, in Swift 6 (GRDBSpellingSwift6Tests) and Swift 5 (GRDBSpellingSwift5Tests,
+// through a link to this file) language modes: code written the way GRDB's documentation
+// and test suite write it compiles against Ripple, from nonisolated and main-actor code.
+import Dispatch
+import Foundation
+import Ripple
+import XCTest
+
+private struct Player: Codable, FetchableRecord, PersistableRecord, Equatable {
+    var id: Int64
+    var name: String
+}
+
+final class GRDBSpellingTests: XCTestCase {
+    private func makeQueue() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+            }
+        }
+        return dbQueue
+    }
+
+    /// `.immediate` from a nonisolated XCTest method, as GRDB's tests do (192 times): the
+    /// initial value is delivered during `start`, on the main thread.
+    func testImmediateFromNonisolatedCode() throws {
+        let dbQueue = try makeQueue()
+        let observation = ValueObservation.tracking { db in try Player.fetchAll(db) }
+        let received = LockedValues<[Player]>()
+        let cancellable = observation.start(in: dbQueue, scheduling: .immediate) { error in
+            XCTFail("\(error)")
+        } onChange: { players in
+            received.append(players)
+        }
+        XCTAssertEqual(received.values, [[]], "delivered during start")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    /// Off the main actor, `.immediate` does not start the observation: `onError` gets
+    /// `SQLITE_MISUSE`, on the main actor.
+    func testImmediateOffTheMainActorIsAnError() throws {
+        let dbQueue = try makeQueue()
+        let failed = expectation(description: "error")
+        let started = expectation(description: "started")
+        DispatchQueue.global().async {
+            let cancellable = ValueObservation
+                .tracking { db in try Player.fetchAll(db) }
+                .start(in: dbQueue, scheduling: .immediate) { error in
+                    XCTAssertTrue(Thread.isMainThread)
+                    XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_MISUSE)
+                    failed.fulfill()
+                } onChange: { _ in
+                    XCTFail("no value")
+                }
+            withExtendedLifetime(cancellable) {}
+            started.fulfill()
+        }
+        wait(for: [started, failed], timeout: 5)
+    }
+
+    /// The same with trailing `onChange:` only, and `.async(onQueue:)`.
+    func testAsyncSchedulerFromNonisolatedCode() throws {
+        let dbQueue = try makeQueue()
+        let expectation = expectation(description: "value")
+        let cancellable = ValueObservation
+            .tracking { db in try Player.fetchCount(db) }
+            .start(in: dbQueue, scheduling: .async(onQueue: .main), onError: { XCTFail("\($0)") }, onChange: { count in
+                XCTAssertEqual(count, 0)
+                expectation.fulfill()
+            })
+        wait(for: [expectation], timeout: 5)
+        withExtendedLifetime(cancellable) {}
+    }
+}
+
+/// Values appended from any thread.
+final class LockedValues<Value>: @unchecked Sendable {  // `_values` behind `lock`
+    private let lock = NSLock()
+    private var _values: [Value] = []
+    var values: [Value] { lock.withLock { _values } }
+    func append(_ value: Value) { lock.withLock { _values.append(value) } }
+}
