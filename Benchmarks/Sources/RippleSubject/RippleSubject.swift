@@ -492,10 +492,6 @@ public struct RippleSubject: BenchSubject {
                 deliveries.received(value ?? -2)
             })
         _ = deliveries.wait(for: -1)
-        // (Other processes log their commits for this one once it subscribed.)
-        while try dbPool.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE name = '_ripple_commit_subscriber'") }) == 0 {
-            usleep(1000)
-        }
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         writer.arguments = ["--w7-writer", path]

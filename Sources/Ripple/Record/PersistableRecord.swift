@@ -41,33 +41,63 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
 /// try player.update(db)
 /// try player.delete(db)
 /// ```
+///
+/// Persistence callbacks, each with a default that does nothing, run around the
+/// statements, as in GRDB (see `PersistenceCallbacks.swift`): `insert` runs `willSave`,
+/// then inside `aroundSave`: `willInsert`, `aroundInsert` around the statement,
+/// `didInsert`; then `didSave`. `update` does the same with `willUpdate`, `aroundUpdate`,
+/// `didUpdate`; `save` runs the save callbacks once around an update or an insert;
+/// `delete` runs `willDelete`, `aroundDelete`, `didDelete`.
 public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
+    /// Called before an insert, an update or a save; may throw to prevent it.
+    func willSave(_ db: Database) throws
+    /// Wraps an insert, an update or a save: must call `save`.
+    func aroundSave(_ db: Database, save: () throws -> PersistenceSuccess) throws
+    /// Called after a successful insert, update or save.
+    func didSave(_ saved: PersistenceSuccess)
+
+    /// Called before an insert, which encodes the record afterwards: it may set a
+    /// creation date, say.
+    mutating func willInsert(_ db: Database) throws
+    /// Wraps an insert: must call `insert`.
+    func aroundInsert(_ db: Database, insert: () throws -> InsertionSuccess) throws
     /// Called after a successful insert; the default does nothing.
     mutating func didInsert(_ inserted: InsertionSuccess)
-}
 
-extension MutablePersistableRecord {
-    public mutating func didInsert(_ inserted: InsertionSuccess) {}
+    /// Called before an update of `columns`.
+    func willUpdate(_ db: Database, columns: Set<String>) throws
+    /// Wraps an update: must call `update`.
+    func aroundUpdate(_ db: Database, columns: Set<String>, update: () throws -> PersistenceSuccess) throws
+    /// Called after a successful update.
+    func didUpdate(_ updated: PersistenceSuccess)
+
+    /// Called before a delete.
+    func willDelete(_ db: Database) throws
+    /// Wraps a delete: must call `delete`.
+    func aroundDelete(_ db: Database, delete: () throws -> Bool) throws
+    /// Called after a delete, with whether a row was deleted.
+    func didDelete(deleted: Bool)
 }
 
 /// A record that does not change when it is inserted: `try Player(name: "Arthur").insert(db)`.
 public protocol PersistableRecord: MutablePersistableRecord {
+    /// Called before an insert.
+    func willInsert(_ db: Database) throws
     /// Called after a successful insert; the default does nothing.
     func didInsert(_ inserted: InsertionSuccess)
-}
-
-extension PersistableRecord {
-    public func didInsert(_ inserted: InsertionSuccess) {}
 }
 
 extension MutablePersistableRecord {
     private static var quotedTable: String { databaseTableName.quotedDatabaseIdentifier }
 
-    /// Inserts the record, then calls `didInsert`.
+    /// Inserts the record, with its callbacks (`willInsert` may change it first; `didInsert`
+    /// gets the new rowid).
     public mutating func insert(_ db: Database) throws {
-        let container = try persistenceContainer()
-        let success = try Self.performInsert(db, container, conflict: "")
-        didInsert(success)
+        try withSaveCallbacks(db) { record in
+            PersistenceSuccess(try record.insertWithCallbacks(db) { record in
+                try Self.performInsert(db, record.persistenceContainer(), conflict: "")
+            })
+        }
     }
 
     /// Inserts the record, and returns it as `didInsert` changed it.
@@ -84,6 +114,12 @@ extension MutablePersistableRecord {
     }
 
     mutating func performUpsert(_ db: Database) throws {
+        try withSaveCallbacks(db) { record in
+            PersistenceSuccess(try record.insertWithCallbacks(db) { record in try record.upsertStatement(db) })
+        }
+    }
+
+    private func upsertStatement(_ db: Database) throws -> InsertionSuccess {
         let container = try persistenceContainer()
         let primaryKey = try db.primaryKey(Self.databaseTableName)
         let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
@@ -94,10 +130,10 @@ extension MutablePersistableRecord {
         let sql = insertSQL(container) + " ON CONFLICT DO " + assignments
         if primaryKey.isWithoutRowID {
             try db.execute(sql: sql, arguments: StatementArguments(container.values))
-            didInsert(InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: nil, persistenceContainer: container))
+            return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: nil, persistenceContainer: container)
         } else {
             let rowID = try Int64.fetchOne(db, sql: sql + " RETURNING rowid", arguments: StatementArguments(container.values))
-            didInsert(InsertionSuccess(rowID: rowID ?? db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container))
+            return InsertionSuccess(rowID: rowID ?? db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
         }
     }
 
@@ -153,14 +189,42 @@ extension MutablePersistableRecord {
 
     /// Updates some columns of the row with the record's primary key.
     public func update(_ db: Database, columns: [String]?) throws {
+        var record = self
+        try record.withSaveCallbacks(db) { record in try record.updateWithCallbacks(db, columns: columns) }
+    }
+
+    /// The update, between `willUpdate` and `didUpdate`.
+    func updateWithCallbacks(_ db: Database, columns: [String]?) throws -> PersistenceSuccess {
         let container = try persistenceContainer()
-        let key = try primaryKeyValues(db)
-        let keyColumns = Set(key.keys.map { $0.lowercased() })
+        let updated = try updatedColumns(db, container, columns: columns)
+        // (As GRDB: the columns asked for, or all the table's.)
+        let told = Set(try columns ?? db.columns(in: Self.databaseTableName).map(\.name))
+        try willUpdate(db, columns: told)
+        var success: PersistenceSuccess?
+        try aroundUpdate(db, columns: told) {
+            try performUpdate(db, container, columns: updated)
+            success = PersistenceSuccess(persistenceContainer: container)
+            return success!
+        }
+        guard let success else { throw Self.callbackMisuse("aroundUpdate", "update") }
+        didUpdate(success)
+        return success
+    }
+
+    /// The columns an update writes: the record's, less the primary key, restricted to
+    /// `columns` when given.
+    private func updatedColumns(_ db: Database, _ container: PersistenceContainer, columns: [String]?) throws -> [String] {
+        let keyColumns = Set(try db.primaryKey(Self.databaseTableName).columns.map { $0.lowercased() })
         var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
         if let columns {
             let wanted = Set(columns.map { $0.lowercased() })
             updated = updated.filter { wanted.contains($0.lowercased()) }
         }
+        return updated
+    }
+
+    private func performUpdate(_ db: Database, _ container: PersistenceContainer, columns updated: [String]) throws {
+        let key = try primaryKeyValues(db)
         let (predicate, keyArguments) = keyPredicate(key)
         guard !updated.isEmpty else {
             // Nothing to update: still check that the row exists.
@@ -211,24 +275,35 @@ extension MutablePersistableRecord {
     }
 
     mutating func performSave(_ db: Database) throws {
-        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull) {
-            do {
-                try update(db)
-                return
-            } catch RecordError.recordNotFound {
-                // Insert below.
+        try withSaveCallbacks(db) { record in
+            if let key = try? record.primaryKeyValues(db), !key.values.contains(where: \.isNull) {
+                do {
+                    return try record.updateWithCallbacks(db, columns: nil)
+                } catch RecordError.recordNotFound {
+                    // Insert below.
+                }
             }
+            return PersistenceSuccess(try record.insertWithCallbacks(db) { record in
+                try Self.performInsert(db, record.persistenceContainer(), conflict: "")
+            })
         }
-        try insert(db)
     }
 
-    /// Deletes the record's row; returns whether there was one.
+    /// Deletes the record's row, with its callbacks; returns whether there was one.
     @discardableResult
     public func delete(_ db: Database) throws -> Bool {
-        let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
-        try db.cachedStatement(sql: "DELETE FROM \(Self.quotedTable) WHERE " + predicate)
-            .execute(arguments: StatementArguments(arguments))
-        return db.changesCount > 0
+        try willDelete(db)
+        var deleted: Bool?
+        try aroundDelete(db) {
+            let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
+            try db.cachedStatement(sql: "DELETE FROM \(Self.quotedTable) WHERE " + predicate)
+                .execute(arguments: StatementArguments(arguments))
+            deleted = db.changesCount > 0
+            return deleted!
+        }
+        guard let deleted else { throw Self.callbackMisuse("aroundDelete", "delete") }
+        didDelete(deleted: deleted)
+        return deleted
     }
 
     /// Whether the record's row exists.
@@ -239,10 +314,20 @@ extension MutablePersistableRecord {
 }
 
 extension PersistableRecord {
-    /// Inserts the record, then calls `didInsert`.
+    /// Inserts the record, with its callbacks.
     public func insert(_ db: Database) throws {
-        let container = try persistenceContainer()
-        didInsert(try Self.performInsert(db, container, conflict: ""))
+        var record = self
+        try record.withSaveCallbacks(db) { record in
+            try record.willInsert(db)
+            var inserted: InsertionSuccess?
+            try record.aroundInsert(db) {
+                inserted = try Self.performInsert(db, record.persistenceContainer(), conflict: "")
+                return inserted!
+            }
+            guard let inserted else { throw Self.callbackMisuse("aroundInsert", "insert") }
+            record.didInsert(inserted)
+            return PersistenceSuccess(inserted)
+        }
     }
 
     /// Updates the record's row, or inserts the record when there is no such row.
