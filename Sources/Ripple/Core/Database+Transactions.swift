@@ -69,7 +69,7 @@ extension Database {
         try beginTransaction(kind)
         let completion: TransactionCompletion
         do {
-            completion = try operations()
+            completion = try inTransactionBlock(operations)
         } catch {
             rollbackIfInsideTransaction()
             throw error
@@ -83,8 +83,35 @@ extension Database {
         }
     }
 
+    /// Runs the closure of a transaction method. When its transaction ends inside it
+    /// (SQLite rolled it back after an error, or SQL ended it), each later statement of the
+    /// closure, and the commit, throw `SQLITE_ABORT` ("Transaction was aborted"), as in
+    /// GRDB: they would otherwise run outside of any transaction. (The commit's check is
+    /// that no transaction is left to commit.)
+    private func inTransactionBlock<T>(_ body: () throws -> T) throws -> T {
+        transactionBlockDepth += 1
+        defer {
+            transactionBlockDepth -= 1
+            if transactionBlockDepth == 0 { transactionWasAborted = false }
+        }
+        return try body()
+    }
+
+    /// A transaction method's transaction ended inside its closure (see
+    /// `inTransactionBlock`).
+    func noteTransactionEndInsideBlock() {
+        if transactionBlockDepth > 0 { transactionWasAborted = true }
+    }
+
+    func abortedTransactionError(_ sql: String?, _ arguments: StatementArguments?) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted", sql: sql, arguments: arguments)
+    }
+
     /// Commits; if the commit fails, rolls back and throws the commit error.
     private func commitOrRollBack() throws {
+        // The closure's transaction ended inside it: SQLITE_ABORT rather than SQLite's
+        // "cannot commit - no transaction is active".
+        guard isInsideTransaction else { throw abortedTransactionError(nil, nil) }
         do {
             try commit()
         } catch {
@@ -102,7 +129,7 @@ extension Database {
         try beginTransaction(kind)
         let result: T
         do {
-            result = try body()
+            result = try inTransactionBlock(body)
         } catch {
             rollbackIfInsideTransaction()
             throw error

@@ -44,6 +44,11 @@ public final class Database {
     private var traceHandler: ((TraceEvent) -> Void)?
     /// (Read before each statement: unchecked, as the fields above.)
     @exclusivity(unchecked) private var readOnlyDepth = 0
+    /// How many transaction methods' closures run (see `inTransactionBlock`).
+    var transactionBlockDepth = 0
+    /// Whether the transaction of the running transaction method ended inside its closure:
+    /// its later statements throw `SQLITE_ABORT`. (Checked before each statement: a plain flag.)
+    @exclusivity(unchecked) var transactionWasAborted = false
     /// Reports what each statement reads and writes as SQLite compiles it.
     let authorizer = Authorizer()
     /// Lets any thread interrupt the connection (``interrupt()``).
@@ -532,6 +537,7 @@ public final class Database {
     @inline(__always)
     private func statementWillStart(_ statement: Statement, hook: StatementExecutionHook?) throws {
         if readOnlyDepth > 0 { try checkReadOnly(statement) }
+        if transactionWasAborted { throw abortedTransactionError(statement.sql, statement.arguments) }
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionStatementStartsOutsideOfTransaction = !isInsideTransaction
@@ -556,6 +562,7 @@ public final class Database {
     private func transactionStatementDidRun() {
         if !isInsideTransaction {
             currentTransactionDate = nil
+            noteTransactionEndInsideBlock()
         } else if transactionStatementStartsOutsideOfTransaction || currentTransactionDate == nil {
             // (A custom clock is asked later: its closure may use the database, which is
             // in the middle of the statement that opened the transaction.)
@@ -607,7 +614,12 @@ public final class Database {
         guard statement.observation.isExecuting else { return error }
         statement.observation.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
-        if !isInsideTransaction { currentTransactionDate = nil }
+        if !isInsideTransaction {
+            currentTransactionDate = nil
+            // SQLite rolled the transaction back (an interrupt, a ROLLBACK conflict, a full
+            // disk...).
+            noteTransactionEndInsideBlock()
+        }
         return observation.hook?.statementDidFail(statement, error: error) ?? error
     }
 

@@ -600,7 +600,8 @@ final class TransactionObserverTests: XCTestCase {
         }
         XCTAssertEqual(players.take(), ["didChange()", "willCommit", "didCommit"])
         XCTAssertEqual(teams.take(), ["didChange()", "willCommit", "didCommit"])
-        XCTAssertEqual(schema.take(), ["didChange()", "willCommit", "didCommit"])
+        // As in GRDB, the whole database is its tables, not the schema table.
+        XCTAssertEqual(schema.take(), ["willCommit", "didCommit"])
         try dbQueue.write { db in
             try db.notifyChanges(in: Table("player"))
         }
@@ -614,6 +615,15 @@ final class TransactionObserverTests: XCTestCase {
         }
         XCTAssertEqual(players.take(), ["didChange()", "willCommit", "didCommit"])
         XCTAssertEqual(schema.take(), ["didChange()", "willCommit", "didCommit"])
+    }
+
+    func testNotifyChangesInAnEmptyDatabaseTellsNoChange() throws {
+        let dbQueue = try DatabaseQueue()
+        let observer = RecordingObserver()
+        dbQueue.add(transactionObserver: observer)
+        try dbQueue.write { try $0.notifyChanges(in: .fullDatabase) }
+        // No table, nothing changed: the transaction only.
+        XCTAssertEqual(observer.take(), ["willCommit", "didCommit"])
     }
 
     func testPoolObservers() throws {

@@ -691,7 +691,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                 appendKinds(of: table, columns: regionTable.region.columns)
             }
         } else {
+            // The whole database is its tables, as in GRDB: not the schema tables (a region
+            // names them to tell of schema changes), nor Ripple's own.
             for table in facts?.tables.values.sorted(by: { $0.name < $1.name }) ?? [] {
+                let key = table.name.lowercased()
+                guard key != "sqlite_master", key != "sqlite_temp_master", !RippleTables.isHidden(key) else { continue }
                 appendKinds(of: table, columns: nil)
             }
         }
