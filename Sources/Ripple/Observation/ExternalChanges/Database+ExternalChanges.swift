@@ -155,11 +155,28 @@ extension Database {
             tracker.forgetOwnCommits()
             return .fullDatabase
         }
-        if let index = readWALIndexHeader(), index.isAt(start) {
-            // Nothing published since the position. Is a commit on its way (its commit
-            // frame written, but not visible yet)?
-            if walHoldsPendingCommit(tracker) { tracker.hasPendingCommit = true }
-            return .nothing
+        if let index = readWALIndexHeader() {
+            if let end = tracker.ownCommits.endFrameExplainingAll(salt1: start.salt1, salt2: start.salt2, frame: start.frame, index: index) {
+                // Only this connection committed since the position: it moves past its
+                // commits without scanning their frames.
+                tracker.forgetOwnCommits()
+                if let position = withWALFile({ read -> WALFile.Position? in
+                    guard let header = WALFile.header(read), header.salt1 == start.salt1, header.salt2 == start.salt2,
+                          let checksum = WALFile.commitFrameChecksum(at: end, header: header, read)
+                    else { return nil }
+                    return WALFile.Position(salt1: start.salt1, salt2: start.salt2, frame: end, checksum: checksum)
+                }) ?? nil {
+                    tracker.walPosition = position
+                    if walHoldsPendingCommit(tracker) { tracker.hasPendingCommit = true }
+                    return .nothing
+                }
+                // (The frame could not be read: the log is scanned below.)
+            } else if index.isAt(start) {
+                // Nothing published since the position. Is a commit on its way (its commit
+                // frame written, but not visible yet)?
+                if walHoldsPendingCommit(tracker) { tracker.hasPendingCommit = true }
+                return .nothing
+            }
         }
         guard let commits = otherWALCommits(tracker) else { return .fullDatabase }
         if commits.isEmpty { return .nothing }
@@ -279,7 +296,7 @@ extension Database {
             tracker.walPosition = newPosition
             // Since the position, the log was not reset: the frame numbers of this
             // connection's commits are those of this generation of the log.
-            let own = Set(tracker.ownCommitFrames)
+            let own = Set(tracker.ownCommits.endFrames)
             return CommitKey.walCommits(generation: position.salt1, start: position.frame, endFrames: visibleFrames)
                 .enumerated().filter { !own.contains(visibleFrames[$0.offset]) }.map(\.element)
         } ?? nil
@@ -442,13 +459,18 @@ extension Database {
 
     // MARK: - This connection's own commits, in rollback-journal mode
 
-    /// SQLite is about to commit a transaction of this connection (its commit hook): in
-    /// rollback-journal mode, the change counter is read while the transaction holds the
-    /// write lock (see ``ExpectedChangeCounter``).
+    /// SQLite is about to commit a transaction of this connection (its commit hook), which
+    /// holds the write lock: in WAL mode the wal-index is read (see ``OwnWALCommits``), in
+    /// rollback-journal mode the change counter (see ``ExpectedChangeCounter``).
     func externalChangesCommitWillHappen() {
-        guard let tracker = observation.externalChanges, tracker.isActive, !tracker.isWAL,
+        guard let tracker = observation.externalChanges, tracker.isActive,
               let connection = sqliteConnection, sqlite3_txn_state(connection, "main") == SQLITE_TXN_WRITE
         else { return }
+        if tracker.isWAL {
+            // Where the log stands before this commit (see `OwnWALCommits`).
+            tracker.ownCommits.commitWillHappen(start: readWALIndexHeader())
+            return
+        }
         let isExact = sqlite3_txn_state(connection, "temp") != SQLITE_TXN_WRITE && sqlite3_db_name(connection, 2) == nil
         tracker.changeCounter.commitWillHappen(
             before: readDatabaseHeader()?.changeCounter, pagesWritten: pagesWritten(), isExact: isExact)

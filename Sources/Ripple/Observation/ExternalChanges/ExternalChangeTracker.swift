@@ -49,12 +49,8 @@ final class ExternalChangeTracker {
     var hasPendingCommit = false
     /// Whether the database was in WAL mode at the last check.
     @exclusivity(unchecked) var isWAL = false
-    /// The number of frames of the log after each commit of this connection since the
-    /// position (SQLite's WAL hook): its own commits, not to be told again.
-    @exclusivity(unchecked) var ownCommitFrames: [Int] = []
-    /// The checkpoint resets of the log that this connection made since the position (seen
-    /// as its frame count going down): each adds one to the log's salt-1.
-    @exclusivity(unchecked) var ownResets = 0
+    /// This connection's own commits since the position, not to be told again.
+    @exclusivity(unchecked) var ownCommits = OwnWALCommits()
     /// How many own commits are remembered at most: past that, the position is forgotten
     /// (the next commit of another process is then a change to the whole database).
     static let maximumOwnCommitFrames = 4096
@@ -70,8 +66,7 @@ final class ExternalChangeTracker {
     /// between two checks, 1,180 reallocations in 4,000 one-insert transactions, about 110
     /// instructions a transaction, callgrind W5b --quick.)
     func forgetOwnCommits() {
-        ownCommitFrames.removeAll(keepingCapacity: true)
-        ownResets = 0
+        ownCommits.removeAll()
     }
 
     /// The number of checks so far, that read the file, and of the verdicts of those that
@@ -185,9 +180,8 @@ final class ExternalChangeTracker {
 
     /// A commit of this connection: the log holds `frameCount` frames.
     private func ownCommitDidWrite(frameCount: Int) {
-        if frameCount <= ownCommitFrames.last ?? walPosition?.frame ?? 0 { ownResets += 1 }
-        ownCommitFrames.append(frameCount)
-        if ownCommitFrames.count > Self.maximumOwnCommitFrames { forgetWALPosition() }
+        ownCommits.commitDidWrite(endFrame: frameCount)
+        if ownCommits.count > Self.maximumOwnCommitFrames { forgetWALPosition() }
     }
 
     private func uninstallWALHook() {

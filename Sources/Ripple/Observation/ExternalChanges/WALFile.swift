@@ -194,18 +194,19 @@ struct WALIndexHeader: Equatable {
     /// Reads the header from the wal-index's first bytes (native byte order), as SQLite's
     /// readers do: the two copies must be equal, else a writer is changing them (nil).
     static func read(_ bytes: UnsafeRawPointer) -> WALIndexHeader? {
-        var first = [UInt8](repeating: 0, count: size)
-        var second = [UInt8](repeating: 0, count: size)
-        // (memcpy: the memory is shared with other processes; each copy is read once.)
-        first.withUnsafeMutableBytes { _ = memcpy($0.baseAddress!, bytes, size) }
-        second.withUnsafeMutableBytes { _ = memcpy($0.baseAddress!, bytes + size, size) }
-        guard first == second, first[12] != 0 else { return nil }  // isInit
-        return first.withUnsafeBytes { header in
+        // (Copied once, on the stack, since the memory is shared with other processes; the
+        // header is read at each commit of an observed connection.)
+        withUnsafeTemporaryAllocation(byteCount: 2 * size, alignment: 8) { copy in
+            // (The first copy, then the second, as SQLite's readers; its writers write the
+            // second first.)
+            _ = memcpy(copy.baseAddress!, bytes, size)
+            _ = memcpy(copy.baseAddress! + size, bytes + size, size)
+            guard memcmp(copy.baseAddress!, copy.baseAddress! + size, size) == 0, copy[12] != 0 else { return nil }  // isInit
             // The salts are copied from the log's header, as stored there (big-endian).
-            WALIndexHeader(
-                salt1: UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 32, as: UInt32.self)),
-                salt2: UInt32(bigEndian: header.loadUnaligned(fromByteOffset: 36, as: UInt32.self)),
-                maxFrame: Int(header.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+            return WALIndexHeader(
+                salt1: UInt32(bigEndian: copy.loadUnaligned(fromByteOffset: 32, as: UInt32.self)),
+                salt2: UInt32(bigEndian: copy.loadUnaligned(fromByteOffset: 36, as: UInt32.self)),
+                maxFrame: Int(copy.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
         }
     }
 }
