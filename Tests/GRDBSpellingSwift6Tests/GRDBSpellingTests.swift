@@ -16,7 +16,7 @@ final class GRDBSpellingTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
             try db.create(table: "player") { t in
-                t.autoIncrementedPrimaryKey("id")
+                t.column("id", .integer).primaryKey()
                 t.column("name", .text).notNull()
             }
         }

@@ -243,8 +243,9 @@ public final class ColumnDefinition {
         return ([name.quotedDatabaseIdentifier] + (type.map { [$0.rawValue] } ?? []) + clauses).joined(separator: " ")
     }
 
+    /// `PRIMARY KEY`, as GRDB spells it: `t.column("id", .integer).primaryKey()`.
     @discardableResult
-    func primaryKey(onConflict: Database.ConflictResolution?, autoincrement: Bool) -> Self {
+    public func primaryKey(onConflict: Database.ConflictResolution? = nil, autoincrement: Bool = false) -> Self {
         isPrimaryKey = true
         clauses.append("PRIMARY KEY" + TableDefinition.conflictClause(onConflict) + (autoincrement ? " AUTOINCREMENT" : ""))
         return self
