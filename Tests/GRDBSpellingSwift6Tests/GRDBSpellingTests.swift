@@ -38,6 +38,30 @@ final class GRDBSpellingTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    /// Values after the initial one come on the main actor too, for a write made right
+    /// after the start, from the same nonisolated method.
+    func testImmediateThenWritesFromNonisolatedCode() throws {
+        let dbQueue = try makeQueue()
+        let received = LockedValues<Int>()
+        let expectation = expectation(description: "values")
+        expectation.expectedFulfillmentCount = 3
+        let cancellable = ValueObservation
+            .tracking { db in try Player.fetchCount(db) }
+            .start(in: dbQueue, scheduling: .immediate) { error in
+                XCTFail("\(error)")
+            } onChange: { count in
+                received.append(count)
+                expectation.fulfill()
+            }
+        try dbQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur')")
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (2, 'Barbara')")
+        }
+        wait(for: [expectation], timeout: 5)
+        XCTAssertEqual(received.values, [0, 1, 2])
+        withExtendedLifetime(cancellable) {}
+    }
+
     /// Off the main actor, `.immediate` does not start the observation: `onError` gets
     /// `SQLITE_MISUSE`, on the main actor.
     func testImmediateOffTheMainActorIsAnError() throws {

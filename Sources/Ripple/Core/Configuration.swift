@@ -24,8 +24,9 @@ public struct Configuration: Sendable {
     public var busyMode: BusyMode = .immediateError
 
     /// The kind of transactions opened by `write`, `inTransaction` and friends when none is
-    /// given. Default `.deferred`.
-    public var defaultTransactionKind: Database.TransactionKind = .deferred
+    /// given. Default nil: as in GRDB 7, `IMMEDIATE`, and `DEFERRED` in a read-only access
+    /// or on a read-only connection.
+    public var defaultTransactionKind: Database.TransactionKind? = nil
 
     /// Whether a database access may end with a transaction still open. Default false: such
     /// an access is a fatal error, because the next access would find an unexpected

@@ -26,9 +26,10 @@ extension Database {
     }
 
     /// Begins a transaction of the given kind (default: the configuration's
-    /// ``Configuration/defaultTransactionKind``).
+    /// ``Configuration/defaultTransactionKind``, else, as in GRDB 7, `IMMEDIATE`, and
+    /// `DEFERRED` in a read-only access or on a read-only connection).
     public func beginTransaction(_ kind: TransactionKind? = nil) throws {
-        switch kind ?? configuration.defaultTransactionKind {
+        switch kind ?? configuration.defaultTransactionKind ?? (isInReadOnlyAccess ? .deferred : .immediate) {
         case .deferred: try internalStatement(.beginDeferred).execute()
         case .immediate: try internalStatement(.beginImmediate).execute()
         case .exclusive: try internalStatement(.beginExclusive).execute()

@@ -70,7 +70,11 @@ final class PoolWriterBusyTests: XCTestCase {
 
     private func makePool() throws -> (DatabasePool, path: String) {
         let path = try makeTemporaryDatabasePath(self)
-        let dbPool = try DatabasePool(path: path)
+        // Deferred transactions: a write may come after a read, and wait for the lock at
+        // its first write.
+        var config = Configuration()
+        config.defaultTransactionKind = .deferred
+        let dbPool = try DatabasePool(path: path, configuration: config)
         try dbPool.write { try $0.execute(sql: "CREATE TABLE t(a INT)") }
         return (dbPool, path)
     }

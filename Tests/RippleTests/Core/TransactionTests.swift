@@ -22,6 +22,7 @@ final class TransactionTests: XCTestCase {
         try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM \(table)")! }
     }
 
+    /// As in GRDB 7: IMMEDIATE for writes, DEFERRED for reads.
     func testWriteWrapsATransaction() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
@@ -29,7 +30,7 @@ final class TransactionTests: XCTestCase {
             try db.execute(sql: "INSERT INTO debit VALUES (1)")
         }
         XCTAssertEqual(recorder.statements, [
-            "BEGIN DEFERRED TRANSACTION",
+            "BEGIN IMMEDIATE TRANSACTION",
             "INSERT INTO credit VALUES (1)",
             "INSERT INTO debit VALUES (1)",
             "COMMIT TRANSACTION",
@@ -183,7 +184,7 @@ final class TransactionTests: XCTestCase {
             }
             XCTAssertFalse(db.isInsideTransaction)
         }
-        XCTAssertEqual(recorder.statements.first, "BEGIN DEFERRED TRANSACTION")
+        XCTAssertEqual(recorder.statements.first, "BEGIN IMMEDIATE TRANSACTION")
         XCTAssertEqual(recorder.statements.last, "COMMIT TRANSACTION")
     }
 
@@ -289,7 +290,7 @@ final class TransactionTests: XCTestCase {
         }
         XCTAssertEqual(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT amount FROM credit ORDER BY 1") }, [1, 4])
         XCTAssertEqual(recorder.statements, [
-            "BEGIN DEFERRED TRANSACTION",
+            "BEGIN IMMEDIATE TRANSACTION",
             "INSERT INTO credit VALUES (1)",
             "SAVEPOINT ripple",
             "INSERT INTO credit VALUES (2)",
@@ -342,7 +343,7 @@ final class TransactionTests: XCTestCase {
         }
         XCTAssertEqual(try count(dbQueue, "credit"), 0)
         XCTAssertEqual(recorder.statements.prefix(3), [
-            "BEGIN DEFERRED TRANSACTION", "INSERT INTO credit VALUES (1)", "ROLLBACK TRANSACTION",
+            "BEGIN IMMEDIATE TRANSACTION", "INSERT INTO credit VALUES (1)", "ROLLBACK TRANSACTION",
         ])
     }
 
