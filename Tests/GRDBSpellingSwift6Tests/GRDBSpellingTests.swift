@@ -6,7 +6,7 @@ import Foundation
 import Ripple
 import XCTest
 
-private struct Player: Codable, FetchableRecord, PersistableRecord, Equatable {
+private struct Player: Codable, FetchableRecord, PersistableRecord, Equatable, Identifiable {
     var id: Int64
     var name: String
 }
@@ -96,6 +96,48 @@ final class GRDBSpellingTests: XCTestCase {
             })
         wait(for: [expectation], timeout: 5)
         withExtendedLifetime(cancellable) {}
+    }
+}
+
+final class GRDBRecordSpellingTests: XCTestCase {
+    /// `find` throws when the record is missing; `fetchOne(_:id:)` returns nil.
+    func testFind() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in
+                t.column("id", .integer).primaryKey()
+                t.column("name", .text).notNull()
+            }
+            try Player(id: 1, name: "Arthur").insert(db)
+        }
+        try dbQueue.read { db in
+            XCTAssertEqual(try Player.find(db, key: 1), Player(id: 1, name: "Arthur"))
+            XCTAssertEqual(try Player.find(db, id: 1), Player(id: 1, name: "Arthur"))
+            XCTAssertEqual(try Player.find(db, key: ["id": 1]), Player(id: 1, name: "Arthur"))
+            XCTAssertNil(try Player.fetchOne(db, id: 2))
+            XCTAssertThrowsError(try Player.find(db, id: 2)) { error in
+                guard case RecordError.recordNotFound(let table, let key)? = error as? RecordError else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertEqual(table, "player")
+                XCTAssertEqual(key, ["id": 2.databaseValue])
+            }
+        }
+    }
+
+    /// `readOnly` forbids writes inside a write access; GRDB's name of the observation
+    /// extent type compiles.
+    func testReadOnlyAndTheExtentTypeName() throws {
+        let dbQueue = try DatabaseQueue()
+        let extent: Database.TransactionObservationExtent = .observerLifetime
+        _ = extent
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a)")
+            XCTAssertThrowsError(try db.readOnly { try db.execute(sql: "INSERT INTO t VALUES (1)") }) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_READONLY)
+            }
+            XCTAssertEqual(try db.readOnly { try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }, 0)
+        }
     }
 }
 

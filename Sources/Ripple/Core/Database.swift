@@ -662,7 +662,7 @@ public final class Database {
     /// the connection, so that each one would be compiled again after each read, and
     /// Ripple would read the schema again (W6one: a third of the time of a one-row
     /// transaction and the fetch that follows it).
-    func readOnly<T>(_ block: () throws -> T) throws -> T {
+    public func readOnly<T>(_ block: () throws -> T) throws -> T {
         if configuration.readonly { return try block() }
         readOnlyDepth += 1
         defer { readOnlyDepth -= 1 }

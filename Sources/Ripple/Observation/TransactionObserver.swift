@@ -281,3 +281,8 @@ public struct DatabasePreUpdateEvent {
         DatabasePreUpdateEvent(copying: self)
     }
 }
+
+extension Database {
+    /// GRDB's name of ``TransactionObservationExtent``.
+    public typealias TransactionObservationExtent = Ripple.TransactionObservationExtent
+}

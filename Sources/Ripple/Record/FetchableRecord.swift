@@ -121,6 +121,44 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchAll<S: Sequence>(_ db: Database, keys: S) throws -> [Self] where S.Element: DatabaseValueConvertible {
         try filter(keys: keys).fetchAll(db)
     }
+    /// The record with this key (columns and values of the primary key or a unique key).
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
+        try filter(key: key).fetchOne(db)
+    }
+
+    /// The record with this primary key; throws ``RecordError/recordNotFound(databaseTableName:key:)``
+    /// when there is none.
+    ///
+    /// ```swift
+    /// let player = try Player.find(db, key: 1)
+    /// ```
+    public static func find(_ db: Database, key: some DatabaseValueConvertible) throws -> Self {
+        if let record = try fetchOne(db, key: key) { return record }
+        let column = try db.primaryKey(databaseTableName).columns.first ?? "rowid"
+        throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: [column: key.databaseValue])
+    }
+
+    /// The record with this key (columns and values of the primary key or a unique key);
+    /// throws ``RecordError/recordNotFound(databaseTableName:key:)`` when there is none.
+    public static func find(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self {
+        if let record = try fetchOne(db, key: key) { return record }
+        throw RecordError.recordNotFound(
+            databaseTableName: databaseTableName,
+            key: key.mapValues { $0?.databaseValue ?? .null })
+    }
+}
+
+extension FetchableRecord where Self: TableRecord & Identifiable, ID: DatabaseValueConvertible {
+    /// The record with this id (its primary key).
+    public static func fetchOne(_ db: Database, id: ID) throws -> Self? {
+        try fetchOne(db, key: id)
+    }
+
+    /// The record with this id (its primary key); throws
+    /// ``RecordError/recordNotFound(databaseTableName:key:)`` when there is none.
+    public static func find(_ db: Database, id: ID) throws -> Self {
+        try find(db, key: id)
+    }
 }
 
 extension FetchableRecord where Self: TableRecord & Hashable {
