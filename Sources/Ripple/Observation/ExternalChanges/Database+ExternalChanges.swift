@@ -442,6 +442,11 @@ extension Database {
     /// the write lock (before and after the read: the counter is not half-way through a
     /// commit); nil otherwise.
     private func changeCounterWithoutWriter() -> UInt32? {
+        if let connection = sqliteConnection, sqlite3_txn_state(connection, "main") != SQLITE_TXN_NONE {
+            // This connection's transaction holds a lock (the file locks would tell its
+            // own): no other connection can commit until it ends.
+            return readDatabaseHeader()?.changeCounter
+        }
         guard otherConnectionHoldsWriteLock() == false, let counter = readDatabaseHeader()?.changeCounter,
               otherConnectionHoldsWriteLock() == false
         else { return nil }

@@ -299,6 +299,29 @@ final class ExternalChangeTests: XCTestCase {
         }
     }
 
+    /// An observer added inside a transaction (which holds the file's lock, as `write` does
+    /// from `BEGIN IMMEDIATE` on) finds where the file stands: the connection's own commits
+    /// are not told again as other connections' changes.
+    func testAnObserverAddedInsideATransactionTellsNothingOfItsOwn() throws {
+        for kind in [Kind.rollbackQueue, .walQueue, .pool] {
+            let path = try makeTemporaryDatabasePath(self, name: "inside-\(kind).sqlite")
+            let writer = try makeObserved(kind, path: path)
+            try writer.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
+            let observer = EventRecorder(table: "player")
+            try writer.write { db in
+                db.add(transactionObserver: observer, extent: .databaseLifetime)
+                try db.execute(sql: "INSERT INTO player DEFAULT VALUES")
+            }
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN EXCLUSIVE TRANSACTION")
+                try db.execute(sql: "ROLLBACK")
+            }
+            for _ in 0..<3 { check(writer) }
+            XCTAssertEqual(tracker(writer) { $0.fullDatabaseVerdicts }, 0, "\(kind)")
+            XCTAssertEqual(observer.events, ["change player", "willCommit", "didCommit", "didRollback"], "\(kind)")
+        }
+    }
+
     /// The commit log's statements are not compiled before the log exists: a statement
     /// that fails to compile reaches the application's SQLite error log ("no such table"),
     /// and leaves the connection an error value that each later statement copies.
