@@ -185,6 +185,15 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         return DatabaseRegion(tables: Self.merge(mine, theirs, keepingSingles: false) { $0.intersection($1) })
     }
 
+    /// The region an observation tracks, as in GRDB: without the views it read (SQLite
+    /// tells no change of a view; the tables under it are in the region too). A region of
+    /// one table is kept as it is (a view reads some table).
+    func removingViews(_ db: Database) throws -> DatabaseRegion {
+        guard let tables, tables.count > 1 else { return self }
+        let kept = try tables.filter { try !db.isView($0.key) }
+        return kept.count == tables.count ? self : DatabaseRegion(tables: kept)
+    }
+
     /// The same region, without its rowids: every row of its tables.
     public func ignoringRowIDs() -> DatabaseRegion {
         guard let tables else { return self }

@@ -69,9 +69,15 @@ extension DatabaseValueConvertible {
         try Array(fetchCursor(statement, arguments: arguments))
     }
 
-    /// The first value of `statement`: nil when there is no row or the value is NULL.
+    /// The first value of `statement`: nil when there is no row or the value is NULL. When
+    /// `Self` is optional (`String?.fetchOne`, a `SQLRequest<Name?>`), as in GRDB: nil when
+    /// there is no row, `.some(nil)` when the value is NULL.
     public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try firstFlattened(DatabaseValueCursor<Self?>(statement: statement, arguments: arguments))
+        if let optional = Self.self as? any OptionalValueFetching.Type {
+            let (found, value) = try optional.fetchFirst(statement, arguments: arguments)
+            return found ? (value as! Self) : nil
+        }
+        return try firstFlattened(DatabaseValueCursor<Self?>(statement: statement, arguments: arguments))
     }
 
     /// A cursor over the values of the first column of `sql`.
@@ -171,5 +177,20 @@ extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConv
     /// All values of the first column of `sql`, nil for NULL.
     public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Wrapped?] {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+/// An optional value type, fetched with its NULLs kept (see `DatabaseValueConvertible.fetchOne`).
+protocol OptionalValueFetching {
+    /// Whether `statement` has a row, and the value of its first column (boxed, an optional
+    /// that is nil for NULL).
+    static func fetchFirst(_ statement: Statement, arguments: StatementArguments?) throws -> (found: Bool, value: Any)
+}
+
+extension Optional: OptionalValueFetching where Wrapped: DatabaseValueConvertible {
+    static func fetchFirst(_ statement: Statement, arguments: StatementArguments?) throws -> (found: Bool, value: Any) {
+        let cursor = try DatabaseValueCursor<Wrapped?>(statement: statement, arguments: arguments)
+        guard let first = try cursor.next() else { return (false, ()) }
+        return (true, first as Any)
     }
 }

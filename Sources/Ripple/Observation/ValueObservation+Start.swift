@@ -465,7 +465,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
             if recording {
                 // (A schema change fetches again too: `observesSchemaChanges`.)
                 let (raw, region) = try db.recordingReadRegion { try fetchRaw(db) }
-                return raw.map { Fetched(raw: $0, region: region) }
+                return try raw.map { Fetched(raw: $0, region: try region.removingViews(db)) }
             }
             return try fetchRaw(db).map { Fetched(raw: $0, region: nil) }
         }

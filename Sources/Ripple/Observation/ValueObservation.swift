@@ -187,7 +187,8 @@ final class ValueObservationPrinter: @unchecked Sendable {  // the stream is onl
         let line = prefix + message
         lock.withLock {
             if stream != nil {
-                stream?.write(line + "\n")
+                // (One write a message, without a line feed, as GRDB writes them.)
+                stream?.write(line)
             } else {
                 Swift.print(line)
             }

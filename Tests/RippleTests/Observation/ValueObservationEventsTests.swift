@@ -13,7 +13,11 @@ final class ValueObservationEventsTests: XCTestCase {
         private var _lines: [String] = []
         var lines: [String] { lock.withLock { _lines } }
         func append(_ line: String) { lock.withLock { _lines.append(line) } }
+        private var _writes: [String] = []
+        /// Each `write` call, as given.
+        var writes: [String] { lock.withLock { _writes } }
         func write(_ string: String) {
+            lock.withLock { _writes.append(string) }
             for line in string.split(separator: "\n") { append(String(line)) }
         }
         func wait(until predicate: ([String]) -> Bool) -> [String] {
@@ -101,6 +105,8 @@ final class ValueObservationEventsTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("players: tracked region: ") }, "\(lines)")
         XCTAssertTrue(lines.contains("players: database did change"), "\(lines)")
         XCTAssertEqual(lines.last, "players: cancel")
+        // As GRDB: one write a message, without a line feed.
+        XCTAssertEqual(log.writes, lines)
     }
 
     func testRequiresWriteAccessLetsTheFetchWriteOnAPool() throws {
