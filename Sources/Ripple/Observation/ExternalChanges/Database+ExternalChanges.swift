@@ -203,8 +203,9 @@ extension Database {
         guard tracker.logsChangedTables, let loggedFrom else { return .fullDatabase }
         // The entries are read under the shared lock of a read transaction, which keeps
         // writers out: the change counter read there and the log agree. It begins only
-        // while no other connection holds the write lock.
-        guard otherConnectionHoldsWriteLock() == false else { return nil }
+        // while no other connection holds the write lock; else (the counter already moved
+        // on) a change to the whole database is told now rather than never.
+        guard otherConnectionHoldsWriteLock() == false else { return .fullDatabase }
         let verdict = withUnobservedReadTransaction { () -> ExternalChangeVerdict? in
             guard let counter = readDatabaseHeader()?.changeCounter else { return nil }
             tracker.loggedCounter = counter
