@@ -125,6 +125,19 @@ final class GRDBRecordSpellingTests: XCTestCase {
         }
     }
 
+    /// A statement made from an SQL literal runs with its interpolated values.
+    func testMakeStatementFromALiteral() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (name TEXT)")
+            let name = "Gerhard Richter"
+            let statement = try db.makeStatement(literal: "INSERT INTO t (name) VALUES (\(name))")
+            XCTAssertEqual(statement.sql, "INSERT INTO t (name) VALUES (?)")
+            try statement.execute()
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM t"), [name])
+        }
+    }
+
     /// `readOnly` forbids writes inside a write access; GRDB's name of the observation
     /// extent type compiles.
     func testReadOnlyAndTheExtentTypeName() throws {

@@ -402,6 +402,19 @@ public final class Database {
         try prepareStatement(sql: sql, persistent: false)
     }
 
+    /// Compiles a single statement from an SQL literal, with its interpolated values bound
+    /// as its arguments:
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement(literal: "INSERT INTO player (name) VALUES (\(name))")
+    /// try statement.execute()
+    /// ```
+    public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
+        let statement = try makeStatement(sql: sqlLiteral.sql)
+        try statement.setArguments(sqlLiteral.arguments)
+        return statement
+    }
+
     /// Compiles a single statement, or returns the one compiled earlier for the same SQL.
     /// Best for statements run many times.
     public func cachedStatement(sql: String) throws -> Statement {
