@@ -161,10 +161,9 @@ extension Database {
                 // commits without scanning their frames.
                 tracker.forgetOwnCommits()
                 if let position = withWALFile({ read -> WALFile.Position? in
-                    guard let header = WALFile.header(read), header.salt1 == start.salt1, header.salt2 == start.salt2,
-                          let checksum = WALFile.commitFrameChecksum(at: end, header: header, read)
+                    guard let header = WALFile.header(read), header.salt1 == start.salt1, header.salt2 == start.salt2
                     else { return nil }
-                    return WALFile.Position(salt1: start.salt1, salt2: start.salt2, frame: end, checksum: checksum)
+                    return WALFile.commitPosition(at: end, header: header, read)
                 }) ?? nil {
                     tracker.walPosition = position
                     if walHoldsPendingCommit(tracker) { tracker.hasPendingCommit = true }
@@ -284,12 +283,12 @@ extension Database {
                 tracker.hasPendingCommit = true
                 if let lastVisible = visibleFrames.last {
                     guard let header = WALFile.header(read),
-                          let checksum = WALFile.commitFrameChecksum(at: lastVisible, header: header, read)
+                          let lastVisiblePosition = WALFile.commitPosition(at: lastVisible, header: header, read)
                     else {
                         // (The position stays, until that frame can be read.)
                         return nil
                     }
-                    newPosition = WALFile.Position(salt1: end.salt1, salt2: end.salt2, frame: lastVisible, checksum: checksum)
+                    newPosition = lastVisiblePosition
                 } else {
                     newPosition = position
                 }
@@ -312,11 +311,9 @@ extension Database {
         if index.maxFrame == 0 {
             return WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: 0, checksum: header.checksum)
         }
-        guard case .commits(let endFrames, _) = WALFile.scan(from: nil, read),
-              endFrames.contains(index.maxFrame),
-              let checksum = WALFile.commitFrameChecksum(at: index.maxFrame, header: header, read)
+        guard case .commits(let endFrames, _) = WALFile.scan(from: nil, read), endFrames.contains(index.maxFrame)
         else { return nil }
-        return WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: index.maxFrame, checksum: checksum)
+        return WALFile.commitPosition(at: index.maxFrame, header: header, read)
     }
 
     /// The wal-index header, read through SQLite's own mapping of the `-shm` file (the VFS's

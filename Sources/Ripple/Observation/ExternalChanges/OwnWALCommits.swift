@@ -23,7 +23,6 @@ struct OwnWALCommits: Equatable {
 
     var endFrames: [Int] { commits.map(\.endFrame) }
     var count: Int { commits.count }
-    var last: Int? { commits.last?.endFrame }
 
     /// A commit of this connection is about to happen; `start` is the wal-index now.
     mutating func commitWillHappen(start: WALIndexHeader?) {

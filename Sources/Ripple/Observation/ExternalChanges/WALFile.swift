@@ -135,6 +135,14 @@ enum WALFile {
         return .commits(endFrames: endFrames, end: current)
     }
 
+    /// The position just after frame `frame`, if that frame ends a commit of the generation
+    /// of `header`.
+    static func commitPosition(at frame: Int, header: Header, _ read: Read) -> Position? {
+        commitFrameChecksum(at: frame, header: header, read).map {
+            Position(salt1: header.salt1, salt2: header.salt2, frame: frame, checksum: $0)
+        }
+    }
+
     /// The checksum stored in frame `frame` (numbered from 1), if that frame ends a commit
     /// of the generation of `header`.
     static func commitFrameChecksum(at frame: Int, header: Header, _ read: Read) -> Checksum? {
