@@ -16,6 +16,9 @@ _Thread_local const ripple_access_frame *ripple_access_top = 0;
 const char ripple_access_none = 0;
 _Thread_local const void *ripple_access_innermost = &ripple_access_none;
 
+_Thread_local unsigned ripple_row_decoding_depth = 0;
+_Thread_local void *ripple_row_decoding_failure = 0;
+
 #if defined(__linux__)
 int ripple_wait_readable(int first, int second, int64_t timeout_ns) {
     struct pollfd descriptors[2] = {

@@ -130,6 +130,11 @@ do {
             case "hang"?: try writer.hang("INSERT INTO \(words[1]) DEFAULT VALUES")
             case "observe"?: try writer.observe()
             case "memory"?: say("value \(sqlite3_memory_used())")
+            case "subscript-null"?:
+                // A row subscript outside of a fetch stops the process (RowSubscriptFailureTests).
+                let row: Row = ["name": nil]
+                let name: String = row["name"]
+                say("value \(name)")
             case "quit"?: exit(0)
             default: say("error unknown command \(line)"); continue
             }

@@ -125,6 +125,38 @@ final class GRDBRecordSpellingTests: XCTestCase {
         }
     }
 
+    /// `init(row:)` with plain subscripts, by name, index and column, as GRDB apps write it;
+    /// a bad value makes the fetch throw.
+    func testInitRowWithPlainSubscripts() throws {
+        struct Book: FetchableRecord {
+            enum Columns: String, ColumnExpression { case title }
+            var id: Int64
+            var title: String
+            var pages: Int?
+            init(row: Row) {
+                id = row[0]
+                title = row[Columns.title]
+                pages = row["pages"]
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT, pages INT)")
+            try db.execute(sql: "INSERT INTO book VALUES (1, 'Dune', NULL)")
+            let books = try Book.fetchAll(db, sql: "SELECT * FROM book")
+            XCTAssertEqual(books.map(\.title), ["Dune"])
+            XCTAssertEqual(books.map(\.pages), [nil])
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM book")!
+            let title: String = row["title"]
+            XCTAssertEqual(title, "Dune")
+            XCTAssertEqual(row["title"] as? String, "Dune")
+            try db.execute(sql: "UPDATE book SET title = NULL")
+            XCTAssertThrowsError(try Book.fetchAll(db, sql: "SELECT * FROM book")) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_MISMATCH)
+            }
+        }
+    }
+
     /// A statement made from an SQL literal runs with its interpolated values.
     func testMakeStatementFromALiteral() throws {
         let dbQueue = try DatabaseQueue()

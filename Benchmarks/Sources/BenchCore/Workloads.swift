@@ -78,7 +78,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w1d: return "W1a + 100 ValueObservations of other tables"
         case .w2a: return "200k rows x 6 columns, row cursor read by index"
         case .w2b: return "200k records via init(row:), columns by name"
-        case .w2b1: return "W2b, Ripple's init(row:) assigning each field (`id = try row[\"id\"]`)"
+        case .w2b1: return "W2b, Ripple's init(row:) assigning each field (`id = row[\"id\"]`)"
         case .w2c: return "200k Decodable records"
         case .w2a2: return "Row.fetchAll of 200k rows x 6 columns (raw: an array of 6-field structs)"
         case .w3: return "1000 row observations, 1000 one-row update transactions"

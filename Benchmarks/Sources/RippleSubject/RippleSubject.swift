@@ -136,12 +136,12 @@ public struct RippleSubject: BenchSubject {
             try dbQueue.read { db in
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM item")
                 while let row = try rows.next() {
-                    let id: Int64 = try row[0]
-                    let a: Int64 = try row[1]
-                    let b: Double = try row[2]
-                    let c: String = try row[3]
-                    let d: Int64 = try row[4]
-                    let e: String = try row[5]
+                    let id: Int64 = row[0]
+                    let a: Int64 = row[1]
+                    let b: Double = row[2]
+                    let c: String = row[3]
+                    let d: Int64 = row[4]
+                    let e: String = row[5]
                     total &+= Int(id &+ a &+ d) &+ Int(b) &+ c.utf8.count &+ e.utf8.count
                 }
             }
@@ -156,12 +156,12 @@ public struct RippleSubject: BenchSubject {
         var id: Int64, a: Int64, b: Double, c: String, d: Int64, e: String
     }
 
-    /// W2b1: the same record, its fields assigned one by one (`id = try row["id"]`), as code
-    /// ported from GRDB's samples reads (GRDB's subscripts do not throw).
+    /// W2b1: the same record, its fields assigned one by one (`id = row["id"]`), as GRDB's
+    /// samples read it.
     struct AssignedRecordItem: FetchableRecord {
         var id: Int64, a: Int64, b: Double, c: String, d: Int64, e: String
-        init(row: Row) throws {
-            id = try row["id"]; a = try row["a"]; b = try row["b"]; c = try row["c"]; d = try row["d"]; e = try row["e"]
+        init(row: Row) {
+            id = row["id"]; a = row["a"]; b = row["b"]; c = row["c"]; d = row["d"]; e = row["e"]
         }
     }
 
@@ -578,7 +578,7 @@ public struct RippleSubject: BenchSubject {
 }
 
 extension RippleSubject.RecordItem: FetchableRecord {
-    init(row: Row) throws {
-        self.init(id: try row["id"], a: try row["a"], b: try row["b"], c: try row["c"], d: try row["d"], e: try row["e"])
+    init(row: Row) {
+        self.init(id: row["id"], a: row["a"], b: row["b"], c: row["c"], d: row["d"], e: row["e"])
     }
 }

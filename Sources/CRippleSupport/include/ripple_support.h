@@ -76,6 +76,36 @@ static inline int ripple_access_holds(const void *connection) {
     return 0;
 }
 
+// Row decoding scopes: how many fetches building records run on this thread, and the
+// first value a non-throwing row subscript could not convert inside the innermost one (a
+// retained Swift object, or NULL). The fetch throws it after `init(row:)` returns: see
+// `RowDecodingScope` in Swift. Thread-locals, so that a fetch costs no lock and no call.
+extern _Thread_local unsigned ripple_row_decoding_depth;
+extern _Thread_local void *ripple_row_decoding_failure;
+
+static inline void ripple_row_decoding_enter(void) {
+    ripple_row_decoding_depth += 1;
+}
+
+// Leaves the innermost scope; returns whether a failure waits to be taken.
+static inline int ripple_row_decoding_leave(void) {
+    assert(ripple_row_decoding_depth > 0);
+    ripple_row_decoding_depth -= 1;
+    return ripple_row_decoding_failure != NULL;
+}
+
+static inline unsigned ripple_row_decoding_current_depth(void) {
+    return ripple_row_decoding_depth;
+}
+
+static inline void *ripple_row_decoding_current_failure(void) {
+    return ripple_row_decoding_failure;
+}
+
+static inline void ripple_row_decoding_set_failure(void *failure) {
+    ripple_row_decoding_failure = failure;
+}
+
 #if defined(__linux__)
 #include <stdint.h>
 

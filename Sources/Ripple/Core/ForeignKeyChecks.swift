@@ -20,13 +20,13 @@ extension Database {
 
     private func checkForeignKeys(pragma: String) throws {
         guard let violation = try Row.fetchOne(self, sql: pragma) else { return }
-        let table: String = try violation[0]
-        let rowID: Int64? = try violation[1]
-        let parent: String = try violation[2]
-        let foreignKeyID: Int = try violation[3]
+        let table: String = try violation.decode(atIndex: 0)
+        let rowID: Int64? = try violation.decodeIfPresent(Int64.self, atIndex: 1)
+        let parent: String = try violation.decode(atIndex: 2)
+        let foreignKeyID: Int = try violation.decode(atIndex: 3)
         let mapping = try Row.fetchAll(self, sql: "SELECT \"from\", \"to\" FROM pragma_foreign_key_list(?) WHERE id = ?", arguments: [table, foreignKeyID])
-        let from = try mapping.map { row -> String in try row["from"] }.joined(separator: ", ")
-        let to = try mapping.map { row -> String? in try row["to"] }.map { $0 ?? "rowid" }.joined(separator: ", ")
+        let from = try mapping.map { row -> String in try row.decode(forColumn: "from") }.joined(separator: ", ")
+        let to = try mapping.map { row -> String? in try row.decodeIfPresent(String.self, forColumn: "to") }.map { $0 ?? "rowid" }.joined(separator: ", ")
         let location = rowID.map { "\(table) rowid \($0)" } ?? table
         throw DatabaseError(
             resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,

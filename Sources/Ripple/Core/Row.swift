@@ -8,14 +8,18 @@ import CRippleSupport
 ///
 /// ```swift
 /// let row = try Row.fetchOne(db, sql: "SELECT id, name, score FROM player")!
-/// let id: Int64 = try row[0]
-/// let name: String = try row["name"]
-/// let score: Int? = try row["score"]   // nil for NULL
+/// let id: Int64 = row[0]
+/// let name: String = row["name"]
+/// let score: Int? = row["score"]       // nil for NULL
 /// let value = row["name"]              // untyped: (any DatabaseValueConvertible)?
+/// let checked: String = try row.decode(forColumn: "name")
 /// ```
 ///
-/// Typed reads throw a ``DatabaseError`` (`SQLITE_MISMATCH`) when the value cannot be
-/// converted, such as NULL into a non-optional, or the text `"abc"` into an `Int`.
+/// A value that cannot be converted, such as NULL into a non-optional, or the text `"abc"`
+/// into an `Int`, is a ``DatabaseError`` (`SQLITE_MISMATCH`). `decode(_:forColumn:)` and
+/// `decode(_:atIndex:)` throw it. The subscripts, which do not throw, hand it to the fetch
+/// when they run inside `init(row:)` of a fetched record: `Player.fetchAll(db)` throws it.
+/// Anywhere else they stop the process, as GRDB's subscripts do.
 ///
 /// The row a cursor hands out is a view on the statement's current row, valid until the
 /// next step: use ``copy()`` to keep it. Rows from `fetchAll`, `fetchOne` and `fetchSet`
@@ -245,41 +249,76 @@ public final class Row: @unchecked Sendable {
     }
 
     // MARK: - Typed subscripts
+    //
+    // They do not throw, as GRDB's do not. A value they cannot convert inside a fetch that
+    // builds records is thrown by the fetch; elsewhere it stops the process, with a message
+    // that names `decode(_:atIndex:)` and `decode(_:forColumn:)`, which throw
+    // (see `RowDecodingScope`).
 
     /// The value at `index`, converted to `Value`.
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
-        get throws { try decode(Value.self, atIndex: index) }
+        do { return try decode(Value.self, atIndex: index) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
     }
 
     /// The value at `index`, converted to `Value` straight from the statement when possible.
     @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
-        get throws { try decode(Value.self, atIndex: index) }
+        do { return try decode(Value.self, atIndex: index) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
     }
 
     /// The value at `index`, nil when NULL.
     @inlinable
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value? {
-        get throws { try decodeIfPresent(Value.self, atIndex: index) }
+        do { return try decodeIfPresent(Value.self, atIndex: index) } catch { return RowDecodingScope.valueAfterFailure(error, Value?.self) }
     }
 
     /// The value of column `name`, converted to `Value`.
     @inlinable
     public subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value {
-        get throws { try decode(Value.self, forColumn: name) }
+        do { return try decode(Value.self, forColumn: name) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
     }
 
     /// The value of column `name`, converted straight from the statement when possible.
     @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value {
-        get throws { try decode(Value.self, forColumn: name) }
+        do { return try decode(Value.self, forColumn: name) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
     }
 
     /// The value of column `name`, nil when NULL or when there is no such column.
     @inlinable
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value? {
-        get throws { try decodeIfPresent(Value.self, forColumn: name) }
+        do { return try decodeIfPresent(Value.self, forColumn: name) } catch { return RowDecodingScope.valueAfterFailure(error, Value?.self) }
+    }
+
+    /// The value of `column`, converted to `Value`: `row[Column("name")]`, `row[Columns.name]`.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible>(_ column: some ColumnExpression) -> Value {
+        self[column.name]
+    }
+
+    /// The value of `column`, converted straight from the statement when possible.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value {
+        self[column.name]
+    }
+
+    /// The value of `column`, nil when NULL or when there is no such column.
+    @inlinable
+    public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: some ColumnExpression) -> Value? {
+        self[column.name]
+    }
+
+    /// The value of `column` as stored, or nil when NULL or when there is no such column.
+    public subscript(_ column: some ColumnExpression) -> (any DatabaseValueConvertible)? {
+        self[column.name]
+    }
+
+    /// The value of `column`, converted to `type`; throws when there is no such column or the
+    /// value cannot be converted.
+    @inlinable
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, forKey column: some ColumnExpression) throws -> Value {
+        try decode(Value.self, forColumn: column.name)
     }
 
     // MARK: - Decoding

@@ -56,11 +56,11 @@ extension Database {
         }
         // (table_xinfo: generated columns too; hidden columns of virtual tables are left out.)
         let columns: [ColumnInfo] = try rows.compactMap { row in
-            let hidden: Int = try row["hidden"]
+            let hidden: Int = try row.decode(forColumn: "hidden")
             guard hidden != 1 else { return nil }
             return ColumnInfo(
-                name: try row["name"], type: try row["type"], isNotNull: try row["notnull"],
-                defaultValueSQL: try row["dflt_value"], primaryKeyIndex: try row["pk"])
+                name: try row.decode(forColumn: "name"), type: try row.decode(forColumn: "type"), isNotNull: try row.decode(forColumn: "notnull"),
+                defaultValueSQL: try row.decodeIfPresent(String.self, forColumn: "dflt_value"), primaryKeyIndex: try row.decode(forColumn: "pk"))
         }
         schemaCache.columns[key] = columns
         return columns
@@ -103,8 +103,8 @@ extension Database {
         }
         var pkColumns: [(position: Int, name: String, type: String)] = []
         for row in rows {
-            let position: Int = try row["pk"]
-            if position > 0 { pkColumns.append((position, try row["name"], try row["type"])) }
+            let position: Int = try row.decode(forColumn: "pk")
+            if position > 0 { pkColumns.append((position, try row.decode(forColumn: "name"), try row.decode(forColumn: "type"))) }
         }
         pkColumns.sort { $0.position < $1.position }
         let isWithoutRowID = try Bool.fetchOne(

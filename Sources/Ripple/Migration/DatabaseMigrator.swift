@@ -226,8 +226,8 @@ public struct DatabaseMigrator: Sendable {
                 ORDER BY type = 'table'
                 """)
             for object in objects {
-                let type: String = try object["type"]
-                let name: String = try object["name"]
+                let type: String = try object.decode(forColumn: "type")
+                let name: String = try object.decode(forColumn: "name")
                 try db.execute(sql: "DROP \(type == "view" ? "VIEW" : "TABLE") IF EXISTS \(name.quotedDatabaseIdentifier)")
             }
             return .commit

@@ -64,14 +64,14 @@ extension FetchRequest where RowDecoder: FetchableRecord & Sendable {
     /// Observes all records.
     public func observationForAll(distinctUntilChanged: Bool = false) -> ValueObservation<[RowDecoder]> {
         observation(distinctUntilChanged: distinctUntilChanged, forSingleResult: false) { rows in
-            try rows.map { try RowDecoder(row: $0) }
+            try rows.map { try RowDecoder.decoded(from: $0) }
         }
     }
 
     /// Observes the first record.
     public func observationForFirst(distinctUntilChanged: Bool = false) -> ValueObservation<RowDecoder?> {
         observation(distinctUntilChanged: distinctUntilChanged, forSingleResult: true) { rows in
-            try rows.first.map { try RowDecoder(row: $0) }
+            try rows.first.map { try RowDecoder.decoded(from: $0) }
         }
     }
 }

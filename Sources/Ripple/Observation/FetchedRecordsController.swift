@@ -139,7 +139,7 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
     }
 
     private func makeItems(_ rows: [Row]) throws -> [Item] {
-        try rows.map { Item(identity: identity(of: $0), row: $0, record: try Record(row: $0)) }
+        try rows.map { Item(identity: identity(of: $0), row: $0, record: try Record.decoded(from: $0)) }
     }
 
     private func report(_ error: any Error) {

@@ -96,7 +96,7 @@ public struct PrimaryKeyDiffScanner<Record: FetchableRecord & MutablePersistable
                     }
                     return value
                 }
-                return Item(key: key, row: row, record: try Record(row: row))
+                return Item(key: key, row: row, record: try Record.decoded(from: row))
             } catch {
                 errors.append(error)
                 return nil

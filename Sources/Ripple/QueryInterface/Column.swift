@@ -3,7 +3,7 @@
 /// ```swift
 /// let request = Player.filter(Column("score") > 1000).order(Column("name"))
 /// ```
-public struct Column: SQLSpecificExpressible, CustomStringConvertible {
+public struct Column: ColumnExpression, CustomStringConvertible {
     /// The column name.
     public let name: String
 
@@ -23,6 +23,29 @@ public struct Column: SQLSpecificExpressible, CustomStringConvertible {
     public var sqlExpression: SQLExpression { SQLExpression(.column(name)) }
 
     public var description: String { name }
+}
+
+/// A column, by name: ``Column``, or an enum of a record's columns.
+///
+/// ```swift
+/// extension Player {
+///     enum Columns: String, ColumnExpression { case id, name, score }
+/// }
+/// let best = try Player.order(Player.Columns.score.desc).fetchAll(db)
+/// let name: String = row[Player.Columns.name]
+/// ```
+public protocol ColumnExpression: SQLSpecificExpressible {
+    /// The column name.
+    var name: String { get }
+}
+
+extension ColumnExpression {
+    public var sqlExpression: SQLExpression { SQLExpression(.column(name)) }
+}
+
+extension ColumnExpression where Self: RawRepresentable, RawValue == String {
+    /// The raw value, for an enum of columns.
+    public var name: String { rawValue }
 }
 
 /// The ordering of a request: `score DESC`.

@@ -274,8 +274,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     private func readIsUniqueKey(_ db: Database, _ columns: Set<String>) throws -> Bool {
         for index in try Row.fetchAll(db, sql: "PRAGMA index_list(\(tableName.quotedDatabaseIdentifier))") {
-            guard try index["unique"] as Bool else { continue }
-            let name: String = try index["name"]
+            guard try index.decode(Bool.self, forColumn: "unique") else { continue }
+            let name: String = try index.decode(forColumn: "name")
             let indexColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name])
             if Set(indexColumns.map { $0.lowercased() }) == columns { return true }
         }

@@ -10,19 +10,19 @@
 /// }
 ///
 /// extension Player: FetchableRecord {
-///     init(row: Row) throws {
-///         self.init(id: try row["id"], name: try row["name"])
+///     init(row: Row) {
+///         id = row["id"]
+///         name = row["name"]
 ///     }
 /// }
 /// let players = try Player.fetchAll(db, sql: "SELECT * FROM player")
 /// ```
 ///
-/// Assigning the fields one by one works too (`id = try row["id"]`, as code written for
-/// GRDB does, with `try` added), and is slower: when a field is assigned through `try`,
-/// the compiled initializer copies the whole record once more before it returns. Reading
-/// the columns into the memberwise initializer, as above (in an extension, so that the
-/// struct keeps that initializer), avoids the copy: for records of six columns, 5% fewer
-/// instructions per fetched record (W2b and W2b1 in Benchmarks/README.md).
+/// A value the subscripts cannot convert (a NULL name, a missing column) makes the fetch
+/// throw a ``DatabaseError`` (`SQLITE_MISMATCH`) in place of the record: a bad row in the
+/// file is an error, not a crash. An `init(row:)` called directly, outside of a fetch,
+/// stops the process on such a value, as GRDB's does: it can read with
+/// `try row.decode(_:forColumn:)`, which throws everywhere, and be `throws` itself.
 public protocol FetchableRecord {
     /// Builds a record from a row. Throw when the row does not fit.
     init(row: Row) throws
@@ -45,11 +45,18 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
         // SQLite may have compiled the statement again, with other columns.
         if !row.describesColumns(of: statement) { row = Row(statement: statement) }
         row.rewindColumnLookups()
-        return try Record(row: row)
+        return try Record.decoded(from: row)
     }
 }
 
 extension FetchableRecord {
+    /// The record of `row`, built as a fetch builds it: a value that the row's subscripts
+    /// cannot convert in `init(row:)` is thrown (see `RowDecodingScope`).
+    @inlinable
+    static func decoded(from row: Row) throws -> Self {
+        try RowDecodingScope.run { try Self(row: row) }
+    }
+
     /// A cursor over the records of `statement`.
     @inlinable
     public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {

@@ -36,13 +36,13 @@ final class DatabaseFunctionTests: XCTestCase {
         try dbQueue.read { db in
             db.add(function: echo)
             let row = try Row.fetchOne(db, sql: "SELECT echo() AS n, echo('a' || char(0) || 'b') AS t, echo('') AS e, echo(x'00ff') AS b, echo(x'') AS eb, echo(1.5) AS d, echo(1, 2, 3) AS c")!
-            XCTAssertTrue(try row["n"] as DatabaseValue == .null)
-            XCTAssertEqual(try row["t"] as String, "a\u{0}b")
-            XCTAssertEqual(try row["e"] as String, "")
-            XCTAssertEqual(try row["b"] as Data, Data([0, 255]))
-            XCTAssertEqual(try row["eb"] as Data, Data())
-            XCTAssertEqual(try row["d"] as Double, 1.5)
-            XCTAssertEqual(try row["c"] as Int, 3)
+            XCTAssertTrue(row["n"] as DatabaseValue == .null)
+            XCTAssertEqual(row["t"] as String, "a\u{0}b")
+            XCTAssertEqual(row["e"] as String, "")
+            XCTAssertEqual(row["b"] as Data, Data([0, 255]))
+            XCTAssertEqual(row["eb"] as Data, Data())
+            XCTAssertEqual(row["d"] as Double, 1.5)
+            XCTAssertEqual(row["c"] as Int, 3)
         }
     }
 

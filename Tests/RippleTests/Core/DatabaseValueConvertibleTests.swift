@@ -111,7 +111,7 @@ final class DatabaseValueConvertibleTests: XCTestCase {
         XCTAssertTrue(error?.message?.contains("not valid UTF-8") ?? false, "\(String(describing: error))")
         let row = try dbQueue.read { try Row.fetchOne($0, sql: sql) }!
         XCTAssertEqual(row.databaseValue(atIndex: 0), Data([0x61, 0xFF, 0x62]).databaseValue)
-        assertDatabaseError(.SQLITE_MISMATCH) { let _: String = try row["name"] }
+        assertDatabaseError(.SQLITE_MISMATCH) { let _: String = try row.decode(forColumn: "name") }
     }
 
     /// Texts are built one way up to 15 bytes (small strings) and another way beyond: every
@@ -143,11 +143,11 @@ final class DatabaseValueConvertibleTests: XCTestCase {
             let rows = try Row.fetchCursor(db, sql: "SELECT value FROM t ORDER BY id")
             var index = 0
             while let row = try rows.next() {
-                let byIndex: String = try row[0]
-                let optionalByIndex: String? = try row[0]
-                let byName: String = try row["value"]
-                let optionalByName: String? = try row["value"]
-                let copied: String = try row.copy()["value"]
+                let byIndex: String = row[0]
+                let optionalByIndex: String? = row[0]
+                let byName: String = row["value"]
+                let optionalByName: String? = row["value"]
+                let copied: String = row.copy()["value"]
                 let reads = [byIndex, optionalByIndex, byName, optionalByName, copied].map { $0.map { Array($0.utf8) } }
                 XCTAssertEqual(reads, Array(repeating: expected[index], count: 5))
                 XCTAssertEqual(row.databaseValue(atIndex: 0), texts[index].databaseValue)
@@ -164,7 +164,7 @@ final class DatabaseValueConvertibleTests: XCTestCase {
             assertDatabaseError(.SQLITE_MISMATCH) { try dbQueue.read { try String.fetchOne($0, sql: sql) } }
             let row = try dbQueue.read { try Row.fetchOne($0, sql: sql) }!
             XCTAssertEqual(row.databaseValue(atIndex: 0), (Data(repeating: 0x61, count: length - 1) + [0xFF]).databaseValue)
-            assertDatabaseError(.SQLITE_MISMATCH) { let _: String = try row["value"] }
+            assertDatabaseError(.SQLITE_MISMATCH) { let _: String = try row.decode(forColumn: "value") }
         }
     }
 

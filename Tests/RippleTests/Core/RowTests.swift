@@ -17,9 +17,9 @@ final class RowTests: XCTestCase {
         let row = try makeDatabase().read { try Row.fetchOne($0, sql: "SELECT id, name, score FROM player WHERE id = 1") }!
         XCTAssertEqual(row.count, 3)
         XCTAssertEqual(row.columnNames, ["id", "name", "score"])
-        let id: Int = try row[0]
-        let name: String = try row["NAME"]
-        let score: Int? = try row["Score"]
+        let id: Int = row[0]
+        let name: String = row["NAME"]
+        let score: Int? = row["Score"]
         XCTAssertEqual(id, 1)
         XCTAssertEqual(name, "Arthur")
         XCTAssertEqual(score, 100)
@@ -32,32 +32,32 @@ final class RowTests: XCTestCase {
 
     func testLeftmostColumnWins() throws {
         let row = try makeDatabase().read { try Row.fetchOne($0, sql: "SELECT 1 AS a, 2 AS A") }!
-        XCTAssertEqual(try row["a"] as Int, 1)
-        XCTAssertEqual(try row["A"] as Int, 2)  // exact match first
+        XCTAssertEqual(row["a"] as Int, 1)
+        XCTAssertEqual(row["A"] as Int, 2)  // exact match first
     }
 
     func testTypedAccessOfNull() throws {
         let row = try makeDatabase().read { try Row.fetchOne($0, sql: "SELECT * FROM player WHERE id = 2") }!
-        let score: Int? = try row["score"]
+        let score: Int? = row["score"]
         XCTAssertNil(score)
         XCTAssertTrue(row.hasNull(atIndex: 2))
-        let error = assertDatabaseError(.SQLITE_MISMATCH) { let _: Int = try row["score"] }
+        let error = assertDatabaseError(.SQLITE_MISMATCH) { let _: Int = try row.decode(forColumn: "score") }
         XCTAssertEqual(error?.message, "unexpected NULL: could not decode Int in column \"score\" (index 2)")
     }
 
     func testMissingColumnThrowsForNonOptional() throws {
         let row = try makeDatabase().read { try Row.fetchOne($0, sql: "SELECT id FROM player") }!
-        let error = assertDatabaseError(.SQLITE_MISMATCH) { let _: Int = try row["nope"] }
+        let error = assertDatabaseError(.SQLITE_MISMATCH) { let _: Int = try row.decode(forColumn: "nope") }
         XCTAssertEqual(error?.message, "no such column: \"nope\" (columns: id)")
-        let optional: Int? = try row["nope"]
+        let optional: Int? = row["nope"]
         XCTAssertNil(optional)
     }
 
     func testGenericTypedAccess() throws {
         let row = try makeDatabase().read { try Row.fetchOne($0, sql: "SELECT id, x'0102' AS uuidish FROM player") }!
-        let value: DatabaseValue = try row["id"]
+        let value: DatabaseValue = row["id"]
         XCTAssertEqual(value, 1.databaseValue)
-        assertDatabaseError(.SQLITE_MISMATCH) { let _: UUID = try row["uuidish"] }
+        assertDatabaseError(.SQLITE_MISMATCH) { let _: UUID = try row.decode(forColumn: "uuidish") }
     }
 
     func testCursorStreamsRowsAndRowsAreReused() throws {
@@ -66,7 +66,7 @@ final class RowTests: XCTestCase {
             var names: [String] = []
             var rows: [Row] = []
             while let row = try cursor.next() {
-                names.append(try row["name"])
+                names.append(row["name"])
                 rows.append(row)
             }
             XCTAssertEqual(names, ["Arthur", "Barbara", "Craig"])
@@ -80,7 +80,7 @@ final class RowTests: XCTestCase {
             let cursor = try Row.fetchCursor(db, sql: "SELECT name FROM player ORDER BY id")
             let first = try cursor.next()!.copy()
             _ = try cursor.next()
-            XCTAssertEqual(try first["name"] as String, "Arthur")
+            XCTAssertEqual(first["name"] as String, "Arthur")
         }
     }
 

@@ -31,16 +31,16 @@ final class StatementTests: XCTestCase {
             let values: StatementArguments = [nil, 1, "a", nil, Data([0, 1]), 2.5, bigText, DatabaseValue.null, Int64.max, Int.min, Int8(-3)]
             let row = try Row.fetchOne(statement, arguments: values)!
             XCTAssertTrue(row.hasNull(atIndex: 0))
-            XCTAssertEqual(try row[1] as Int, 1)
-            XCTAssertEqual(try row[2] as String, "a")
+            XCTAssertEqual(row[1] as Int, 1)
+            XCTAssertEqual(row[2] as String, "a")
             XCTAssertTrue(row.hasNull(atIndex: 3))
-            XCTAssertEqual(try row[4] as Data, Data([0, 1]))
-            XCTAssertEqual(try row[5] as Double, 2.5)
-            XCTAssertEqual(try row[6] as String, bigText)
+            XCTAssertEqual(row[4] as Data, Data([0, 1]))
+            XCTAssertEqual(row[5] as Double, 2.5)
+            XCTAssertEqual(row[6] as String, bigText)
             XCTAssertTrue(row.hasNull(atIndex: 7))
-            XCTAssertEqual(try row[8] as Int64, Int64.max)
-            XCTAssertEqual(try row[9] as Int, Int.min)
-            XCTAssertEqual(try row[10] as Int, -3)
+            XCTAssertEqual(row[8] as Int64, Int64.max)
+            XCTAssertEqual(row[9] as Int, Int.min)
+            XCTAssertEqual(row[10] as Int, -3)
             // Values after the ones a statement consumed (multi-statement execution).
             try db.execute(sql: "CREATE TABLE t(a, b); INSERT INTO t VALUES (?, ?); INSERT INTO t VALUES (?, ?)", arguments: [1, nil, nil, "z"])
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT quote(a) || ',' || quote(b) FROM t"), ["1,NULL", "NULL,'z'"])
@@ -181,7 +181,7 @@ final class StatementTests: XCTestCase {
     func testColumnNamesOfAStatementRecompiledWithAsManyColumns() throws {
         struct Pair: FetchableRecord {
             var a: Int, b: Int
-            init(row: Row) throws { a = try row["a"]; b = try row["b"] }
+            init(row: Row) throws { a = row["a"]; b = row["b"] }
         }
         struct DecodablePair: Decodable, FetchableRecord { var a: Int, b: Int }
         func readDecodables(_ db: Database) throws -> [[Int]] {
@@ -190,7 +190,7 @@ final class StatementTests: XCTestCase {
         func readRows(_ db: Database) throws -> [[Int]] {
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM t"))
             var values: [[Int]] = []
-            while let row = try cursor.next() { values.append([try row["a"], try row["b"]]) }
+            while let row = try cursor.next() { values.append([row["a"], row["b"]]) }
             return values
         }
         let swapNames = Self.swapColumnNames
@@ -212,7 +212,7 @@ final class StatementTests: XCTestCase {
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM t"))
             let earlyRow = cursor.row
             XCTAssertNotNil(try cursor.next())
-            XCTAssertEqual([try earlyRow["a"] as Int, try earlyRow["b"] as Int], [2, 1])
+            XCTAssertEqual([earlyRow["a"] as Int, earlyRow["b"] as Int], [2, 1])
         }
     }
 

@@ -113,7 +113,7 @@ final class ExactObservationTests: XCTestCase {
             let cursor = try Row.fetchCursor(statement)
             let cursorRow = try cursor.next()
             XCTAssertEqual(cursorRow?.count, 2)
-            XCTAssertEqual(try cursorRow?["b"] as Int?, 2)
+            XCTAssertEqual(cursorRow?["b"] as Int?, 2)
         }
     }
 

@@ -215,7 +215,7 @@ private final class Churn<Writer: DatabaseWriter>: @unchecked Sendable {  // eve
         let deadline = Date().addingTimeInterval(20)
         while true {
             let content = try writer.read { db in
-                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, value FROM item").map { row -> (Int, Int) in (try row[0], try row[1]) })
+                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, value FROM item").map { row -> (Int, Int) in (row[0], row[1]) })
             }
             deliveryQueue.sync {}
             let stale = lock.withLock {

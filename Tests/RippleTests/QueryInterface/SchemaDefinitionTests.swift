@@ -29,9 +29,9 @@ final class SchemaDefinitionTests: XCTestCase {
             XCTAssertEqual(try db.indexes(on: "place").first { $0.origin == "c" }?.columns, ["score"])
             try db.execute(sql: "INSERT INTO place (score) VALUES (3)")
             let row = try Row.fetchOne(db, sql: "SELECT favorite, name, doubled FROM place")!
-            XCTAssertEqual(try row["favorite"] as Bool, false)
-            XCTAssertEqual(try row["name"] as String, "Anonymous")
-            XCTAssertEqual(try row["doubled"] as Int, 6)
+            XCTAssertEqual(row["favorite"] as Bool, false)
+            XCTAssertEqual(row["name"] as String, "Anonymous")
+            XCTAssertEqual(row["doubled"] as Int, 6)
             assertDatabaseError(.SQLITE_CONSTRAINT_CHECK) { try db.execute(sql: "INSERT INTO place (score) VALUES (-1)") }
         }
     }

@@ -278,8 +278,8 @@ final class RecordTests: XCTestCase {
             var x: Int
             var y: String?
             init(row: Row) throws {
-                x = try row["x"]
-                y = try row["y"]
+                x = row["x"]
+                y = row["y"]
             }
         }
         let dbQueue = try DatabaseQueue()
@@ -323,7 +323,7 @@ private struct MemberwisePlayer: Equatable {
 
 extension MemberwisePlayer: FetchableRecord {
     init(row: Row) throws {
-        self.init(id: try row["id"], name: try row["name"])
+        self.init(id: row["id"], name: row["name"])
     }
 }
 
@@ -332,8 +332,8 @@ private struct AssignedPlayer: Equatable, FetchableRecord {
     var id: Int64
     var name: String
     init(row: Row) throws {
-        id = try row["id"]
-        name = try row["name"]
+        id = row["id"]
+        name = row["name"]
     }
 }
 

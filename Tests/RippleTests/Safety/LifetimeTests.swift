@@ -41,8 +41,8 @@ final class LifetimeTests: XCTestCase {
         var dbQueue: DatabaseQueue? = try DatabaseQueue()
         let row = try dbQueue!.read { db in try Row.fetchOne(db, sql: "SELECT 1 AS a, 'x' AS b")! }
         dbQueue = nil
-        XCTAssertEqual(try row["a"] as Int?, 1)
-        XCTAssertEqual(try row["b"] as String?, "x")
+        XCTAssertEqual(row["a"] as Int?, 1)
+        XCTAssertEqual(row["b"] as String?, "x")
     }
 
     func testAStatementUsedOutsideOfItsAccessThrows() throws {

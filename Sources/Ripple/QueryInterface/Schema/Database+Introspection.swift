@@ -62,9 +62,9 @@ extension Database {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
         return try Row.fetchAll(self, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?) ORDER BY seq", arguments: [table]).map { row in
-            let name: String = try row["name"]
+            let name: String = try row.decode(forColumn: "name")
             let columns = try String.fetchAll(self, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL ORDER BY seqno", arguments: [name])
-            return IndexInfo(name: name, columns: columns, isUnique: try row["unique"], origin: try row["origin"])
+            return IndexInfo(name: name, columns: columns, isUnique: try row.decode(forColumn: "unique"), origin: try row.decode(forColumn: "origin"))
         }
     }
 
@@ -84,12 +84,12 @@ extension Database {
             keys.append(ForeignKeyInfo(id: key.id, destinationTable: key.table, mapping: mapping))
         }
         for row in rows {
-            let id: Int = try row["id"]
+            let id: Int = try row.decode(forColumn: "id")
             if current?.id != id {
                 try flush()
-                current = (id, try row["table"], [])
+                current = (id, try row.decode(forColumn: "table"), [])
             }
-            current?.mapping.append((try row["from"], try row["to"]))
+            current?.mapping.append((try row.decode(String.self, forColumn: "from"), try row.decodeIfPresent(String.self, forColumn: "to")))
         }
         try flush()
         return keys

@@ -47,7 +47,7 @@ final class ExternalChangeOracleTests: XCTestCase {
         func truth(_ table: String) throws -> [Int] {
             try observed.read { db in
                 let row = try Row.fetchOne(db, sql: "SELECT count(*), total(x) FROM \(table)")!
-                return [try row[0] as Int, Int(try row[1] as Double)]
+                return [row[0] as Int, Int(row[1] as Double)]
             }
         }
         var watches: [String: TableWatch] = [:]
@@ -59,7 +59,7 @@ final class ExternalChangeOracleTests: XCTestCase {
                 .tracking { db -> [Int] in
                     watch.fetched()
                     let row = try Row.fetchOne(db, sql: "SELECT count(*), total(x) FROM \(table)")!
-                    return [try row[0] as Int, Int(try row[1] as Double)]
+                    return [row[0] as Int, Int(row[1] as Double)]
                 }
                 .start(in: observed, scheduling: .async(onQueue: DispatchQueue(label: "oracle.\(table)")), onError: { XCTFail("\($0)") }, onChange: watch.received))
         }
