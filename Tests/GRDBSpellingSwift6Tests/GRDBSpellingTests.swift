@@ -62,6 +62,38 @@ final class GRDBSpellingTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    /// On a pool, `.immediate` reads the initial value on a reader, during `start`: a fetch
+    /// may write through the pool (on the writer it would be a write inside a write). A
+    /// commit between that read and the registration is seen: a second fetch.
+    func testImmediateOnAPoolReadsOnAReader() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dbPool = try DatabasePool(path: directory.appendingPathComponent("db.sqlite").path)
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT)") }
+        let writes = LockedValues<Int>()
+        let observation = ValueObservation.trackingConstantRegion { db -> Int in
+            if writes.values.isEmpty {
+                writes.append(1)
+                try dbPool.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES; DELETE FROM t") }
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")!
+        }
+        let received = LockedValues<Int>()
+        let expectation = expectation(description: "values")
+        expectation.expectedFulfillmentCount = 2
+        let cancellable = observation.start(in: dbPool, scheduling: .immediate) { error in
+            XCTFail("\(error)")
+        } onChange: { count in
+            received.append(count)
+            expectation.fulfill()
+        }
+        XCTAssertEqual(received.values, [0], "delivered during start")
+        wait(for: [expectation], timeout: 5)
+        XCTAssertEqual(received.values, [0, 0])
+        withExtendedLifetime(cancellable) {}
+    }
+
     /// Off the main actor, `.immediate` does not start the observation: `onError` gets
     /// `SQLITE_MISUSE`, on the main actor.
     func testImmediateOffTheMainActorIsAnError() throws {

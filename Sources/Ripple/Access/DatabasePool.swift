@@ -199,12 +199,22 @@ public final class DatabasePool: DatabaseWriter {
     /// Runs `values` in one snapshot on a reader, in order, on the current thread, which
     /// runs no access.
     private func snapshotRead(markingLastCommit: Bool, _ values: [ObservationFetch]) {
+        snapshotRead(markingLastCommit: markingLastCommit) { result, mark in
+            for value in values { value(result, mark) }
+        }
+    }
+
+    /// Runs `body` in a read-only snapshot of a reader, now, on this thread; with the mark of
+    /// the last commit when `markingLastCommit` (see ``asyncObservationRead(markingLastCommit:_:)``).
+    /// For the initial value of an observation scheduled `.immediate`, which comes during
+    /// its start.
+    func snapshotRead(markingLastCommit: Bool, _ body: (Result<Database, any Error>, LastCommitMark?) -> Void) {
         let reader: SerializedDatabase
         let release: @Sendable () -> Void
         do {
             (reader, release) = try readers.get()
         } catch {
-            for value in values { value(.failure(error), nil) }
+            body(.failure(error), nil)
             return
         }
         defer { release() }
@@ -215,10 +225,10 @@ public final class DatabasePool: DatabaseWriter {
                 observationSnapshots.withLock { $0 += 1 }
             } catch {
                 db.rollbackIfInsideTransaction()
-                for value in values { value(.failure(error), nil) }
+                body(.failure(error), nil)
                 return
             }
-            for value in values { value(.success(db), mark) }
+            body(.success(db), mark)
             db.rollbackIfInsideTransaction()
         }
     }

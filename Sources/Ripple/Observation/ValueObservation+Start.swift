@@ -345,6 +345,10 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
                 onError?(error)
                 return
             }
+            if isPool, let pool = writer as? DatabasePool {
+                startOnReaderNow(pool)
+                return
+            }
             // Register and fetch the initial value in one writer access: no commit can slip
             // in between.
             do {
@@ -382,8 +386,39 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         }
     }
 
+    /// ``startOnReader(_:)`` for `.immediate`: the first value is read on a reader now, and
+    /// delivered before `start` returns, out of the read. A reader, as for the other
+    /// schedulers: the fetch may write through the pool (a write inside a write would be
+    /// fatal).
+    private func startOnReaderNow(_ pool: DatabasePool) {
+        state.withLock { $0.isFetching = true }
+        var first: (region: DatabaseRegion, outcome: FetchOutcome?, mark: LastCommitMark?) = (.fullDatabase, nil, nil)
+        pool.snapshotRead(markingLastCommit: true) { result, mark in
+            let (region, outcome) = readFirstValue(result)
+            first = (region, outcome, mark)
+        }
+        registerAfterFirstRead(pool, region: first.region, mark: first.mark)
+        switch first.outcome {
+        case .value(let delivery)?:
+            delivery()
+        case .failure(let error)?:
+            notify(\.didFail, error)
+            state.withLock { _ in onError }?(error)
+        case nil:
+            break
+        }
+        endFetch(delivering: nil)
+    }
+
     /// ``startOnReader(_:)``'s fetch, on the reader.
     private func firstReaderFetch(_ pool: DatabasePool, _ result: Result<Database, any Error>, _ mark: LastCommitMark?) {
+        let (region, outcome) = readFirstValue(result)
+        registerAfterFirstRead(pool, region: region, mark: mark)
+        endFetch(delivering: outcome)
+    }
+
+    /// The first value of a pool's observation, read on a reader, and the region to observe.
+    private func readFirstValue(_ result: Result<Database, any Error>) -> (DatabaseRegion, FetchOutcome?) {
         var region: DatabaseRegion = .fullDatabase
         var outcome: FetchOutcome?
         do {
@@ -396,6 +431,12 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         } catch {
             outcome = .failure(error)
         }
+        return (region, outcome)
+    }
+
+    /// Registers on the writer, after the first value was read in a snapshot that holds the
+    /// commit of `mark`; fetches again when a commit came since.
+    private func registerAfterFirstRead(_ pool: DatabasePool, region: DatabaseRegion, mark: LastCommitMark?) {
         // Registered before the first value is delivered: a write that the application
         // starts once it has the value comes after the registration.
         pool.asyncWriteWithoutTransaction { [self, region] db in
@@ -408,7 +449,6 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
                 }
             }
         }
-        endFetch(delivering: outcome)
     }
 
     func cancel() {
