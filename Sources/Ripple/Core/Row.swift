@@ -261,16 +261,29 @@ public final class Row: @unchecked Sendable {
         do { return try decode(Value.self, atIndex: index) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
     }
 
+    // The statement fast paths below carry no error: the conversion's failure goes straight
+    // to an out-of-line call, which keeps the inlined reads as short as `decode`'s.
+
     /// The value at `index`, converted to `Value` straight from the statement when possible.
     @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value {
-        do { return try decode(Value.self, atIndex: index) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
+        guard let statementRow else { return valueFromStorage(Value.self, atIndex: index) }
+        statementRow.checkAccess()
+        let column = StatementRowHandle.columnIndex(index, count: count)
+        if let value = Value(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
+        return statementValueAfterFailure(Value.self, index: column)
     }
 
     /// The value at `index`, nil when NULL.
     @inlinable
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int) -> Value? {
-        do { return try decodeIfPresent(Value.self, atIndex: index) } catch { return RowDecodingScope.valueAfterFailure(error, Value?.self) }
+        guard let statementRow else { return valueFromStorage(Value?.self, atIndex: index) }
+        statementRow.checkAccess()
+        let column = StatementRowHandle.columnIndex(index, count: count)
+        let sqliteStatement = statementRow.sqliteStatement
+        if let value = Value(sqliteStatement: sqliteStatement, index: column) { return value }
+        if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
+        return statementValueAfterFailure(Value?.self, index: column)
     }
 
     /// The value of column `name`, converted to `Value`.
@@ -282,13 +295,39 @@ public final class Row: @unchecked Sendable {
     /// The value of column `name`, converted straight from the statement when possible.
     @inlinable @inline(__always)
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value {
-        do { return try decode(Value.self, forColumn: name) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
+        if let statementRow {
+            statementRow.checkAccess()
+            guard let index = indexInAccess(forColumn: name) else { return missingColumnValue(Value.self, name) }
+            let column = StatementRowHandle.columnIndex(index, count: count)
+            if let value = Value(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
+            return statementValueAfterFailure(Value.self, index: column)
+        }
+        guard let index = uncachedIndex(forColumn: name) else { return missingColumnValue(Value.self, name) }
+        return valueFromStorage(Value.self, atIndex: index)
     }
 
     /// The value of column `name`, nil when NULL or when there is no such column.
     @inlinable
     public subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ name: String) -> Value? {
         do { return try decodeIfPresent(Value.self, forColumn: name) } catch { return RowDecodingScope.valueAfterFailure(error, Value?.self) }
+    }
+
+    /// A subscript's value from copied values, or of a type a statement cannot give straight.
+    @usableFromInline
+    func valueFromStorage<Value: DatabaseValueConvertible>(_ type: Value.Type, atIndex index: Int) -> Value {
+        do { return try decodeFromStorage(Value.self, atIndex: index) } catch { return RowDecodingScope.valueAfterFailure(error, Value.self) }
+    }
+
+    /// A subscript's value when the statement's value at `index` cannot be `Value`.
+    @usableFromInline @inline(never)
+    func statementValueAfterFailure<Value: DatabaseValueConvertible>(_ type: Value.Type, index: CInt) -> Value {
+        RowDecodingScope.valueAfterFailure(statementDecodingError(Value.self, index: index), Value.self)
+    }
+
+    /// A subscript's value when there is no column `name`.
+    @usableFromInline @inline(never)
+    func missingColumnValue<Value: DatabaseValueConvertible>(_ type: Value.Type, _ name: String) -> Value {
+        RowDecodingScope.valueAfterFailure(missingColumn(name), Value.self)
     }
 
     /// The value of `column`, converted to `Value`: `row[Column("name")]`, `row[Columns.name]`.
