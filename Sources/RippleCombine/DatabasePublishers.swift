@@ -139,6 +139,16 @@ extension ValueObservation {
     }
 }
 
+extension SharedValueObservation {
+    /// A publisher of the shared values: each subscription is a subscriber of the shared
+    /// observation (see ``SharedValueObservation/start(onError:onChange:)``).
+    public func publisher() -> DatabasePublishers.Observation<Value> {
+        DatabasePublishers.Observation(keepsValuesWithoutDemand: true) { onError, onChange in
+            self.start(onError: onError, onChange: onChange)
+        }
+    }
+}
+
 extension DatabaseRegionObservation {
     /// A publisher of the database connection, emitted on the writer's queue right after
     /// each impactful transaction; see `start(in:onError:onChange:)`. The connection must

@@ -697,41 +697,6 @@ final class ValueObservationTests: XCTestCase {
     }
 }
 
-final class SharedValueObservationTests: XCTestCase {
-    func testSharedObservationFetchesOnceForAllSubscribers() throws {
-        let dbQueue = try makePlayerDatabase()
-        let fetches = ChangeCounter()
-        let shared = ValueObservation.tracking { db -> Int in
-            fetches.increment()
-            return try playerCount(db)
-        }.shared(in: dbQueue)
-        let first = ValueCollector<Int>()
-        let second = ValueCollector<Int>()
-        let c1 = shared.start(onError: { _ in }, onChange: { first.append($0) })
-        first.wait { $0 == [0] }
-        let c2 = shared.start(onError: { _ in }, onChange: { second.append($0) })
-        second.wait { $0 == [0] }  // the last value, at once
-        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
-        first.wait { $0 == [0, 1] }
-        second.wait { $0 == [0, 1] }
-        XCTAssertEqual(fetches.count, 2, "one fetch per change, whatever the number of subscribers")
-        c1.cancel()
-        c2.cancel()
-        // The last subscriber gone, the database observation stops.
-        let deadline = Date().addingTimeInterval(5)
-        while dbQueue.writeWithoutTransaction({ $0.observationBroker.hasObservers }), Date() < deadline { usleep(1000) }
-        XCTAssertFalse(dbQueue.writeWithoutTransaction { $0.observationBroker.hasObservers })
-    }
-
-    func testSharedValuesAsyncSequence() async throws {
-        let dbQueue = try makePlayerDatabase()
-        let shared = ValueObservation.tracking(playerCount).shared(in: dbQueue)
-        var iterator = shared.values().makeAsyncIterator()
-        let first = try await iterator.next()
-        XCTAssertEqual(first, 0)
-    }
-}
-
 /// An error written by another thread before it signals, read after the wait.
 private final class ErrorBox: @unchecked Sendable {  // the semaphore orders the write before the read
     var error: (any Error)?
