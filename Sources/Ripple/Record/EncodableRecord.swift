@@ -60,6 +60,59 @@ extension EncodableRecord {
     }
 }
 
+extension EncodableRecord {
+    // MARK: - Record Comparison
+
+    /// The columns and values of the record, as a dictionary.
+    public var databaseDictionary: [String: DatabaseValue] {
+        get throws {
+            let container = try persistenceContainer()
+            return Dictionary(zip(container.columns, container.values)) { first, _ in first }
+        }
+    }
+
+    /// Whether the two records store the same values (false when one cannot be encoded).
+    public func databaseEquals(_ record: Self) -> Bool {
+        guard let changes = try? databaseChanges(from: record) else { return false }
+        return changes.isEmpty
+    }
+
+    /// The columns of this record whose values differ in `record`, with `record`'s values
+    /// (NULL for a column it does not store). Only this record's columns are compared.
+    ///
+    /// ```swift
+    /// let changes = try newPlayer.databaseChanges(from: oldPlayer)
+    /// changes["score"]  // the old score, when it changed
+    /// ```
+    public func databaseChanges(from record: some EncodableRecord) throws -> [String: DatabaseValue] {
+        try persistenceContainer().changes(from: record.persistenceContainer())
+    }
+
+    /// Applies `modify`, and returns the columns it changed, with their former values.
+    ///
+    /// ```swift
+    /// let changes = try player.databaseChanges { $0.score = 1000 }
+    /// changes["score"]  // the former score, unless it was 1000 already
+    /// ```
+    public mutating func databaseChanges(modify: (inout Self) throws -> Void) throws -> [String: DatabaseValue] {
+        let before = try persistenceContainer()
+        try modify(&self)
+        return try persistenceContainer().changes(from: before)
+    }
+}
+
+extension PersistenceContainer {
+    /// The columns of this container whose values differ in `other`, with `other`'s values.
+    func changes(from other: PersistenceContainer) -> [String: DatabaseValue] {
+        var changes: [String: DatabaseValue] = [:]
+        for (column, value) in zip(columns, values) {
+            let former = other.databaseValue(forColumn: column) ?? .null
+            if former != value { changes[column] = former }
+        }
+        return changes
+    }
+}
+
 extension EncodableRecord where Self: Encodable {
     public func encode(to container: inout PersistenceContainer) throws {
         let encoder = RecordEncoder()

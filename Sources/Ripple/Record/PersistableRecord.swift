@@ -254,16 +254,29 @@ extension MutablePersistableRecord {
     /// ```
     @discardableResult
     public mutating func updateChanges(_ db: Database, modify: (inout Self) throws -> Void) throws -> Bool {
-        let before = try persistenceContainer()
-        try modify(&self)
-        let after = try persistenceContainer()
-        var changed: [String] = []
-        for (index, column) in after.columns.enumerated() {
-            let previous = before.columns.firstIndex { $0.lowercased() == column.lowercased() }.map { before.values[$0] }
-            if previous != after.values[index] { changed.append(column) }
-        }
-        guard !changed.isEmpty else { return false }
-        try update(db, columns: changed)
+        // (Two steps: `updateColumns` must see the record as modified.)
+        let changes = try databaseChanges(modify: modify)
+        return try updateColumns(db, changes)
+    }
+
+    /// Updates the columns whose values differ in `record` (an earlier version of this
+    /// one); returns whether some did (no statement runs otherwise).
+    ///
+    /// ```swift
+    /// let old = player
+    /// player.score = 1000
+    /// try player.updateChanges(db, from: old)
+    /// ```
+    @discardableResult
+    public func updateChanges(_ db: Database, from record: some EncodableRecord) throws -> Bool {
+        try updateColumns(db, try databaseChanges(from: record))
+    }
+
+    private func updateColumns(_ db: Database, _ changes: [String: DatabaseValue]) throws -> Bool {
+        guard !changes.isEmpty else { return false }
+        // (In the record's column order: the same changes make the same statement.)
+        let columns = try persistenceContainer().columns.filter { changes[$0] != nil }
+        try update(db, columns: columns)
         return true
     }
 

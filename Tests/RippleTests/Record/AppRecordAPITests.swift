@@ -97,6 +97,34 @@ final class AppRecordAPITests: XCTestCase {
         XCTAssertFalse(updates.first?.contains("name") ?? true, "\(updates)")
     }
 
+    func testRecordComparison() throws {
+        var player = Player(id: 1, name: "Arthur", score: 100)
+        let old = player
+        XCTAssertTrue(player.databaseEquals(old))
+        XCTAssertEqual(try player.databaseDictionary, ["id": 1.databaseValue, "name": "Arthur".databaseValue, "score": 100.databaseValue])
+        let changes = try player.databaseChanges { $0.score = 150; $0.name = "Arthur" }
+        XCTAssertEqual(changes, ["score": 100.databaseValue], "former values of the changed columns only")
+        XCTAssertEqual(try player.databaseChanges(from: old), ["score": 100.databaseValue])
+        XCTAssertFalse(player.databaseEquals(old))
+
+        struct NameOnly: EncodableRecord {
+            func encode(to container: inout PersistenceContainer) { container["name"] = "Barbara" }
+        }
+        XCTAssertEqual(try player.databaseChanges(from: NameOnly()),
+                       ["id": .null, "name": "Barbara".databaseValue, "score": .null],
+                       "columns the other record does not store compare with NULL")
+
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            var stored = try Player(id: nil, name: "Craig", score: 10).inserted(db)
+            let before = stored
+            XCTAssertFalse(try stored.updateChanges(db, from: before))
+            stored.score = 20
+            XCTAssertTrue(try stored.updateChanges(db, from: before))
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT score FROM player"), 20)
+        }
+    }
+
     func testFetchingMethodsPassedAsFunctions() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in _ = try Player(id: nil, name: "Arthur", score: 100).inserted(db) }
