@@ -469,6 +469,22 @@ final class ExternalChangeTests: XCTestCase {
         try waitUntil("notified") { observed.lastPlayerCount == 1 && observed.teamChanges.count >= 1 }
     }
 
+    /// The observed pool truncates the log itself (`Database.checkpoint`); the next commit
+    /// of another connection, which starts a new log, is seen.
+    func testOwnTruncatingCheckpointThenAnotherWriterIsSeen() throws {
+        let path = try makeTemporaryDatabasePath(self)
+        let observed = try Observed(makeObserved(.pool, path: path, precise: false))
+        try waitForInitialValue(observed)
+        let other = try DatabaseQueue(path: path, configuration: configuration())
+        try other.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        try waitUntil("first commit") { observed.lastPlayerCount == 1 }
+        let result = try observed.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        XCTAssertEqual(result.walFrameCount, 0, "truncated")
+        try other.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+        try waitUntil("commit after the checkpoint") { observed.lastPlayerCount == 2 }
+        XCTAssertEqual(try other.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") }, 2)
+    }
+
     // MARK: - The log is hidden
 
     func testCommitLogIsHiddenFromTheApplication() throws {
