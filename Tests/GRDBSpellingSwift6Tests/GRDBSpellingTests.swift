@@ -129,6 +129,29 @@ final class GRDBSpellingTests: XCTestCase {
         wait(for: [expectation], timeout: 5)
         withExtendedLifetime(cancellable) {}
     }
+
+    /// The `.task` schedulers deliver every value, in order, off the calling thread.
+    func testTaskSchedulers() throws {
+        let dbQueue = try makeQueue()
+        for scheduler in [TaskValueObservationScheduler.task, .task(priority: .high)] {
+            let received = LockedValues<Int>()
+            let expectation = expectation(description: "values")
+            expectation.expectedFulfillmentCount = 3
+            let cancellable = ValueObservation
+                .tracking { db in try Player.fetchCount(db) }
+                .start(in: dbQueue, scheduling: scheduler, onError: { XCTFail("\($0)") }, onChange: { count in
+                    received.append(count)
+                    expectation.fulfill()
+                })
+            for _ in 0..<2 {
+                try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+            }
+            wait(for: [expectation], timeout: 5)
+            let start = received.values.first ?? -1
+            XCTAssertEqual(received.values, [start, start + 1, start + 2])
+            cancellable.cancel()
+        }
+    }
 }
 
 final class GRDBRecordSpellingTests: XCTestCase {

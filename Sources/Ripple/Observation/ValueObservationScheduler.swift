@@ -166,3 +166,27 @@ extension ValueObservationMainActorScheduler where Self == DelayedMainActorValue
     /// Every value is delivered asynchronously, on the main actor.
     public static var mainActor: DelayedMainActorValueObservationScheduler { DelayedMainActorValueObservationScheduler() }
 }
+
+/// Delivers values from a task, on the cooperative thread pool:
+/// ``ValueObservationScheduler/task``.
+public struct TaskValueObservationScheduler: ValueObservationScheduler {
+    let priority: TaskPriority?
+
+    public func immediateInitialValue() -> Bool { false }
+
+    public func schedule(_ action: @escaping @Sendable () -> Void) {
+        // One task per action: an observation schedules one action at a time, which
+        // delivers the values that waited, in order.
+        Task(priority: priority) { action() }
+    }
+}
+
+extension ValueObservationScheduler where Self == TaskValueObservationScheduler {
+    /// Every value is delivered from a new task, on the cooperative thread pool.
+    public static var task: TaskValueObservationScheduler { TaskValueObservationScheduler(priority: nil) }
+
+    /// Every value is delivered from a new task of `priority`.
+    public static func task(priority: TaskPriority) -> TaskValueObservationScheduler {
+        TaskValueObservationScheduler(priority: priority)
+    }
+}
