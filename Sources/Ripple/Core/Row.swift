@@ -52,6 +52,10 @@ public final class Row: @unchecked Sendable {
     /// The number of columns.
     public let count: Int
 
+    /// Whether the row was read from the database (a statement row, or a copy of one):
+    /// a ``Record`` built from it knows its stored values.
+    let isFetched: Bool
+
     /// Name lookups of a statement row (see ``ColumnIndexCache``).
     @usableFromInline
     let columnIndexCache: ColumnIndexCache?
@@ -75,13 +79,15 @@ public final class Row: @unchecked Sendable {
             connectionIdentity: AccessChain.identity(of: statement.database))
         count = statement.columnCount
         columnIndexCache = statement.columnIndexCache
+        isFetched = true
     }
 
-    init(columns: [String], values: [DatabaseValue]) {
+    init(columns: [String], values: [DatabaseValue], isFetched: Bool = false) {
         storage = .values(columns: columns, values: values)
         statementRow = nil
         count = values.count
         columnIndexCache = nil
+        self.isFetched = isFetched
     }
 
     /// Stops the process when a statement row is read outside of an access to its
@@ -118,7 +124,7 @@ public final class Row: @unchecked Sendable {
 
     /// A row with the current values of `statement`, copied.
     convenience init(copying statement: Statement) {
-        self.init(columns: statement.columnNames, values: Row.currentValues(of: statement))
+        self.init(columns: statement.columnNames, values: Row.currentValues(of: statement), isFetched: true)
     }
 
     /// The values of the current row of `statement`.

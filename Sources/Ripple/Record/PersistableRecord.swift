@@ -4,8 +4,17 @@ public struct InsertionSuccess: Sendable {
     public let rowID: Int64
     /// The column that aliases the rowid (`id INTEGER PRIMARY KEY`), if any.
     public let rowIDColumn: String?
-    /// The inserted columns and values.
+    /// The inserted columns and values, the rowid column set to the inserted rowid.
     public let persistenceContainer: PersistenceContainer
+
+    init(rowID: Int64, rowIDColumn: String?, persistenceContainer: PersistenceContainer) {
+        self.rowID = rowID
+        self.rowIDColumn = rowIDColumn
+        var container = persistenceContainer
+        // (So that a `Record` knows the inserted row's values, its id among them.)
+        if let rowIDColumn { container[rowIDColumn] = rowID }
+        self.persistenceContainer = container
+    }
 }
 
 /// Errors about records.
@@ -95,7 +104,7 @@ extension MutablePersistableRecord {
     public mutating func insert(_ db: Database) throws {
         try withSaveCallbacks(db) { record in
             PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                try Self.performInsert(db, record.persistenceContainer(), conflict: "")
+                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: "")
             })
         }
     }
@@ -121,7 +130,7 @@ extension MutablePersistableRecord {
 
     private func upsertStatement(_ db: Database) throws -> InsertionSuccess {
         let container = try persistenceContainer()
-        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
         let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
         let updates = container.columns.filter { !keyColumns.contains($0.lowercased()) }
         let assignments = updates.isEmpty
@@ -138,7 +147,7 @@ extension MutablePersistableRecord {
     }
 
     private func insertSQL(_ container: PersistenceContainer, conflict: String = "") -> String {
-        Self.insertSQL(container, conflict: conflict)
+        type(of: self).insertSQL(container, conflict: conflict)
     }
 
     static func insertSQL(_ container: PersistenceContainer, conflict: String) -> String {
@@ -162,13 +171,13 @@ extension MutablePersistableRecord {
     /// not store a value for every primary key column.
     public func primaryKeyValues(_ db: Database) throws -> [String: DatabaseValue] {
         let container = try persistenceContainer()
-        let primaryKey = try db.primaryKey(Self.databaseTableName)
+        let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
         var key: [String: DatabaseValue] = [:]
         for column in primaryKey.columns {
             guard let value = container.databaseValue(forColumn: column) else {
                 throw DatabaseError(message: """
                     record of type \(Self.self) stores no value for the primary key column \(column) \
-                    of table \(Self.databaseTableName)
+                    of table \(type(of: self).databaseTableName)
                     """)
             }
             key[column] = value
@@ -193,12 +202,22 @@ extension MutablePersistableRecord {
         try record.withSaveCallbacks(db) { record in try record.updateWithCallbacks(db, columns: columns) }
     }
 
+    /// Updates some columns, given as a set or any collection of names.
+    public func update(_ db: Database, columns: some Collection<String>) throws {
+        try update(db, columns: Optional(Array(columns)))
+    }
+
+    /// Updates some columns: `try player.update(db, columns: [Columns.score])`.
+    public func update(_ db: Database, columns: some Collection<some ColumnExpression>) throws {
+        try update(db, columns: Optional(columns.map(\.name)))
+    }
+
     /// The update, between `willUpdate` and `didUpdate`.
     func updateWithCallbacks(_ db: Database, columns: [String]?) throws -> PersistenceSuccess {
         let container = try persistenceContainer()
         let updated = try updatedColumns(db, container, columns: columns)
         // (As GRDB: the columns asked for, or all the table's.)
-        let told = Set(try columns ?? db.columns(in: Self.databaseTableName).map(\.name))
+        let told = Set(try columns ?? db.columns(in: type(of: self).databaseTableName).map(\.name))
         try willUpdate(db, columns: told)
         var success: PersistenceSuccess?
         try aroundUpdate(db, columns: told) {
@@ -214,7 +233,7 @@ extension MutablePersistableRecord {
     /// The columns an update writes: the record's, less the primary key, restricted to
     /// `columns` when given.
     private func updatedColumns(_ db: Database, _ container: PersistenceContainer, columns: [String]?) throws -> [String] {
-        let keyColumns = Set(try db.primaryKey(Self.databaseTableName).columns.map { $0.lowercased() })
+        let keyColumns = Set(try db.primaryKey(type(of: self).databaseTableName).columns.map { $0.lowercased() })
         var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
         if let columns {
             let wanted = Set(columns.map { $0.lowercased() })
@@ -228,16 +247,16 @@ extension MutablePersistableRecord {
         let (predicate, keyArguments) = keyPredicate(key)
         guard !updated.isEmpty else {
             // Nothing to update: still check that the row exists.
-            if try !exists(db) { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key) }
+            if try !exists(db) { throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key) }
             return
         }
-        let sql = "UPDATE \(Self.quotedTable) SET "
+        let sql = "UPDATE \(type(of: self).quotedTable) SET "
             + updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
             + " WHERE " + predicate
         let values = updated.map { container.databaseValue(forColumn: $0)! } + keyArguments
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
         if db.changesCount == 0 {
-            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key)
+            throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key)
         }
     }
 
@@ -297,7 +316,7 @@ extension MutablePersistableRecord {
                 }
             }
             return PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                try Self.performInsert(db, record.persistenceContainer(), conflict: "")
+                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: "")
             })
         }
     }
@@ -309,7 +328,7 @@ extension MutablePersistableRecord {
         var deleted: Bool?
         try aroundDelete(db) {
             let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
-            try db.cachedStatement(sql: "DELETE FROM \(Self.quotedTable) WHERE " + predicate)
+            try db.cachedStatement(sql: "DELETE FROM \(type(of: self).quotedTable) WHERE " + predicate)
                 .execute(arguments: StatementArguments(arguments))
             deleted = db.changesCount > 0
             return deleted!
@@ -322,7 +341,7 @@ extension MutablePersistableRecord {
     /// Whether the record's row exists.
     public func exists(_ db: Database) throws -> Bool {
         let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
-        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.quotedTable) WHERE \(predicate))", arguments: StatementArguments(arguments)) ?? false
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).quotedTable) WHERE \(predicate))", arguments: StatementArguments(arguments)) ?? false
     }
 }
 
@@ -334,7 +353,7 @@ extension PersistableRecord {
             try record.willInsert(db)
             var inserted: InsertionSuccess?
             try record.aroundInsert(db) {
-                inserted = try Self.performInsert(db, record.persistenceContainer(), conflict: "")
+                inserted = try type(of: record).performInsert(db, record.persistenceContainer(), conflict: "")
                 return inserted!
             }
             guard let inserted else { throw Self.callbackMisuse("aroundInsert", "insert") }
