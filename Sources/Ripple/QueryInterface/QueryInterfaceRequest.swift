@@ -333,20 +333,50 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// Updates the rows of the request and returns how many were updated:
     /// `Player.filter(...).updateAll(db, Column("score").set(to: 0))`.
     @discardableResult
-    public func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
-        try updateAll(db, assignments)
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: ColumnAssignment...) throws -> Int
+    {
+        try updateAll(db, onConflict: conflictResolution, assignments)
     }
 
     /// Updates the rows of the request and returns how many were updated.
     @discardableResult
-    public func updateAll(_ db: Database, _ assignments: [ColumnAssignment]) throws -> Int {
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment]) throws -> Int
+    {
         guard !assignments.isEmpty else { return 0 }
         var context = SQLGenerationContext()
-        var sql = "UPDATE " + tableName.quotedDatabaseIdentifier + " SET "
-        sql += assignments.map { $0.column.name.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
+        var sql = "UPDATE "
+        if let conflictResolution { sql += "OR \(conflictResolution.rawValue) " }
+        sql += tableName.quotedDatabaseIdentifier + " SET "
+        sql += assignments.map { $0.columnName.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
         if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
         try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
         return db.changesCount
+    }
+}
+
+extension QueryInterfaceRequest where RowDecoder: TableRecord {
+    /// Updates the rows of the request with assignments built from the table's columns:
+    /// `Player.filter(...).updateAll(db) { $0.score += 1 }`.
+    @discardableResult
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignment: (RowDecoder.DatabaseComponents) -> ColumnAssignment) throws -> Int
+    {
+        try updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.databaseComponents)])
+    }
+
+    /// Updates the rows of the request with assignments built from the table's columns:
+    /// `Player.updateAll(db) { [$0.score.set(to: 0), $0.bonus.set(to: nil)] }`.
+    @discardableResult
+    public func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment]) throws -> Int
+    {
+        try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 }
 
@@ -357,19 +387,6 @@ enum QueryFilter: Sendable {
     case keys([[DatabaseValue]])
     /// Unique keys given as column-value dictionaries.
     case keyDictionaries([[String: DatabaseValue]])
-}
-
-/// `column = value`, for `updateAll`.
-public struct ColumnAssignment: Sendable {
-    let column: Column
-    let value: SQLExpression
-}
-
-extension Column {
-    /// An assignment for `updateAll`: `Column("score").set(to: 0)`.
-    public func set(to value: (any SQLExpressible)?) -> ColumnAssignment {
-        ColumnAssignment(column: self, value: value?.sqlExpression ?? SQLExpression(.value(.null)))
-    }
 }
 
 /// The column name of a record property key path: `\Player.score` is `score`.

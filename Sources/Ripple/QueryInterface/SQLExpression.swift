@@ -224,7 +224,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 // other side specific, both sides specific. The most specific one wins, and `1 < 2` stays
 // a Bool because neither side is specific.
 
-private func infix(_ op: String, _ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?) -> SQLExpression {
+func infix(_ op: String, _ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?) -> SQLExpression {
     SQLExpression(.infix(op, (lhs?.sqlExpression ?? SQLExpression(.value(.null))).node, (rhs?.sqlExpression ?? SQLExpression(.value(.null))).node))
 }
 

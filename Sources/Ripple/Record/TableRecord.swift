@@ -145,8 +145,39 @@ extension TableRecord {
 
     /// Updates all records and returns how many were updated.
     @discardableResult
-    public static func updateAll(_ db: Database, _ assignments: ColumnAssignment...) throws -> Int {
-        try all().updateAll(db, assignments)
+    public static func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: ColumnAssignment...) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all records and returns how many were updated.
+    @discardableResult
+    public static func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        _ assignments: [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+
+    /// Updates all records with an assignment built from the table's columns:
+    /// `Player.updateAll(db) { $0.score += 1 }`.
+    @discardableResult
+    public static func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignment: (DatabaseComponents) -> ColumnAssignment) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, [assignment(databaseComponents)])
+    }
+
+    /// Updates all records with assignments built from the table's columns.
+    @discardableResult
+    public static func updateAll(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        assignments: (DatabaseComponents) -> [ColumnAssignment]) throws -> Int
+    {
+        try all().updateAll(db, onConflict: conflictResolution, assignments(databaseComponents))
     }
 
     /// Keeps rows that satisfy an SQL condition.

@@ -109,6 +109,49 @@ final class QueryInterfaceRequestTests: XCTestCase {
         }
     }
 
+    struct Scored: TableRecord {
+        static let databaseTableName = "player"
+        enum Columns {
+            static let name = Column("name")
+            static let score = Column("score")
+        }
+    }
+
+    /// The forms GRDB apps write: closures, compound assignment operators, conflict clauses.
+    func testUpdateAllAssignmentForms() throws {
+        let dbQueue = try makePlayerDatabase()
+        let recorder = SQLRecorder()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2)")
+            func scores() throws -> [Int] { try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id") }
+            XCTAssertEqual(try Scored.updateAll(db) { $0.score += 10 }, 2)
+            XCTAssertEqual(try scores(), [11, 12])
+            try Scored.filter(Column("name") == "A").updateAll(db) { $0.score -= 1 }
+            XCTAssertEqual(try scores(), [10, 12])
+            try Scored.updateAll(db) { [$0.score *= 2, $0.name.set(to: "X")] }
+            XCTAssertEqual(try scores(), [20, 24])
+            try Scored.updateAll(db) { $0.score /= 4 }
+            XCTAssertEqual(try scores(), [5, 6])
+            try Scored.updateAll(db) { $0.score |= 8 }
+            XCTAssertEqual(try scores(), [13, 14])
+            try Scored.updateAll(db) { $0.score &= 6 }
+            XCTAssertEqual(try scores(), [4, 6])
+            try Scored.updateAll(db) { $0.score <<= 1 }
+            XCTAssertEqual(try scores(), [8, 12])
+            try Scored.updateAll(db) { $0.score >>= 2 }
+            XCTAssertEqual(try scores(), [2, 3])
+            XCTAssertEqual(try Scored.updateAll(db, []), 0, "no assignment, no statement")
+            db.record(into: recorder)
+            try Scored.updateAll(db, onConflict: .ignore, Column("score").set(to: 0))
+            try Scored.all().updateAll(db, onConflict: .replace) { $0.score.set(to: 7) }
+            XCTAssertEqual(try scores(), [7, 7])
+        }
+        let updates = recorder.statements.filter { $0.hasPrefix("UPDATE") }
+        XCTAssertEqual(updates.count, 2, "\(recorder.statements)")
+        XCTAssertTrue(updates.first?.hasPrefix("UPDATE OR IGNORE") ?? false, "\(updates)")
+        XCTAssertTrue(updates.last?.hasPrefix("UPDATE OR REPLACE") ?? false, "\(updates)")
+    }
+
     func testCompositeAndWithoutRowIDPrimaryKeys() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
