@@ -17,6 +17,32 @@ public struct InsertionSuccess: Sendable {
     }
 }
 
+/// The conflict resolutions of a record type's inserts and updates:
+///
+/// ```swift
+/// struct Player: PersistableRecord {
+///     static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .replace, update: .replace)
+/// }
+/// try player.insert(db)  // INSERT OR REPLACE INTO player ...
+/// ```
+public struct PersistenceConflictPolicy: Sendable {
+    /// The resolution of inserts.
+    public let conflictResolutionForInsert: Database.ConflictResolution
+    /// The resolution of updates.
+    public let conflictResolutionForUpdate: Database.ConflictResolution
+
+    /// `.abort` is SQLite's default.
+    public init(insert: Database.ConflictResolution = .abort, update: Database.ConflictResolution = .abort) {
+        conflictResolutionForInsert = insert
+        conflictResolutionForUpdate = update
+    }
+
+    /// `OR REPLACE ` and the like; empty for `.abort`, the default, as GRDB writes it.
+    static func clause(_ resolution: Database.ConflictResolution) -> String {
+        resolution == .abort ? "" : "OR \(resolution.rawValue) "
+    }
+}
+
 /// Errors about records.
 public enum RecordError: Error, Sendable, CustomStringConvertible {
     /// No row matched the primary key of the record.
@@ -58,6 +84,10 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
 /// `didUpdate`; `save` runs the save callbacks once around an update or an insert;
 /// `delete` runs `willDelete`, `aroundDelete`, `didDelete`.
 public protocol MutablePersistableRecord: EncodableRecord, TableRecord {
+    /// The conflict resolution of inserts and updates that name none (`.abort`, SQLite's
+    /// default, unless the type says otherwise).
+    static var persistenceConflictPolicy: PersistenceConflictPolicy { get }
+
     /// Called before an insert, an update or a save; may throw to prevent it.
     func willSave(_ db: Database) throws
     /// Wraps an insert, an update or a save: must call `save`.
@@ -97,22 +127,35 @@ public protocol PersistableRecord: MutablePersistableRecord {
 }
 
 extension MutablePersistableRecord {
+    public static var persistenceConflictPolicy: PersistenceConflictPolicy { PersistenceConflictPolicy() }
+
     private static var quotedTable: String { databaseTableName.quotedDatabaseIdentifier }
 
+    /// `OR REPLACE ` and the like, for an insert: empty for `.abort`, SQLite's default.
+    func insertConflictClause(_ resolution: Database.ConflictResolution?) -> String {
+        PersistenceConflictPolicy.clause(resolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForInsert)
+    }
+
+    /// The same, for an update.
+    func updateConflictClause(_ resolution: Database.ConflictResolution?) -> String {
+        PersistenceConflictPolicy.clause(resolution ?? type(of: self).persistenceConflictPolicy.conflictResolutionForUpdate)
+    }
+
     /// Inserts the record, with its callbacks (`willInsert` may change it first; `didInsert`
-    /// gets the new rowid).
-    public mutating func insert(_ db: Database) throws {
+    /// gets the new rowid). `onConflict` overrides ``persistenceConflictPolicy``.
+    public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        let conflict = insertConflictClause(conflictResolution)
         try withSaveCallbacks(db) { record in
             PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: "")
+                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: conflict)
             })
         }
     }
 
     /// Inserts the record, and returns it as `didInsert` changed it.
-    public func inserted(_ db: Database) throws -> Self {
+    public func inserted(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
-        try record.insert(db)
+        try record.insert(db, onConflict: conflictResolution)
         return record
     }
 
@@ -192,28 +235,30 @@ extension MutablePersistableRecord {
 
     /// Updates the row with the record's primary key. Throws ``RecordError/recordNotFound(databaseTableName:key:)``
     /// when there is none.
-    public func update(_ db: Database) throws {
-        try update(db, columns: nil)
+    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try update(db, onConflict: conflictResolution, columns: nil)
     }
 
     /// Updates some columns of the row with the record's primary key.
-    public func update(_ db: Database, columns: [String]?) throws {
+    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: [String]?) throws {
         var record = self
-        try record.withSaveCallbacks(db) { record in try record.updateWithCallbacks(db, columns: columns) }
+        try record.withSaveCallbacks(db) { record in
+            try record.updateWithCallbacks(db, columns: columns, conflict: updateConflictClause(conflictResolution))
+        }
     }
 
     /// Updates some columns, given as a set or any collection of names.
-    public func update(_ db: Database, columns: some Collection<String>) throws {
-        try update(db, columns: Optional(Array(columns)))
+    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: some Collection<String>) throws {
+        try update(db, onConflict: conflictResolution, columns: Optional(Array(columns)))
     }
 
     /// Updates some columns: `try player.update(db, columns: [Columns.score])`.
-    public func update(_ db: Database, columns: some Collection<some ColumnExpression>) throws {
-        try update(db, columns: Optional(columns.map(\.name)))
+    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: some Collection<some ColumnExpression>) throws {
+        try update(db, onConflict: conflictResolution, columns: Optional(columns.map(\.name)))
     }
 
     /// The update, between `willUpdate` and `didUpdate`.
-    func updateWithCallbacks(_ db: Database, columns: [String]?) throws -> PersistenceSuccess {
+    func updateWithCallbacks(_ db: Database, columns: [String]?, conflict: String) throws -> PersistenceSuccess {
         let container = try persistenceContainer()
         let updated = try updatedColumns(db, container, columns: columns)
         // (As GRDB: the columns asked for, or all the table's.)
@@ -221,7 +266,7 @@ extension MutablePersistableRecord {
         try willUpdate(db, columns: told)
         var success: PersistenceSuccess?
         try aroundUpdate(db, columns: told) {
-            try performUpdate(db, container, columns: updated)
+            try performUpdate(db, container, columns: updated, conflict: conflict)
             success = PersistenceSuccess(persistenceContainer: container)
             return success!
         }
@@ -242,7 +287,7 @@ extension MutablePersistableRecord {
         return updated
     }
 
-    private func performUpdate(_ db: Database, _ container: PersistenceContainer, columns updated: [String]) throws {
+    private func performUpdate(_ db: Database, _ container: PersistenceContainer, columns updated: [String], conflict: String) throws {
         let key = try primaryKeyValues(db)
         let (predicate, keyArguments) = keyPredicate(key)
         guard !updated.isEmpty else {
@@ -250,7 +295,7 @@ extension MutablePersistableRecord {
             if try !exists(db) { throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key) }
             return
         }
-        let sql = "UPDATE \(type(of: self).quotedTable) SET "
+        let sql = "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
             + updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
             + " WHERE " + predicate
         let values = updated.map { container.databaseValue(forColumn: $0)! } + keyArguments
@@ -261,8 +306,8 @@ extension MutablePersistableRecord {
     }
 
     /// Updates the record's row, or inserts the record when there is no such row.
-    public mutating func save(_ db: Database) throws {
-        try performSave(db)
+    public mutating func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        try performSave(db, onConflict: conflictResolution)
     }
 
     /// Modifies the record with `modify`, then updates the columns whose values changed,
@@ -300,23 +345,25 @@ extension MutablePersistableRecord {
     }
 
     /// Saves the record, and returns it as `didInsert` changed it.
-    public func saved(_ db: Database) throws -> Self {
+    public func saved(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
-        try record.save(db)
+        try record.save(db, onConflict: conflictResolution)
         return record
     }
 
-    mutating func performSave(_ db: Database) throws {
+    mutating func performSave(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?) throws {
+        let insertConflict = insertConflictClause(conflictResolution)
+        let updateConflict = updateConflictClause(conflictResolution)
         try withSaveCallbacks(db) { record in
             if let key = try? record.primaryKeyValues(db), !key.values.contains(where: \.isNull) {
                 do {
-                    return try record.updateWithCallbacks(db, columns: nil)
+                    return try record.updateWithCallbacks(db, columns: nil, conflict: updateConflict)
                 } catch RecordError.recordNotFound {
                     // Insert below.
                 }
             }
             return PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: "")
+                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: insertConflict)
             })
         }
     }
@@ -346,14 +393,16 @@ extension MutablePersistableRecord {
 }
 
 extension PersistableRecord {
-    /// Inserts the record, with its callbacks.
-    public func insert(_ db: Database) throws {
+    /// Inserts the record, with its callbacks. `onConflict` overrides
+    /// ``MutablePersistableRecord/persistenceConflictPolicy``.
+    public func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
+        let conflict = insertConflictClause(conflictResolution)
         var record = self
         try record.withSaveCallbacks(db) { record in
             try record.willInsert(db)
             var inserted: InsertionSuccess?
             try record.aroundInsert(db) {
-                inserted = try type(of: record).performInsert(db, record.persistenceContainer(), conflict: "")
+                inserted = try type(of: record).performInsert(db, record.persistenceContainer(), conflict: conflict)
                 return inserted!
             }
             guard let inserted else { throw Self.callbackMisuse("aroundInsert", "insert") }
@@ -363,9 +412,9 @@ extension PersistableRecord {
     }
 
     /// Updates the record's row, or inserts the record when there is no such row.
-    public func save(_ db: Database) throws {
+    public func save(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         var record = self
-        try record.performSave(db)
+        try record.performSave(db, onConflict: conflictResolution)
     }
 
     /// Inserts the record, or updates the row that has its keys.

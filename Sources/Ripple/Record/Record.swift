@@ -53,6 +53,9 @@ open class Record {
         fatalError("\(self) must override `class var databaseTableName: String` (the name of its table)")
     }
 
+    /// The conflict resolution of inserts and updates that name none.
+    open class var persistenceConflictPolicy: PersistenceConflictPolicy { PersistenceConflictPolicy() }
+
     /// The columns fetched by requests of the records: all of them, by default.
     open class var databaseSelection: [any SQLSelectable] { [AllColumns()] }
 

@@ -97,6 +97,38 @@ final class AppRecordAPITests: XCTestCase {
         XCTAssertFalse(updates.first?.contains("name") ?? true, "\(updates)")
     }
 
+    struct Tag: Codable, PersistableRecord, FetchableRecord, Equatable {
+        static let persistenceConflictPolicy = PersistenceConflictPolicy(insert: .replace)
+        var id: Int64
+        var label: String
+    }
+
+    func testConflictPolicyAndOnConflict() throws {
+        let dbQueue = try DatabaseQueue()
+        let recorder = SQLRecorder()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE tag (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)")
+            try Tag(id: 1, label: "a").insert(db)
+            try Tag(id: 1, label: "b").insert(db)  // the type's policy: replace
+            XCTAssertEqual(try Tag.fetchAll(db), [Tag(id: 1, label: "b")])
+            XCTAssertThrowsError(try Tag(id: 1, label: "c").insert(db, onConflict: .abort)) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_CONSTRAINT)
+            }
+            try Tag(id: 1, label: "d").insert(db, onConflict: .ignore)
+            XCTAssertEqual(try Tag.fetchAll(db), [Tag(id: 1, label: "b")])
+            try Tag(id: 2, label: "x").insert(db)
+            db.record(into: recorder)
+            // Taking the label of row 1 replaces that row.
+            try Tag(id: 2, label: "b").update(db, onConflict: .replace)
+            XCTAssertEqual(try Tag.fetchAll(db), [Tag(id: 2, label: "b")])
+            let saved = Tag(id: 3, label: "b")
+            try saved.save(db, onConflict: .replace)
+            XCTAssertEqual(try Tag.fetchAll(db), [Tag(id: 3, label: "b")])
+        }
+        XCTAssertTrue(recorder.statements.contains { $0.hasPrefix("UPDATE OR REPLACE") }, "\(recorder.statements)")
+        XCTAssertTrue(recorder.statements.contains { $0.hasPrefix("INSERT OR REPLACE") }, "\(recorder.statements)")
+    }
+
     func testRecordComparison() throws {
         var player = Player(id: 1, name: "Arthur", score: 100)
         let old = player
