@@ -81,7 +81,7 @@ final class RippleCombineTests: XCTestCase {
         let dbQueue = try makeDatabase()
         try dbQueue.write { try Player(name: "Craig").insert($0) }
         let printed = Box<Int>()
-        let cancellable = SQLRequest("SELECT * FROM player").combine.changes(in: dbQueue, startImmediately: false)
+        let cancellable = SQLRequest<Row>("SELECT * FROM player").combine.changes(in: dbQueue, startImmediately: false)
             .sink(receiveCompletion: { _ in }, receiveValue: { _ in printed.append(1) })
         try dbQueue.inDatabase { db in try db.execute(sql: "DELETE FROM player") }
         XCTAssertEqual(printed.values.count, 1)
@@ -132,7 +132,7 @@ final class RippleCombineTests: XCTestCase {
         let dbQueue = try makeDatabase()
         let maxScores = Box<Int?>()
         let names = Box<[String]>()
-        let c1 = SQLRequest("SELECT MAX(score) FROM player").asRequest(of: Int.self).combine.fetchOne(in: dbQueue, scheduler: scheduler)
+        let c1 = SQLRequest<Row>("SELECT MAX(score) FROM player").asRequest(of: Int.self).combine.fetchOne(in: dbQueue, scheduler: scheduler)
             .sink(receiveCompletion: { _ in }, receiveValue: { maxScores.append($0) })
         let c2 = Player.select(Column("name")).order(Column("name")).asRequest(of: String.self).combine
             .fetchAll(in: dbQueue, scheduler: scheduler, distinctUntilChanged: true)
@@ -269,10 +269,10 @@ final class RippleCombineSeedSampleTests: XCTestCase {
         }
         let urls = Box<[URL]>()
         let emails = Box<[String?]>()
-        let request = SQLRequest("SELECT url FROM links").asRequest(of: URL.self)
+        let request = SQLRequest<Row>("SELECT url FROM links").asRequest(of: URL.self)
         let c1 = request.combine.fetchAll(in: dbQueue, scheduler: scheduler)
             .sink(receiveCompletion: { _ in }, receiveValue: { urls.append($0) })
-        let emailRequest = SQLRequest("SELECT email FROM players").asRequest(of: Optional<String>.self)
+        let emailRequest = SQLRequest<Row>("SELECT email FROM players").asRequest(of: Optional<String>.self)
         let c2 = emailRequest.combine.fetchAll(in: dbQueue, scheduler: scheduler)
             .sink(receiveCompletion: { _ in }, receiveValue: { emails.append($0) })
         urls.wait { $0 == [[URL(string: "https://example.com/a")!]] }
@@ -308,7 +308,7 @@ final class RippleCombineSeedSampleTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
         let events = Box<String>()
-        let cancellable = SQLRequest("SELECT * FROM player").combine.changes(in: dbQueue, startImmediately: false)
+        let cancellable = SQLRequest<Row>("SELECT * FROM player").combine.changes(in: dbQueue, startImmediately: false)
             .sink(receiveCompletion: { _ in }, receiveValue: { _ in
                 events.append("change start")
                 usleep(100_000)

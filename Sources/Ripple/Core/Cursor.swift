@@ -188,9 +188,16 @@ public final class RowCursor: Cursor {
     // @exclusivity(unchecked): see the measurement at Database's fields.
     @exclusivity(unchecked) private var isDone = false
 
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    /// The adapter of the rows (see ``RowAdapter``), and the statement row it adapts.
+    private let adapter: (any RowAdapter)?
+    private var baseRow: Row
+
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
-        self.row = Row(statement: statement)
+        let row = Row(statement: statement)
+        self.baseRow = row
+        self.adapter = adapter
+        self.row = try adapter.map { Row(base: row, layout: try $0.layout(forColumns: statement.columnNames)) } ?? row
         try statement.startCursor(arguments: arguments, requiresColumns: false)
     }
 
@@ -203,7 +210,7 @@ public final class RowCursor: Cursor {
         do {
             if try statement.cursorStep() {
                 // SQLite may have compiled the statement again, with other columns.
-                if !row.describesColumns(of: statement) { row = Row(statement: statement) }
+                if !baseRow.describesColumns(of: statement) { try renewRow() }
                 return row
             }
         } catch {
@@ -213,6 +220,11 @@ public final class RowCursor: Cursor {
         isDone = true
         return nil
     }
+
+    private func renewRow() throws {
+        baseRow = Row(statement: statement)
+        row = try adapter.map { Row(base: baseRow, layout: try $0.layout(forColumns: statement.columnNames)) } ?? baseRow
+    }
 }
 
 /// What the cursors of values share: the statement, and resetting it when the cursor
@@ -221,10 +233,20 @@ public class StatementValueCursorBase {
     /// The statement the cursor reads.
     public let statement: Statement
     @exclusivity(unchecked) @usableFromInline var isDone = false
+    /// The column of the values: the first one, or the first one of an adapter's.
+    @usableFromInline let column: CInt
 
     @usableFromInline
-    init(statement: Statement, arguments: StatementArguments?) throws {
+    init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
+        if let adapter {
+            guard let column = try adapter.layout(forColumns: statement.columnNames).baseIndexes.first else {
+                throw DatabaseError(message: "The row adapter leaves no column to read a value from")
+            }
+            self.column = CInt(column)
+        } else {
+            self.column = 0
+        }
         try statement.startCursor(arguments: arguments, requiresColumns: true)
     }
 
@@ -252,7 +274,7 @@ public final class DatabaseValueCursor<Value: DatabaseValueConvertible>: Stateme
     @inlinable
     public func next() throws -> Value? {
         guard try step() else { return nil }
-        return try Value.decode(statement: statement, index: 0)
+        return try Value.decode(statement: statement, index: column)
     }
 }
 
@@ -261,7 +283,7 @@ public final class FastDatabaseValueCursor<Value: DatabaseValueConvertible & Sta
     @inlinable
     public func next() throws -> Value? {
         guard try step() else { return nil }
-        return try Value.decode(statement: statement, index: 0)
+        return try Value.decode(statement: statement, index: column)
     }
 }
 
@@ -270,6 +292,6 @@ public final class FastOptionalValueCursor<Value: DatabaseValueConvertible & Sta
     @inlinable
     public func next() throws -> Value?? {
         guard try step() else { return nil }
-        return .some(try Value.decodeIfPresent(statement: statement, index: 0))
+        return .some(try Value.decodeIfPresent(statement: statement, index: column))
     }
 }

@@ -38,6 +38,8 @@ public final class Row: @unchecked Sendable {
         case statement(Statement)
         /// Copied values.
         case values(columns: [String], values: [DatabaseValue])
+        /// Columns of another row, renamed or not, and scopes (see ``RowAdapter``).
+        case adapted(base: Row, layout: RowAdapterLayout)
     }
 
     @usableFromInline
@@ -90,6 +92,15 @@ public final class Row: @unchecked Sendable {
         self.isFetched = isFetched
     }
 
+    /// A row that presents `base` as `layout` says.
+    init(base: Row, layout: RowAdapterLayout) {
+        storage = .adapted(base: base, layout: layout)
+        statementRow = nil
+        count = layout.names.count
+        columnIndexCache = nil
+        isFetched = base.isFetched
+    }
+
     /// Stops the process when a statement row is read outside of an access to its
     /// connection: the statement may be stepping on another thread, or be gone.
     @inlinable @inline(__always)
@@ -140,6 +151,8 @@ public final class Row: @unchecked Sendable {
         case .statement(let statement):
             checkAccess()
             return Row(copying: statement)
+        case .adapted(let base, let layout):
+            return Row(base: base.copy(), layout: layout)
         }
     }
 
@@ -150,6 +163,7 @@ public final class Row: @unchecked Sendable {
             checkAccess()
             return statement.columnNames
         case .values(let columns, _): return columns
+        case .adapted(_, let layout): return layout.names
         }
     }
 
@@ -161,6 +175,8 @@ public final class Row: @unchecked Sendable {
             return Row.currentValues(of: statement)
         case .values(_, let values):
             return values
+        case .adapted(let base, let layout):
+            return layout.baseIndexes.map(base.databaseValue(atIndex:))
         }
     }
 
@@ -187,10 +203,18 @@ public final class Row: @unchecked Sendable {
             checkAccess()
             return statement.index(ofColumn: name)
         case .values(let columns, _):
-            if let index = columns.firstIndex(of: name) { return index }
-            let lowercased = name.lowercased()
-            return columns.firstIndex { $0.lowercased() == lowercased }
+            return Row.index(of: name, in: columns)
+        case .adapted(_, let layout):
+            return Row.index(of: name, in: layout.names)
         }
+    }
+
+    /// The leftmost column named `name` in `columns`: the exact name first, then
+    /// case-insensitively.
+    static func index(of name: String, in columns: [String]) -> Int? {
+        if let index = columns.firstIndex(of: name) { return index }
+        let lowercased = name.lowercased()
+        return columns.firstIndex { $0.lowercased() == lowercased }
     }
 
     /// Whether this statement row still describes the columns of `statement`: SQLite
@@ -234,6 +258,8 @@ public final class Row: @unchecked Sendable {
             return DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(index))
         case .values(_, let values):
             return values[index]
+        case .adapted(let base, let layout):
+            return base.databaseValue(atIndex: layout.baseIndexes[index])
         }
     }
 
@@ -431,6 +457,8 @@ public final class Row: @unchecked Sendable {
             return try Value.decode(statement: statement, index: CInt(index))
         case .values(let columns, let values):
             return try Value.decode(from: values[index], column: columns[index], index: index)
+        case .adapted(let base, let layout):
+            return try base.decodeFromStorage(Value.self, atIndex: layout.baseIndexes[index])
         }
     }
 
@@ -443,8 +471,11 @@ public final class Row: @unchecked Sendable {
 
     /// The statement of a statement row, nil for copied values.
     var statement: Statement? {
-        if case .statement(let statement) = storage { return statement }
-        return nil
+        switch storage {
+        case .statement(let statement): return statement
+        case .values: return nil
+        case .adapted(let base, _): return base.statement
+        }
     }
 
     /// The value of column `name`, converted to `type`; throws when there is no such column or

@@ -34,7 +34,7 @@ extension FetchRequest {
             return ValuePipeline<Value>(
                 fetch: { db in
                     let prepared = try request.makePreparedRequest(db, forSingleResult: forSingleResult)
-                    return try Row.fetchAll(prepared.statement, arguments: prepared.arguments)
+                    return try Row.fetchAll(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
                 },
                 reduce: { raw in
                     let rows = raw as! [Row]

@@ -1,7 +1,7 @@
 /// A request that fetches values of type `RowDecoder`: rows, plain values, or records.
 ///
 /// ``QueryInterfaceRequest`` (`Player.all()`) and ``SQLRequest``
-/// (`SQLRequest("SELECT ...")`) are fetch requests. Each one knows the region of the
+/// (`SQLRequest<Row>("SELECT ...")`) are fetch requests. Each one knows the region of the
 /// database it reads, which is what observation tracks.
 public protocol FetchRequest<RowDecoder>: DatabaseRegionConvertible {
     /// The type of fetched values.
@@ -20,6 +20,14 @@ public struct PreparedRequest {
     public let statement: Statement
     /// The arguments.
     public let arguments: StatementArguments
+    /// How fetched rows are presented (see ``RowAdapter``), if at all.
+    public let adapter: (any RowAdapter)?
+
+    public init(statement: Statement, arguments: StatementArguments, adapter: (any RowAdapter)? = nil) {
+        self.statement = statement
+        self.arguments = arguments
+        self.adapter = adapter
+    }
 
     /// The region the request reads: the tables and columns SQLite reported while it
     /// compiled the statement.
@@ -69,13 +77,13 @@ extension FetchRequest where RowDecoder == Row {
     /// A cursor over the rows.
     public func fetchCursor(_ db: Database) throws -> RowCursor {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try Row.fetchCursor(prepared.statement, arguments: prepared.arguments)
+        return try Row.fetchCursor(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 
     /// All rows.
     public func fetchAll(_ db: Database) throws -> [Row] {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try Row.fetchAll(prepared.statement, arguments: prepared.arguments)
+        return try Row.fetchAll(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 
     /// The distinct rows.
@@ -86,7 +94,7 @@ extension FetchRequest where RowDecoder == Row {
     /// The first row, or nil.
     public func fetchOne(_ db: Database) throws -> Row? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try Row.fetchOne(prepared.statement, arguments: prepared.arguments)
+        return try Row.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 }
 
@@ -113,7 +121,7 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// A cursor over the values of the first column.
     public func fetchCursor(_ db: Database) throws -> DatabaseValueCursor<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments)
+        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 
     /// All values of the first column.
@@ -124,7 +132,7 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible {
     /// The first value: nil when there is no row or the value is NULL.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments)
+        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 }
 
@@ -139,7 +147,7 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
     /// A cursor over the values of the first column, read in place.
     public func fetchCursor(_ db: Database) throws -> FastDatabaseValueCursor<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments)
+        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 
     /// All values of the first column.
@@ -150,7 +158,7 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
     /// The first value: nil when there is no row or the value is NULL.
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments)
+        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 }
 

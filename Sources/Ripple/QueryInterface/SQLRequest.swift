@@ -4,7 +4,7 @@
 /// let request = SQLRequest<Player>("SELECT * FROM player WHERE name = \(name)")
 /// let players = try request.fetchAll(db)
 ///
-/// let maxScore = try SQLRequest("SELECT MAX(score) FROM player")
+/// let maxScore = try SQLRequest<Int>("SELECT MAX(score) FROM player")
 ///     .asRequest(of: Int.self)
 ///     .fetchOne(db)
 /// ```
@@ -17,31 +17,62 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     public let sql: String
     /// The arguments.
     public let arguments: StatementArguments
+    /// How fetched rows are presented (see ``RowAdapter``), if at all.
+    public let adapter: (any RowAdapter)?
+    /// Whether the statement goes through the connection's statement cache.
+    let cached: Bool
 
-    /// A request from SQL and arguments.
-    public init(sql: String, arguments: StatementArguments = StatementArguments(), as type: RowDecoder.Type = RowDecoder.self) {
+    /// A request from SQL and arguments. With `cached`, the statement is kept in the
+    /// connection's statement cache (Ripple keeps every request statement there anyway).
+    public init(
+        sql: String, arguments: StatementArguments = StatementArguments(),
+        adapter: (any RowAdapter)? = nil, cached: Bool = false,
+        as type: RowDecoder.Type = RowDecoder.self)
+    {
         self.sql = sql
         self.arguments = arguments
+        self.adapter = adapter
+        self.cached = cached
     }
 
     /// A request from SQL with interpolated arguments.
-    public init(_ literal: SQL, as type: RowDecoder.Type = RowDecoder.self) {
-        self.init(sql: literal.sql, arguments: literal.arguments)
+    public init(_ literal: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false, as type: RowDecoder.Type = RowDecoder.self) {
+        self.init(sql: literal.sql, arguments: literal.arguments, adapter: adapter, cached: cached)
+    }
+
+    /// A request from SQL with interpolated arguments.
+    public init(literal: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false, as type: RowDecoder.Type = RowDecoder.self) {
+        self.init(sql: literal.sql, arguments: literal.arguments, adapter: adapter, cached: cached)
     }
 
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
-        PreparedRequest(statement: try db.cachedStatement(sql: sql), arguments: arguments)
+        PreparedRequest(statement: try db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+    }
+}
+
+extension SQLRequest: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral, ExpressibleByExtendedGraphemeClusterLiteral {
+    /// A request from an SQL string: `let request: SQLRequest<Player> = "SELECT * FROM player"`.
+    public init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+}
+
+extension SQLRequest: ExpressibleByStringInterpolation {
+    /// A request from SQL with interpolated arguments:
+    /// `let request: SQLRequest<Player> = "SELECT * FROM player WHERE id = \(id)"`.
+    public init(stringInterpolation: SQL.StringInterpolation) {
+        self.init(SQL(stringInterpolation: stringInterpolation))
     }
 }
 
 extension SQLRequest where RowDecoder == Row {
-    /// A request of rows from SQL with interpolated arguments: `SQLRequest("SELECT ...")`.
-    public init(_ literal: SQL) {
-        self.init(sql: literal.sql, arguments: literal.arguments)
+    /// A request of rows from SQL with interpolated arguments: `SQLRequest<Row>("SELECT ...")`.
+    public init(_ literal: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(sql: literal.sql, arguments: literal.arguments, adapter: adapter, cached: cached, as: Row.self)
     }
 
     /// A request of rows from SQL and arguments.
-    public init(sql: String, arguments: StatementArguments = StatementArguments()) {
-        self.init(sql: sql, arguments: arguments, as: Row.self)
+    public init(sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(sql: sql, arguments: arguments, adapter: adapter, cached: cached, as: Row.self)
     }
 }

@@ -33,19 +33,34 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
     /// The row records are built from, read in place.
     @usableFromInline var row: Row
 
+    /// With an adapter: the adapted row records are built from, and the adapter.
+    @usableFromInline var adapted: (row: Row, adapter: any RowAdapter)?
+
     @usableFromInline
-    override init(statement: Statement, arguments: StatementArguments?) throws {
+    override init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         row = Row(statement: statement)
-        try super.init(statement: statement, arguments: arguments)
+        if let adapter {
+            adapted = (Row(base: row, layout: try adapter.layout(forColumns: statement.columnNames)), adapter)
+        }
+        try super.init(statement: statement, arguments: arguments, adapter: nil)
     }
 
     @inlinable
     public func next() throws -> Record? {
         guard try step() else { return nil }
         // SQLite may have compiled the statement again, with other columns.
-        if !row.describesColumns(of: statement) { row = Row(statement: statement) }
+        if !row.describesColumns(of: statement) { try renewRow() }
         row.rewindColumnLookups()
+        if let adapted { return try Record.decoded(from: adapted.row) }
         return try Record.decoded(from: row)
+    }
+
+    @usableFromInline
+    func renewRow() throws {
+        row = Row(statement: statement)
+        if let adapter = adapted?.adapter {
+            adapted = (Row(base: row, layout: try adapter.layout(forColumns: statement.columnNames)), adapter)
+        }
     }
 }
 
@@ -59,38 +74,38 @@ extension FetchableRecord {
 
     /// A cursor over the records of `statement`.
     @inlinable
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil) throws -> RecordCursor<Self> {
-        try RecordCursor(statement: statement, arguments: arguments)
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+        try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
     /// All records of `statement`.
     @inlinable
-    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil) throws -> [Self] {
-        try Array(fetchCursor(statement, arguments: arguments))
+    public static func fetchAll(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try Array(fetchCursor(statement, arguments: arguments, adapter: adapter))
     }
 
     /// The first record of `statement`.
     @inlinable
-    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil) throws -> Self? {
-        try fetchCursor(statement, arguments: arguments).next()
+    public static func fetchOne(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try fetchCursor(statement, arguments: arguments, adapter: adapter).next()
     }
 
     /// A cursor over the records of `sql`.
     @inlinable
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> RecordCursor<Self> {
-        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+        try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All records of `sql`.
     @inlinable
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Self] {
-        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first record of `sql`.
     @inlinable
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
-        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All records of any request.
@@ -108,8 +123,8 @@ extension FetchableRecord {
 
 extension FetchableRecord where Self: Hashable {
     /// The distinct records of `sql`.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Set<Self> {
-        try Set(fetchCursor(db, sql: sql, arguments: arguments))
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 }
 
@@ -178,7 +193,7 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     @inlinable
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments)
+        return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 
     /// All records.
@@ -191,7 +206,7 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     @inlinable
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments)
+        return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 }
 

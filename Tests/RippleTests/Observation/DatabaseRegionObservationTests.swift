@@ -153,7 +153,7 @@ final class DatabaseRegionObservationTests: XCTestCase {
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
         // Observe the score column of the 'player' table
         let (scores, c1) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.select(\.score)))
-        let (sqlScores, c2) = try observe(dbQueue, DatabaseRegionObservation(tracking: SQLRequest("SELECT score FROM player")))
+        let (sqlScores, c2) = try observe(dbQueue, DatabaseRegionObservation(tracking: SQLRequest<Row>("SELECT score FROM player")))
         // Observe both the 'player' and 'team' tables
         let (both, c3) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("player"), Table("team")))
         // Observe the full database
@@ -313,7 +313,7 @@ final class DatabaseRegionObservationTests: XCTestCase {
         // As in GRDB: `start` does not throw; the error goes to onError.
         let dbQueue = try DatabaseQueue()
         let errors = SQLRecorder()
-        let cancellable = DatabaseRegionObservation(tracking: SQLRequest("SELECT * FROM missing"))
+        let cancellable = DatabaseRegionObservation(tracking: SQLRequest<Row>("SELECT * FROM missing"))
             .start(in: dbQueue, onError: { errors.record("\($0)") }, onChange: { _ in errors.record("change") })
         XCTAssertEqual(errors.statements.count, 1)
         XCTAssertTrue(errors.statements.first?.contains("no such table: missing") ?? false, "\(errors.statements)")

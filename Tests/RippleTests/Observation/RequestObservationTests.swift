@@ -16,7 +16,7 @@ final class RequestObservationTests: XCTestCase {
         let (counts, c1) = start(Player.all().observationForCount(), in: dbQueue)
         let (names, c2) = start(Player.order(Column("name")).observationForAll(), in: dbQueue)
         let (first, c3) = start(Player.filter(key: 1).observationForFirst(), in: dbQueue)
-        let (maxScore, c4) = start(SQLRequest("SELECT MAX(score) FROM player").asRequest(of: Int.self).observationForFirst(), in: dbQueue)
+        let (maxScore, c4) = start(SQLRequest<Row>("SELECT MAX(score) FROM player").asRequest(of: Int.self).observationForFirst(), in: dbQueue)
         counts.wait { $0 == [0] }
         try dbQueue.inTransaction { db in
             try Player.deleteAll(db)

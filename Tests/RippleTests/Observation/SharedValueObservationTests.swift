@@ -100,6 +100,12 @@ final class SharedValueObservationTests: XCTestCase {
         while fetches.count < 2, Date() < deadline { usleep(1000) }
         XCTAssertEqual(fetches.count, 2, "still observing without subscribers")
 
+        // The value of the second fetch reaches the shared observation through its
+        // scheduler: wait for it before subscribing, so that it is the last value.
+        let probe = ValueCollector<Int>()
+        let probeCancellable = shared.start(onError: { probe.append(error: $0) }, onChange: { probe.append($0) })
+        probe.wait { $0.last == 1 }
+        probeCancellable.cancel()
         let second = ValueCollector<Int>()
         let c2 = shared.start(onError: { second.append(error: $0) }, onChange: { second.append($0) })
         second.wait { $0 == [1] }  // the last value, without a fetch

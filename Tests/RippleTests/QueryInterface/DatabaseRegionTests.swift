@@ -21,7 +21,7 @@ final class DatabaseRegionTests: XCTestCase {
         let dbQueue = try makeDatabase()
         XCTAssertEqual(try region(dbQueue, Player.all()), "player(id,name,score,teamid)")
         XCTAssertEqual(try region(dbQueue, Player.select(\.score)), "player(score)")
-        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT score FROM player")), "player(score)")
+        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT score FROM player")), "player(score)")
         XCTAssertEqual(try region(dbQueue, Table("player")), "player(*)")
         XCTAssertEqual(try region(dbQueue, DatabaseRegion.fullDatabase), "full database")
     }
@@ -29,16 +29,16 @@ final class DatabaseRegionTests: XCTestCase {
     func testAggregateRegions() throws {
         let dbQueue = try makeDatabase()
         // Counting reads the table's rows but none of its columns.
-        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT COUNT(*) FROM player")), "player()")
+        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT COUNT(*) FROM player")), "player()")
         XCTAssertEqual(try region(dbQueue, Player.select(max(Player.score))), "player(score)")
     }
 
     func testJoinViewAndSubqueryRegions() throws {
         let dbQueue = try makeDatabase()
-        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT player.name, team.name FROM player JOIN team ON team.id = player.teamId")),
+        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT player.name, team.name FROM player JOIN team ON team.id = player.teamId")),
                        "player(name,teamid),team(id,name)")
-        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT * FROM playerName")), "player(name),playername(name)")
-        XCTAssertEqual(try region(dbQueue, SQLRequest("SELECT name FROM player WHERE teamId IN (SELECT id FROM team WHERE name = 'Blue')")),
+        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT * FROM playerName")), "player(name),playername(name)")
+        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT name FROM player WHERE teamId IN (SELECT id FROM team WHERE name = 'Blue')")),
                        "player(name,teamid),team(id,name)")
     }
 

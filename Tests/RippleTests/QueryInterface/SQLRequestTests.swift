@@ -4,7 +4,7 @@ import XCTest
 final class SQLRequestTests: XCTestCase {
     func testInterpolationBindsValuesNeverPastesThem() throws {
         let name = "O'Brien\"; DROP TABLE player; --"
-        let request = SQLRequest("SELECT * FROM player WHERE name = \(name) AND score > \(10)")
+        let request = SQLRequest<Row>("SELECT * FROM player WHERE name = \(name) AND score > \(10)")
         XCTAssertEqual(request.sql, "SELECT * FROM player WHERE name = ? AND score > ?")
         XCTAssertEqual(request.arguments, [name, 10])
         let dbQueue = try makePlayerDatabase()
@@ -24,7 +24,7 @@ final class SQLRequestTests: XCTestCase {
             try db.execute(sql: "INSERT INTO player (name) VALUES ('A'), ('B'), ('C')")
             XCTAssertEqual(try request.fetchAll(db).map(\.name), ["A", "C"])
             let none: String? = nil
-            XCTAssertEqual(try SQLRequest("SELECT \(none) IS NULL").asRequest(of: Bool.self).fetchOne(db), true)
+            XCTAssertEqual(try SQLRequest<Row>("SELECT \(none) IS NULL").asRequest(of: Bool.self).fetchOne(db), true)
         }
     }
 
@@ -33,13 +33,13 @@ final class SQLRequestTests: XCTestCase {
         try dbQueue.write { db in
             try db.execute(sql: "INSERT INTO player (name, score) VALUES ('Arthur', 10), ('Barbara', 30)")
             // From the RxGRDB documentation:
-            let maxScore = try SQLRequest("SELECT MAX(score) FROM player").asRequest(of: Int.self).fetchOne(db)
+            let maxScore = try SQLRequest<Row>("SELECT MAX(score) FROM player").asRequest(of: Int.self).fetchOne(db)
             XCTAssertEqual(maxScore, 30)
-            let emails = try SQLRequest("SELECT name FROM player ORDER BY name").asRequest(of: Optional<String>.self).fetchAll(db)
+            let emails = try SQLRequest<Row>("SELECT name FROM player ORDER BY name").asRequest(of: Optional<String>.self).fetchAll(db)
             XCTAssertEqual(emails, ["Arthur", "Barbara"])
-            let rows = try SQLRequest("SELECT * FROM player").fetchAll(db)
+            let rows = try SQLRequest<Row>("SELECT * FROM player").fetchAll(db)
             XCTAssertEqual(rows.count, 2)
-            XCTAssertEqual(try SQLRequest("SELECT * FROM player").fetchCount(db), 2)
+            XCTAssertEqual(try SQLRequest<Row>("SELECT * FROM player").fetchCount(db), 2)
             XCTAssertEqual(try SQLRequest<Player>(sql: "SELECT * FROM player WHERE score > ?", arguments: [20]).fetchAll(db).map(\.name), ["Barbara"])
         }
     }
