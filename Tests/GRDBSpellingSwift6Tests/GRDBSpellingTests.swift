@@ -239,6 +239,25 @@ final class GRDBRecordSpellingTests: XCTestCase {
             XCTAssertEqual(try db.readOnly { try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }, 0)
         }
     }
+
+    /// `DatabaseDateComponents` as GRDB's tests write it: a time stored as text, read back.
+    func testDatabaseDateComponents() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            var dateComponents = DateComponents()
+            dateComponents.hour = 10
+            dateComponents.minute = 11
+            try db.execute(sql: "CREATE TABLE dates (creationDate DATETIME)")
+            try db.execute(
+                sql: "INSERT INTO dates (creationDate) VALUES (?)",
+                arguments: [DatabaseDateComponents(dateComponents, format: .HM)])
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT creationDate FROM dates"), "10:11")
+            let read = try DatabaseDateComponents.fetchOne(db, sql: "SELECT creationDate FROM dates")!
+            XCTAssertEqual(read.format, DatabaseDateComponents.Format.HM)
+            XCTAssertEqual(read.dateComponents.minute, 11)
+            XCTAssertTrue(read.dateComponents.second == nil)
+        }
+    }
 }
 
 /// Values appended from any thread.
