@@ -105,11 +105,14 @@ public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable 
                 return true
             }
             if !kept { cancellable.cancel() }
-        case .deliverLast(let result):
-            let deliver: @Sendable () -> Void = {
-                switch result {
-                case .success(let value): onChange(value)
-                case .failure(let error): onError(error)
+        case .deliverLast:
+            // The result is read when the delivery runs: the latest one, unless a newer
+            // value reached the subscriber first.
+            let deliver: @Sendable () -> Void = { [self] in
+                switch storage.withLock({ $0.state.takeLastResult(for: id) }) {
+                case .success(let value)?: onChange(value)
+                case .failure(let error)?: onError(error)
+                case nil: break
                 }
             }
             if scheduler.immediateInitialValue() { deliver() } else { scheduler.schedule(deliver) }

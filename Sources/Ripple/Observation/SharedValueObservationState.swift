@@ -14,6 +14,10 @@ struct SharedValueObservationState<Value> {
     /// The last value or error, given at once to a later subscriber.
     private(set) var lastResult: Result<Value, any Error>?
     private var nextID: UInt64 = 0
+    /// Subscribers that wait for the last result, which the scheduler delivers later: a
+    /// value that comes meanwhile reaches them directly, and the last result is then
+    /// older, so they no longer wait for it.
+    private var waitingForLast: Set<UInt64> = []
 
     init(extent: SharedValueObservationExtent) {
         self.extent = extent
@@ -22,8 +26,9 @@ struct SharedValueObservationState<Value> {
     enum SubscribeAction {
         /// Start the database observation of this generation.
         case startObservation(generation: UInt64)
-        /// Give the last result to the new subscriber.
-        case deliverLast(Result<Value, any Error>)
+        /// Give the last result to the new subscriber, through the scheduler: see
+        /// ``takeLastResult(for:)``.
+        case deliverLast
         /// Nothing yet: the first value is on its way.
         case none
     }
@@ -38,8 +43,18 @@ struct SharedValueObservationState<Value> {
             generation += 1
             return (id, .startObservation(generation: generation))
         }
-        if let lastResult { return (id, .deliverLast(lastResult)) }
+        if lastResult != nil {
+            waitingForLast.insert(id)
+            return (id, .deliverLast)
+        }
         return (id, .none)
+    }
+
+    /// The last result, for a subscriber that still waits for it (nil when a newer value
+    /// reached it meanwhile, or when it left).
+    mutating func takeLastResult(for id: UInt64) -> Result<Value, any Error>? {
+        guard waitingForLast.remove(id) != nil else { return nil }
+        return lastResult
     }
 
     /// Whether the cancellable of the database observation of `generation` is to be kept
@@ -51,6 +66,7 @@ struct SharedValueObservationState<Value> {
     /// A value comes: who hears of it.
     mutating func receive(_ value: Value) -> [UInt64] {
         lastResult = .success(value)
+        waitingForLast.removeAll()
         return subscribers
     }
 
@@ -60,6 +76,7 @@ struct SharedValueObservationState<Value> {
     mutating func receive(error: any Error) -> (subscribers: [UInt64], stopsObservation: Bool) {
         let notified = subscribers
         subscribers = []
+        waitingForLast.removeAll()
         switch extent {
         case .whileObserved:
             stop()
@@ -75,6 +92,7 @@ struct SharedValueObservationState<Value> {
     mutating func unsubscribe(_ id: UInt64) -> Bool {
         guard let index = subscribers.firstIndex(of: id) else { return false }
         subscribers.remove(at: index)
+        waitingForLast.remove(id)
         guard subscribers.isEmpty && extent == .whileObserved && isObserving else { return false }
         stop()
         return true

@@ -172,8 +172,22 @@ final class SharedValueObservationStateTests: XCTestCase {
         guard case .none = startB else { return XCTFail("no value yet: \(startB)") }
         XCTAssertEqual(state.receive(5).count, 2)
         let (c, startC) = state.subscribe()
-        guard case .deliverLast(.success(5)) = startC else { return XCTFail("\(startC)") }
+        guard case .deliverLast = startC else { return XCTFail("\(startC)") }
         XCTAssertTrue(state.isSubscribed(a) && state.isSubscribed(c))
+        guard case .success(5)? = state.takeLastResult(for: c) else { return XCTFail() }
+        XCTAssertNil(state.takeLastResult(for: c), "delivered once")
+    }
+
+    /// A value that reaches a new subscriber before its last result does makes the last
+    /// result stale: it is not delivered after the newer value.
+    func testNoStaleLastResultAfterANewerValue() {
+        var state = SharedValueObservationState<Int>(extent: .whileObserved)
+        _ = state.subscribe()
+        _ = state.receive(0)
+        let (late, action) = state.subscribe()
+        guard case .deliverLast = action else { return XCTFail("\(action)") }
+        XCTAssertTrue(state.receive(1).contains(late))
+        XCTAssertNil(state.takeLastResult(for: late), "1 reached it already; 0 would come after")
     }
 
     func testWhileObservedStopsWithTheLastSubscriberAndOnError() {
@@ -201,8 +215,8 @@ final class SharedValueObservationStateTests: XCTestCase {
         XCTAssertTrue(state.isObserving)
         let (_, stops) = state.receive(error: Failure())
         XCTAssertFalse(stops)
-        let (_, later) = state.subscribe()
-        guard case .deliverLast(.failure) = later else { return XCTFail("\(later)") }
+        let (id, later) = state.subscribe()
+        guard case .deliverLast = later, case .failure? = state.takeLastResult(for: id) else { return XCTFail("\(later)") }
     }
 
     func testUnknownSubscriberChangesNothing() {
