@@ -10,97 +10,27 @@
 /// ```
 ///
 /// A cursor is only valid inside the database access that created it.
+///
+/// Cursors come with lazy adapters (`map`, `filter`, `prefix`, `enumerated`...) and
+/// algorithms (`contains`, `reduce`, `max`, `suffix`...) in the manner of `Sequence`.
+///
+/// ## Topics
+///
+/// ### Supporting Types
+///
+/// - ``AnyCursor``
+/// - ``DropFirstCursor``
+/// - ``DropWhileCursor``
+/// - ``EnumeratedCursor``
+/// - ``FilterCursor``
+/// - ``FlattenCursor``
+/// - ``MapCursor``
+/// - ``PrefixCursor``
+/// - ``PrefixWhileCursor``
 public protocol Cursor<Element>: AnyObject {
     associatedtype Element
-    /// The next element, or nil at the end.
+    /// The next element, or nil at the end; nil again after that.
     func next() throws -> Element?
-}
-
-extension Cursor {
-    /// Calls `body` on each remaining element.
-    public func forEach(_ body: (Element) throws -> Void) throws {
-        while let element = try next() { try body(element) }
-    }
-
-    /// Whether an element satisfies `predicate`; stops at the first one.
-    public func contains(where predicate: (Element) throws -> Bool) throws -> Bool {
-        while let element = try next() {
-            if try predicate(element) { return true }
-        }
-        return false
-    }
-
-    /// The first element that satisfies `predicate`.
-    public func first(where predicate: (Element) throws -> Bool) throws -> Element? {
-        while let element = try next() {
-            if try predicate(element) { return element }
-        }
-        return nil
-    }
-
-    /// Combines the remaining elements.
-    public func reduce<Result>(_ initial: Result, _ combine: (Result, Element) throws -> Result) throws -> Result {
-        var result = initial
-        while let element = try next() { result = try combine(result, element) }
-        return result
-    }
-
-    /// A cursor of transformed elements, transformed lazily.
-    public func map<T>(_ transform: @escaping (Element) throws -> T) -> MapCursor<Self, T> {
-        MapCursor(self, transform)
-    }
-
-    /// A cursor of the elements that satisfy `isIncluded`, filtered lazily.
-    public func filter(_ isIncluded: @escaping (Element) throws -> Bool) -> FilterCursor<Self> {
-        FilterCursor(self, isIncluded)
-    }
-}
-
-/// A cursor that transforms the elements of another.
-public final class MapCursor<Base: Cursor, Element>: Cursor {
-    private let base: Base
-    private let transform: (Base.Element) throws -> Element
-    init(_ base: Base, _ transform: @escaping (Base.Element) throws -> Element) {
-        self.base = base
-        self.transform = transform
-    }
-    public func next() throws -> Element? {
-        try base.next().map(transform)
-    }
-}
-
-/// A cursor of the elements of another that satisfy a predicate.
-public final class FilterCursor<Base: Cursor>: Cursor {
-    private let base: Base
-    private let isIncluded: (Base.Element) throws -> Bool
-    init(_ base: Base, _ isIncluded: @escaping (Base.Element) throws -> Bool) {
-        self.base = base
-        self.isIncluded = isIncluded
-    }
-    public func next() throws -> Base.Element? {
-        while let element = try base.next() {
-            if try isIncluded(element) { return element }
-        }
-        return nil
-    }
-}
-
-extension Array {
-    /// The remaining elements of a cursor.
-    @inlinable
-    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
-        self.init()
-        while let element = try cursor.next() { append(element) }
-    }
-}
-
-extension Set {
-    /// The remaining elements of a cursor.
-    @inlinable
-    public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
-        self.init()
-        while let element = try cursor.next() { insert(element) }
-    }
 }
 
 extension Statement {
