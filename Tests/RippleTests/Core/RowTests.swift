@@ -1,3 +1,5 @@
+import CSQLite
+import Foundation
 import XCTest
 @testable import Ripple
 
@@ -140,5 +142,26 @@ final class RowTests: XCTestCase {
             XCTAssertEqual(try String.fetchOne(db, sql: "SELECT name FROM player WHERE id = ?", arguments: [2]), "Barbara")
             XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT id FROM player WHERE score > :min ORDER BY id", arguments: ["min": 10]), [1, 3])
         }
+    }
+
+    func testRowsFromDictionariesAndUnsafeData() throws {
+        let row = Row(["a": 1, "b": nil])
+        XCTAssertEqual(Set(row.columnNames), ["a", "b"])
+        XCTAssertEqual(row["a"] as Int, 1)
+        XCTAssertTrue(row.hasNull(atIndex: row.index(forColumn: "b")!))
+        XCTAssertEqual(Row(["a": "x", "b": NSNull()] as [AnyHashable: Any])?["a"] as String?, "x")
+        XCTAssertNil(Row([1: "x"] as [AnyHashable: Any]), "keys must be strings")
+        XCTAssertNil(Row(["a": Date.self] as [AnyHashable: Any]), "values must be database values")
+
+        try DatabaseQueue().read { db in
+            let row = try XCTUnwrap(Row.fetchOne(db, sql: "SELECT x'0102' AS blob, 'hi' AS text, NULL AS none, 3 AS number"))
+            XCTAssertEqual(try row.withUnsafeData(named: "blob") { $0 }, Data([1, 2]))
+            XCTAssertEqual(try row.withUnsafeData(atIndex: 1) { $0 }, Data("hi".utf8))
+            XCTAssertNil(try row.withUnsafeData(named: "none") { $0 })
+            XCTAssertNil(try row.withUnsafeData(named: "missing") { $0 })
+            XCTAssertNil(try row.withUnsafeData(at: Column("missing")) { $0 })
+            XCTAssertThrowsError(try row.withUnsafeData(named: "number") { $0 })
+        }
+        XCTAssertEqual(Database.sqliteLibVersionNumber, sqlite3_libversion_number())
     }
 }
