@@ -62,6 +62,20 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return request
     }
 
+    /// Keeps rows that satisfy a predicate made when the request runs, with its connection
+    /// (AND-ed with the other filters):
+    ///
+    /// ```swift
+    /// let request = Player.all().filterWhenConnected { db in
+    ///     Column("score") > (try Int.fetchOne(db, sql: "SELECT threshold FROM settings") ?? 0)
+    /// }
+    /// ```
+    public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        var request = self
+        request.filters.append(.whenConnected(predicate))
+        return request
+    }
+
     /// Keeps the row with this primary key: `Player.filter(key: 1)`. Tables without an
     /// explicit primary key use the rowid.
     public func filter(key: some DatabaseValueConvertible) -> Self {
@@ -218,6 +232,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
                 expressions.append(try keyPredicate(db, keys))
             case .keyDictionaries(let dictionaries):
                 expressions.append(try keyDictionaryPredicate(db, dictionaries))
+            case .whenConnected(let predicate):
+                expressions.append(try predicate(db).sqlExpression)
             }
         }
         return Self.conjunction(expressions)
@@ -387,6 +403,8 @@ enum QueryFilter: Sendable {
     case keys([[DatabaseValue]])
     /// Unique keys given as column-value dictionaries.
     case keyDictionaries([[String: DatabaseValue]])
+    /// A predicate made with the connection (`filterWhenConnected`).
+    case whenConnected(@Sendable (Database) throws -> any SQLExpressible)
 }
 
 /// The column name of a record property key path: `\Player.score` is `score`.

@@ -109,6 +109,23 @@ final class QueryInterfaceRequestTests: XCTestCase {
         }
     }
 
+    func testFilterWhenConnected() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2), ('C', 3)")
+            try db.execute(sql: "CREATE TABLE settings (threshold INT); INSERT INTO settings VALUES (1)")
+        }
+        let request = Player.all()
+            .filterWhenConnected { db in Column("score") > (try Int.fetchOne(db, sql: "SELECT threshold FROM settings") ?? 0) }
+            .filter(Column("name") != "C")
+        XCTAssertEqual(try sql(dbQueue, request), #"SELECT * FROM "player" WHERE ("score" > 1) AND ("name" <> "C")"#)
+        try dbQueue.write { db in try db.execute(sql: "UPDATE settings SET threshold = 0") }
+        XCTAssertEqual(try dbQueue.read { db in try request.fetchCount(db) }, 2, "the predicate is made at each run")
+        XCTAssertThrowsError(try dbQueue.read { db in
+            try Player.all().filterWhenConnected { _ in throw DatabaseError(message: "no") }.fetchAll(db)
+        })
+    }
+
     struct Scored: TableRecord {
         static let databaseTableName = "player"
         enum Columns {
