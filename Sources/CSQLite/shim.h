@@ -22,6 +22,12 @@ static inline int ripple_disable_double_quoted_strings(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
 }
 
+// Turns the "reset database" mode on or off: a VACUUM in that mode empties the database
+// file (see `DatabaseWriter.erase()`). (sqlite3_db_config is variadic.)
+static inline int ripple_set_reset_database(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_RESET_DATABASE, on, (int *)0);
+}
+
 // Memory statistics (sqlite3_memory_used, sqlite3_status, the soft and hard heap limits)
 // make every allocation of every connection take one process-wide mutex: the writer and
 // the readers of a pool contend for it. Must run before SQLite is initialized, else it

@@ -212,6 +212,26 @@ final class GRDBRecordSpellingTests: XCTestCase {
         }
     }
 
+    /// The `id:` spellings of Identifiable records.
+    func testIdentifiableSpellings() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in
+                t.column("id", .integer).primaryKey()
+                t.column("name", .text).notNull()
+            }
+            for (id, name) in [(1, "A"), (2, "B"), (3, "C")] { try Player(id: Int64(id), name: name).insert(db) }
+            XCTAssertEqual(try Player.filter(id: 2).fetchOne(db)?.name, "B")
+            XCTAssertEqual(try Player.filter(ids: [1, 3]).order(Column("id")).fetchAll(db).map(\.name), ["A", "C"])
+            XCTAssertEqual(try Player.all().filter(ids: [3]).fetchAll(db).map(\.name), ["C"])
+            XCTAssertEqual(try Player.fetchAll(db, ids: [2, 3]).count, 2)
+            XCTAssertTrue(try Player.exists(db, id: 1))
+            XCTAssertTrue(try Player.deleteOne(db, id: 1))
+            XCTAssertFalse(try Player.exists(db, id: 1))
+            XCTAssertEqual(try Player.deleteAll(db, ids: [2, 3, 4]), 2)
+        }
+    }
+
     /// A statement made from an SQL literal runs with its interpolated values.
     func testMakeStatementFromALiteral() throws {
         let dbQueue = try DatabaseQueue()

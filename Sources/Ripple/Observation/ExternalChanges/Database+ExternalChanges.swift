@@ -547,12 +547,13 @@ extension Database {
     /// Tries for up to two seconds while another connection holds the write lock; a log
     /// that could not be created leaves this connection's commits without entries (other
     /// processes then see changes to the whole database, never miss one).
-    func createCommitLog() {
+    func createCommitLog(evenIfCompiled: Bool = false) {
         guard let tracker = observation.externalChanges, tracker.logsChangedTables,
               !isClosed, !isInsideTransaction, !configuration.readonly, let connection = sqliteConnection
         else { return }
         withUnobservedWork {
-            guard tracker.statement(CommitLog.insertSQL) == nil else { return }
+            // (After `erase()`, the compiled statements outlive the table.)
+            guard evenIfCompiled || tracker.statement(CommitLog.insertSQL) == nil else { return }
             let deadline = Date().addingTimeInterval(2)
             while true {
                 if sqlite3_exec(connection, "BEGIN IMMEDIATE; \(CommitLog.createSQL); COMMIT", nil, nil, nil) == SQLITE_OK { return }
