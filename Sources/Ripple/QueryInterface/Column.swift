@@ -52,13 +52,16 @@ extension ColumnExpression where Self: RawRepresentable, RawValue == String {
 public struct SQLOrdering: Sendable, CustomStringConvertible {
     let expression: SQLExpression
     let isDescending: Bool
+    /// `FIRST` or `LAST` (`NULLS FIRST`), when not SQLite's default for the direction.
+    var nulls: String?
     /// Raw SQL that says its own direction, and its arguments (`order(sql:)`).
     var literal: (sql: String, arguments: [DatabaseValue])?
     var isLiteral: Bool { literal != nil }
 
-    init(expression: SQLExpression, isDescending: Bool) {
+    init(expression: SQLExpression, isDescending: Bool, nulls: String? = nil) {
         self.expression = expression
         self.isDescending = isDescending
+        self.nulls = nulls
     }
 
     /// An ordering written in SQL: `"score DESC, name"`.
@@ -72,7 +75,8 @@ public struct SQLOrdering: Sendable, CustomStringConvertible {
         guard !isLiteral else {
             fatalError("A request ordered with order(sql:) can not be reversed: order it with columns or expressions, as order(Column(\"score\").desc).")
         }
-        return SQLOrdering(expression: expression, isDescending: !isDescending)
+        // (Reversed, NULLs go to the other end too.)
+        return SQLOrdering(expression: expression, isDescending: !isDescending, nulls: nulls.map { $0 == "FIRST" ? "LAST" : "FIRST" })
     }
 
     func sql(_ context: inout SQLGenerationContext) -> String {
@@ -80,10 +84,12 @@ public struct SQLOrdering: Sendable, CustomStringConvertible {
             // Not parenthesized: the SQL may hold several terms and their directions.
             return context.bind(sql: literal.sql, values: literal.arguments)
         }
-        return expression.sql(&context) + (isDescending ? " DESC" : " ASC")
+        return expression.sql(&context) + directionSQL
     }
 
-    public var description: String { expression.description + (isLiteral ? "" : isDescending ? " DESC" : " ASC") }
+    private var directionSQL: String { (isDescending ? " DESC" : " ASC") + (nulls.map { " NULLS " + $0 } ?? "") }
+
+    public var description: String { expression.description + (isLiteral ? "" : directionSQL) }
 }
 
 /// A type that can order a request: columns, expressions (ascending), and orderings.

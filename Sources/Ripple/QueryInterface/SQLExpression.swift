@@ -327,6 +327,10 @@ extension SQLSpecificExpressible {
     public var asc: SQLOrdering { SQLOrdering(expression: sqlExpression, isDescending: false) }
     /// A descending ordering: `score DESC`.
     public var desc: SQLOrdering { SQLOrdering(expression: sqlExpression, isDescending: true) }
+    /// An ascending ordering, NULLs last: `score ASC NULLS LAST`.
+    public var ascNullsLast: SQLOrdering { SQLOrdering(expression: sqlExpression, isDescending: false, nulls: "LAST") }
+    /// A descending ordering, NULLs first: `score DESC NULLS FIRST`.
+    public var descNullsFirst: SQLOrdering { SQLOrdering(expression: sqlExpression, isDescending: true, nulls: "FIRST") }
 
     /// The expression with a name, for `select`: `(score * 2) AS doubleScore`.
     public func forKey(_ name: String) -> SQLSelection { SQLSelection(.aliased(sqlExpression, name)) }
@@ -339,6 +343,41 @@ extension Sequence where Element: SQLExpressible {
         SQLExpression(.inList(expression.sqlExpression.node, map(\.sqlExpression.node), negated: false))
     }
 }
+
+extension Sequence where Element == any SQLExpressible {
+    /// `expression IN (values...)`, for a list of values of several types.
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+        SQLExpression(.inList(expression.sqlExpression.node, map(\.sqlExpression.node), negated: false))
+    }
+}
+
+extension Range where Bound: SQLExpressible {
+    /// `expression >= lowerBound AND expression < upperBound`: `(1.5..<2).contains(Column("score"))`.
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+        (expression >= lowerBound) && (expression < upperBound)
+    }
+}
+
+extension ClosedRange where Bound: SQLExpressible {
+    /// `expression BETWEEN lowerBound AND upperBound`, written as two comparisons:
+    /// `("A"..."M").contains(Column("name"))`.
+    public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
+        (expression >= lowerBound) && (expression <= upperBound)
+    }
+}
+
+/// `lhs IS rhs`: equality where NULL equals NULL.
+public func === (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { infix("IS", lhs, rhs) }
+/// `lhs IS rhs`.
+public func === (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS", lhs, rhs) }
+/// `lhs IS rhs`.
+public func === (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS", lhs, rhs) }
+/// `lhs IS NOT rhs`.
+public func !== (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { infix("IS NOT", lhs, rhs) }
+/// `lhs IS NOT rhs`.
+public func !== (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS NOT", lhs, rhs) }
+/// `lhs IS NOT rhs`.
+public func !== (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS NOT", lhs, rhs) }
 
 // MARK: - Aggregates
 

@@ -62,6 +62,17 @@ extension TableRecord {
     public static func select(_ selection: (DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> QueryInterfaceRequest<Self> {
         try all().select(selection)
     }
+
+    /// Records with one column or expression built from the table's columns:
+    /// `Player.select { $0.name }`.
+    public static func select(_ selection: (DatabaseComponents) throws -> any SQLSelectable) rethrows -> QueryInterfaceRequest<Self> {
+        try all().select(selection)
+    }
+
+    /// One column or expression built from the table's columns, fetched as `type`.
+    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
+        try all().select(selection, as: type)
+    }
 }
 
 extension QueryInterfaceRequest where RowDecoder: TableRecord {
@@ -82,6 +93,20 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
         request.orderings = terms.map(\.sqlOrdering)
         request.isReversed = false
         return request
+    }
+
+    /// Selects the one column or expression the closure builds from the table's columns:
+    /// `Player.all().select { $0.name }`.
+    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        var request = self
+        request.selection = [try selection(RowDecoder.databaseComponents).sqlSelection]
+        return request
+    }
+
+    /// Selects what the closure builds from the table's columns, fetched as `type`:
+    /// `Player.all().select({ $0.name }, as: String.self)`.
+    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
+        select(try selection(RowDecoder.databaseComponents), as: type)
     }
 
     /// Selects what the closure builds from the table's columns.

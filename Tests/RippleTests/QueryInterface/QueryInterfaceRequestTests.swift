@@ -126,6 +126,34 @@ final class QueryInterfaceRequestTests: XCTestCase {
         })
     }
 
+    func testExpressionSpellingsOfGRDB() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2), ('C', 3)")
+            try db.execute(sql: "CREATE TABLE note (body TEXT); INSERT INTO note VALUES ('x'), (NULL)")
+        }
+        let score = Column("score"), name = Column("name")
+        XCTAssertEqual(try sql(dbQueue, Player.filter(score === 1)), #"SELECT * FROM "player" WHERE "score" IS 1"#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(score !== nil)), #"SELECT * FROM "player" WHERE "score" IS NOT NULL"#)
+        try dbQueue.read { db in
+            func names(_ request: QueryInterfaceRequest<Player>) throws -> [String] {
+                try request.order(Column("id")).fetchAll(db).map(\.name)
+            }
+            XCTAssertEqual(try names(Player.filter((1.5..<3).contains(score))), ["B"])
+            XCTAssertEqual(try names(Player.filter((2...3).contains(score))), ["B", "C"])
+            XCTAssertEqual(try names(Player.filter(("A"..."B").contains(name))), ["A", "B"])
+            XCTAssertEqual(try names(Player.filter(([1, "C"] as [any SQLExpressible]).contains(score))), ["A"])
+            XCTAssertEqual(try names(Player.filter(([1, "C"] as [any SQLExpressible]).contains(name))), ["C"])
+            XCTAssertEqual(try names(Player.filter(score === 2)), ["B"])
+            let body = Column("body")
+            XCTAssertEqual(try Table("note").order(body.ascNullsLast).fetchAll(db).map { $0["body"] as String? }, ["x", nil])
+            XCTAssertEqual(try Table("note").order(body.descNullsFirst).fetchAll(db).map { $0["body"] as String? }, [nil, "x"])
+            XCTAssertEqual(try Table("note").order(body.ascNullsLast).reversed().fetchAll(db).map { $0["body"] as String? }, [nil, "x"])
+            XCTAssertEqual(try Scored.select({ $0.name }, as: String.self).order(Column("id")).fetchAll(db), ["A", "B", "C"])
+            XCTAssertEqual(try Scored.all().select { $0.score }.asRequest(of: Int.self).fetchAll(db).sorted(), [1, 2, 3])
+        }
+    }
+
     struct Scored: TableRecord {
         static let databaseTableName = "player"
         enum Columns {
