@@ -135,3 +135,8 @@ extension DatabaseValue: ExpressibleByNilLiteral {
     /// `nil` is NULL.
     public init(nilLiteral: ()) { self = .null }
 }
+
+extension DatabaseValue.Storage {
+    /// The stored value as a Swift value: nil, `Int64`, `Double`, `String` or `Data`.
+    public var value: (any DatabaseValueConvertible)? { DatabaseValue(storage: self).storageValue }
+}

@@ -258,7 +258,10 @@ extension MutablePersistableRecord {
     }
 
     /// The update, between `willUpdate` and `didUpdate`.
-    func updateWithCallbacks(_ db: Database, columns: [String]?, conflict: String) throws -> PersistenceSuccess {
+    func updateWithCallbacks(
+        _ db: Database, columns: [String]?, conflict: String,
+        returning: String? = nil, fetch: (Statement) throws -> Void = { _ in }) throws -> PersistenceSuccess
+    {
         let container = try persistenceContainer()
         let updated = try updatedColumns(db, container, columns: columns)
         // (As GRDB: the columns asked for, or all the table's.)
@@ -266,7 +269,7 @@ extension MutablePersistableRecord {
         try willUpdate(db, columns: told)
         var success: PersistenceSuccess?
         try aroundUpdate(db, columns: told) {
-            try performUpdate(db, container, columns: updated, conflict: conflict)
+            try performUpdate(db, container, columns: updated, conflict: conflict, returning: returning, fetch: fetch)
             success = PersistenceSuccess(persistenceContainer: container)
             return success!
         }
@@ -287,9 +290,24 @@ extension MutablePersistableRecord {
         return updated
     }
 
-    private func performUpdate(_ db: Database, _ container: PersistenceContainer, columns updated: [String], conflict: String) throws {
+    private func performUpdate(
+        _ db: Database, _ container: PersistenceContainer, columns updated: [String], conflict: String,
+        returning: String?, fetch: (Statement) throws -> Void) throws
+    {
         let key = try primaryKeyValues(db)
         let (predicate, keyArguments) = keyPredicate(key)
+        if let returning {
+            // (With nothing else to write, the key writes itself, for the RETURNING clause.)
+            let columns = updated.isEmpty ? key.keys.sorted() : updated
+            let sql = "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
+                + columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+                + " WHERE " + predicate + " RETURNING " + returning
+            let values = columns.map { container.databaseValue(forColumn: $0) ?? key[$0] ?? .null } + keyArguments
+            let statement = try db.makeStatement(sql: sql)
+            try statement.setArguments(StatementArguments(values))
+            try fetch(statement)
+            return
+        }
         guard !updated.isEmpty else {
             // Nothing to update: still check that the row exists.
             if try !exists(db) { throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key) }

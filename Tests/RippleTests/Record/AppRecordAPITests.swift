@@ -129,6 +129,49 @@ final class AppRecordAPITests: XCTestCase {
         XCTAssertTrue(recorder.statements.contains { $0.hasPrefix("INSERT OR REPLACE") }, "\(recorder.statements)")
     }
 
+    struct PartialPlayer: Codable, MutablePersistableRecord {
+        static let databaseTableName = "player"
+        var id: Int64?
+        var name: String
+        mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    }
+
+    struct FullPlayer: Codable, FetchableRecord, PersistableRecord, Equatable {
+        static let databaseTableName = "player"
+        var id: Int64
+        var name: String
+        var score: Int
+    }
+
+    /// RETURNING: what the database stored, defaults included.
+    func testInsertAndFetchAndFriends() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT NOT NULL DEFAULT 42)")
+            var partial = PartialPlayer(id: nil, name: "Arthur")
+            let full = try partial.insertAndFetch(db, as: FullPlayer.self)
+            XCTAssertEqual(full, FullPlayer(id: 1, name: "Arthur", score: 42))
+            XCTAssertEqual(partial.id, 1, "didInsert was called")
+            var other = PartialPlayer(id: nil, name: "Barbara")
+            let score = try other.insertAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0)! }
+            XCTAssertEqual(score, 42)
+            XCTAssertEqual(other.id, 2)
+
+            let inserted = try FullPlayer(id: 3, name: "Craig", score: 1).insertAndFetch(db)
+            XCTAssertEqual(inserted, FullPlayer(id: 3, name: "Craig", score: 1))
+            let updated = try FullPlayer(id: 3, name: "Craig", score: 2).updateAndFetch(db)
+            XCTAssertEqual(updated.score, 2)
+            XCTAssertThrowsError(try FullPlayer(id: 9, name: "Nobody", score: 0).updateAndFetch(db)) { error in
+                guard case RecordError.recordNotFound? = error as? RecordError else { return XCTFail("\(error)") }
+            }
+            XCTAssertEqual(try FullPlayer(id: 3, name: "Craig", score: 5).saveAndFetch(db).score, 5, "an update")
+            XCTAssertEqual(try FullPlayer(id: 4, name: "Dan", score: 6).saveAndFetch(db).name, "Dan", "an insert")
+            XCTAssertEqual(try FullPlayer.fetchCount(db), 4)
+            XCTAssertEqual(try DatabaseValue.fetchOne(db, sql: "SELECT 'x'")?.storage.value as? String, "x")
+            XCTAssertNil(DatabaseValue.null.storage.value)
+        }
+    }
+
     func testRecordComparison() throws {
         var player = Player(id: 1, name: "Arthur", score: 100)
         let old = player

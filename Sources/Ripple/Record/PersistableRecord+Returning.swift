@@ -1,0 +1,124 @@
+// Inserts and updates that return values of the written row, with SQLite's RETURNING
+// clause, as GRDB spells them: `insertAndFetch`, `updateAndFetch`, `saveAndFetch`.
+
+extension MutablePersistableRecord {
+    /// Inserts the record, and returns what `selection` reads of the inserted row, as
+    /// `fetch` reads it from the statement (which runs the insert):
+    ///
+    /// ```swift
+    /// let score = try player.insertAndFetch(db, selection: [Column("score")]) { statement in
+    ///     try Int.fetchOne(statement)!
+    /// }
+    /// ```
+    public mutating func insertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        let conflict = insertConflictClause(conflictResolution)
+        var fetched: T?
+        try withSaveCallbacks(db) { record in
+            PersistenceSuccess(try record.insertWithCallbacks(db) { record in
+                let container = try record.persistenceContainer()
+                let statement = try db.makeStatement(
+                    sql: type(of: record).insertSQL(container, conflict: conflict) + " RETURNING " + Self.returningSQL(selection))
+                try statement.setArguments(StatementArguments(container.values))
+                fetched = try fetch(statement)
+                let rowIDColumn = try db.primaryKey(type(of: record).databaseTableName).rowIDColumn
+                return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
+            })
+        }
+        guard let fetched else { throw Self.callbackMisuse("aroundInsert", "insert") }
+        return fetched
+    }
+
+    /// Inserts the record, and returns the inserted row as `returnedType`.
+    public mutating func insertAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        as returnedType: T.Type) throws -> T
+    {
+        try insertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
+            try Self.fetchRequiredRow(T.self, statement)
+        }
+    }
+
+    /// Updates the record's row, and returns what `selection` reads of it.
+    public func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        var record = self
+        var fetched: T?
+        let conflict = updateConflictClause(conflictResolution)
+        try record.withSaveCallbacks(db) { record in
+            try record.updateWithCallbacks(db, columns: nil, conflict: conflict, returning: Self.returningSQL(selection)) { statement in
+                fetched = try fetch(statement)
+            }
+        }
+        guard let fetched else { throw Self.callbackMisuse("aroundUpdate", "update") }
+        return fetched
+    }
+
+    /// Updates the record's row, and returns it as `returnedType`.
+    public func updateAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        as returnedType: T.Type) throws -> T
+    {
+        try updateAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
+            try Self.fetchRequiredRow(T.self, statement)
+        }
+    }
+
+    /// `RETURNING` columns.
+    static func returningSQL(_ selection: [any SQLSelectable]) -> String {
+        var context = SQLGenerationContext()
+        let sql = selection.map { $0.sqlSelection.sql(&context) }.joined(separator: ", ")
+        precondition(context.arguments.isEmpty, "A RETURNING selection can not hold values: select columns or constant-free expressions")
+        return sql
+    }
+
+    /// The one row a RETURNING statement gives.
+    static func fetchRequiredRow<T: FetchableRecord & TableRecord>(_ type: T.Type, _ statement: Statement) throws -> T {
+        guard let record = try T.fetchOne(statement) else {
+            throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: [:])
+        }
+        return record
+    }
+}
+
+extension MutablePersistableRecord where Self: FetchableRecord {
+    /// Inserts the record, and returns the inserted row, as the database stores it
+    /// (defaults and generated values included).
+    ///
+    /// ```swift
+    /// let player = try Player(name: "Arthur").insertAndFetch(db)
+    /// player.id  // set
+    /// ```
+    public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        var record = self
+        return try record.insertAndFetch(db, onConflict: conflictResolution, selection: Self.databaseSelection) { statement in
+            guard let inserted = try Self.fetchOne(statement) else {
+                throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])
+            }
+            return inserted
+        }
+    }
+
+    /// Updates the record's row, and returns it as the database stores it.
+    public func updateAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        try updateAndFetch(db, onConflict: conflictResolution, selection: Self.databaseSelection) { statement in
+            guard let updated = try Self.fetchOne(statement) else {
+                throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: try primaryKeyValues(db))
+            }
+            return updated
+        }
+    }
+
+    /// Updates the record's row, or inserts it when there is none, and returns the row as
+    /// the database stores it.
+    public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
+        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
+            return try updateAndFetch(db, onConflict: conflictResolution)
+        }
+        return try insertAndFetch(db, onConflict: conflictResolution)
+    }
+}
