@@ -202,8 +202,9 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
 /// The database value of an `Encodable` property: its own for `DatabaseValueConvertible`
 /// types and single values, JSON text otherwise.
-func encodeColumnValue<T: Encodable>(_ value: T) throws -> DatabaseValue {
-    if let convertible = value as? any DatabaseValueConvertible { return convertible.databaseValue }
+func encodeColumnValue<T: Encodable>(_ value: T, usingConversion: Bool = true) throws -> DatabaseValue {
+    // (Not for the default `databaseValue` of Encodable types, which this would call again.)
+    if usingConversion, let convertible = value as? any DatabaseValueConvertible { return convertible.databaseValue }
     let encoder = ColumnValueEncoder()
     do {
         try value.encode(to: encoder)

@@ -451,9 +451,14 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
 /// Decodes a `Decodable` type that is not `DatabaseValueConvertible` from one column: from
 /// the value itself for single-value types (enums with raw values), from JSON otherwise.
-func decodeColumnValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws -> T {
+func decodeColumnValue<T: Decodable>(
+    _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
+    usingConversion: Bool = true) throws -> T
+{
     do {
-        return try T(from: ColumnValueDecoder(dbValue: dbValue))
+        // (Not through `fromDatabaseValue` at the top for the default conversion of
+        // Decodable types, which would call this again.)
+        return try T(from: ColumnValueDecoder(dbValue: dbValue, typeWithoutConversion: usingConversion ? nil : T.self))
     } catch is ColumnValueDecoder.NeedsJSON {
         let data: Data
         switch dbValue.storage {
@@ -480,6 +485,9 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     struct NeedsJSON: Error {}
 
     let dbValue: DatabaseValue
+    /// The type whose default conversion runs this decoder: it does not decode through
+    /// that conversion again. Other `DatabaseValueConvertible` types do.
+    var typeWithoutConversion: Any.Type?
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -490,7 +498,7 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     func decodeNil() -> Bool { dbValue.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let convertible = T.self as? any DatabaseValueConvertible.Type {
+        if T.self != typeWithoutConversion, let convertible = T.self as? any DatabaseValueConvertible.Type {
             guard let value = convertible.fromDatabaseValue(dbValue) else {
                 throw DecodingError.typeMismatch(T.self, .init(codingPath: [], debugDescription: "\(dbValue)"))
             }

@@ -1,0 +1,55 @@
+import Foundation
+@testable import Ripple
+import XCTest
+
+/// The conversions types get with no code: raw values and Codable.
+final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
+    enum Color: String, DatabaseValueConvertible { case red, green }
+    enum Level: Int, Codable, DatabaseValueConvertible { case low = 1, high = 2 }
+    struct Point: Codable, DatabaseValueConvertible, Equatable { var x: Int; var y: Int }
+    struct Email: Codable, DatabaseValueConvertible, Equatable {
+        var address: String
+        init(_ address: String) { self.address = address }
+        init(from decoder: any Decoder) throws { address = try decoder.singleValueContainer().decode(String.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(address)
+        }
+    }
+    struct Contact: Codable, DatabaseValueConvertible, Equatable { var email: Email; var level: Level }
+
+    func testRawValues() throws {
+        XCTAssertEqual(Color.red.databaseValue, "red".databaseValue)
+        XCTAssertEqual(Color.fromDatabaseValue("green".databaseValue), .green)
+        XCTAssertNil(Color.fromDatabaseValue("blue".databaseValue))
+        XCTAssertEqual(Level.high.databaseValue, 2.databaseValue, "raw value, not JSON")
+        XCTAssertEqual(Level.fromDatabaseValue(1.databaseValue), .low)
+    }
+
+    func testCodableValues() throws {
+        XCTAssertEqual(Point(x: 1, y: 2).databaseValue, #"{"x":1,"y":2}"#.databaseValue)
+        XCTAssertEqual(Point.fromDatabaseValue(#"{"y":4,"x":3}"#.databaseValue), Point(x: 3, y: 4))
+        XCTAssertEqual(Point.fromDatabaseValue(DatabaseValue(storage: .blob(Data(#"{"x":5,"y":6}"#.utf8)))), Point(x: 5, y: 6))
+        XCTAssertNil(Point.fromDatabaseValue("not json".databaseValue))
+        XCTAssertEqual(Email("a@b.c").databaseValue, "a@b.c".databaseValue, "a single value stores itself")
+        XCTAssertEqual(Email.fromDatabaseValue("a@b.c".databaseValue), Email("a@b.c"))
+        let contact = Contact(email: Email("x@y.z"), level: .high)
+        XCTAssertEqual(contact.databaseValue, #"{"email":"x@y.z","level":2}"#.databaseValue)
+        XCTAssertEqual(Contact.fromDatabaseValue(contact.databaseValue), contact)
+    }
+
+    func testThroughTheDatabase() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE t (color TEXT, point TEXT, email TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (?, ?, ?)", arguments: [Color.green, Point(x: 1, y: 2), Email("a@b.c")])
+            XCTAssertEqual(try Color.fetchOne(db, sql: "SELECT color FROM t"), .green)
+            XCTAssertEqual(try Point.fetchOne(db, sql: "SELECT point FROM t"), Point(x: 1, y: 2))
+            let row = try XCTUnwrap(Row.fetchOne(db, sql: "SELECT * FROM t"))
+            XCTAssertEqual(row["email"] as Email, Email("a@b.c"))
+            XCTAssertThrowsError(try Color.fetchAll(db, sql: "SELECT 'blue'")) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_MISMATCH)
+            }
+        }
+    }
+}
