@@ -16,6 +16,9 @@ public struct Configuration: Sendable {
     /// and the database file must exist. Default false.
     public var readonly = false
 
+    /// What the schema does not say: the primary keys of views (see ``DatabaseSchemaSource``).
+    public var schemaSource: (any DatabaseSchemaSource)?
+
     /// Whether foreign keys are enforced (`PRAGMA foreign_keys = ON`). Default true.
     public var foreignKeysEnabled = true
 

@@ -97,6 +97,14 @@ extension Database {
     }
 
     private func readPrimaryKey(_ table: String, key: String) throws -> PrimaryKeyInfo {
+        if let source = configuration.schemaSource, try isView(table) {
+            guard let columns = try source.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: table, schemaID: .main)) else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "view \(table) has no primary key: the schema source of the configuration tells none")
+            }
+            let info = PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isWithoutRowID: false)
+            schemaCache.primaryKeys[key] = info
+            return info
+        }
         let rows = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
