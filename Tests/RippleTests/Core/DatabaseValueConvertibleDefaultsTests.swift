@@ -52,4 +52,22 @@ final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
             }
         }
     }
+
+    func testFoundationReferenceTypes() throws {
+        XCTAssertEqual(NSNumber(value: 3).databaseValue, 3.databaseValue)
+        XCTAssertEqual(NSNumber(value: 1.5).databaseValue, 1.5.databaseValue)
+        XCTAssertEqual(NSNumber(value: Int64.max).databaseValue, Int64.max.databaseValue, "no precision lost")
+        XCTAssertEqual(NSNumber.fromDatabaseValue(2.databaseValue), NSNumber(value: 2))
+        XCTAssertNil(NSNumber.fromDatabaseValue("2".databaseValue))
+        XCTAssertEqual(NSNull().databaseValue, .null)
+        XCTAssertNotNil(NSNull.fromDatabaseValue(.null))
+        XCTAssertNil(NSNull.fromDatabaseValue(1.databaseValue))
+        let date = Date(timeIntervalSinceReferenceDate: 1_000_000)
+        XCTAssertEqual(NSDate(timeIntervalSinceReferenceDate: 1_000_000).databaseValue, date.databaseValue)
+        try DatabaseQueue().read { db in
+            let fetched = try NSDate.fetchOne(db, sql: "SELECT ?", arguments: [date])
+            XCTAssertEqual(fetched.map { $0 as Date }, date)
+            XCTAssertEqual(try NSNumber.fetchAll(db, sql: "SELECT 1 UNION ALL SELECT 2.5"), [NSNumber(value: 1), NSNumber(value: 2.5)])
+        }
+    }
 }
