@@ -180,3 +180,42 @@ extension DatabaseValueConvertible {
         try request.asRequest(of: Self.self).fetchOne(db)
     }
 }
+
+/// A request that hides its kind: any request of `RowDecoder`.
+///
+/// ```swift
+/// let request: AnyFetchRequest<Player> = condition
+///     ? AnyFetchRequest(Player.order(Column("score").desc))
+///     : AnyFetchRequest(SQLRequest<Player>(sql: "SELECT * FROM player"))
+/// let players = try request.fetchAll(db)
+/// ```
+public struct AnyFetchRequest<RowDecoder>: FetchRequest {
+    private let base: any FetchRequest
+
+    /// The request `request`, fetching `RowDecoder`.
+    public init(_ request: some FetchRequest<RowDecoder>) {
+        base = request
+    }
+
+    /// Any request, fetching `RowDecoder` (see `asRequest(of:)`).
+    init(erasing request: some FetchRequest) {
+        base = request
+    }
+
+    public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
+        try base.makePreparedRequest(db, forSingleResult: forSingleResult)
+    }
+
+    public func fetchCount(_ db: Database) throws -> Int {
+        try base.fetchCount(db)
+    }
+
+    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
+        try base.databaseRegion(db)
+    }
+
+    /// The same request, fetching another type.
+    public func asRequest<T>(of type: T.Type) -> AnyFetchRequest<T> {
+        AnyFetchRequest<T>(erasing: base)
+    }
+}

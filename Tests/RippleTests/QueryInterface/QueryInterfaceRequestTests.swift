@@ -154,6 +154,23 @@ final class QueryInterfaceRequestTests: XCTestCase {
         }
     }
 
+    func testAnyFetchRequest() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2)") }
+        let requests: [AnyFetchRequest<Player>] = [
+            AnyFetchRequest(Player.order(Column("score").desc)),
+            AnyFetchRequest(SQLRequest<Player>(sql: "SELECT * FROM player ORDER BY score DESC")),
+        ]
+        try dbQueue.read { db in
+            for request in requests {
+                XCTAssertEqual(try request.fetchAll(db).map(\.name), ["B", "A"])
+                XCTAssertEqual(try request.fetchCount(db), 2)
+                XCTAssertEqual(try request.asRequest(of: Row.self).fetchOne(db)?["name"] as String?, "B")
+                XCTAssertEqual(try request.databaseRegion(db).description, try Player.all().databaseRegion(db).description)
+            }
+        }
+    }
+
     struct Scored: TableRecord {
         static let databaseTableName = "player"
         enum Columns {
