@@ -324,6 +324,14 @@ public final class Database {
     ///     """, arguments: ["Arthur", 1000])
     /// ```
     public func execute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        try forEachStatement(sql: sql, arguments: arguments) { try executeStatement($0) }
+    }
+
+    /// Compiles the statements of `sql` one at a time, binds each one's arguments, and
+    /// hands it to `body` before the next one is compiled (a statement may create the
+    /// table the next one reads). Positional arguments are consumed in order.
+    @inline(__always)
+    func forEachStatement(sql: String, arguments: StatementArguments, _ body: (Statement) throws -> Void) throws {
         try checkOpen()
         var position = 0
         try sql.utf8CString.withUnsafeBufferPointer { buffer in
@@ -348,7 +356,7 @@ public final class Database {
                     sql: Self.trimmedStatementText(String(cString: sqlite3_sql(sqliteStatement))),
                     report: report)
                 try statement.bind(arguments, consumingFrom: &position)
-                try executeStatement(statement)
+                try body(statement)
                 current = tail ?? end
             }
         }
