@@ -171,6 +171,12 @@ enum RippleTables {
         return lowercased == commitLog || lowercased == commitSubscriber
     }
 
+    /// Whether `name` starts with `_ripple_` (case-insensitively), the prefix of all of
+    /// them, those of other versions of Ripple included.
+    static func hasReservedName(_ name: String) -> Bool {
+        name.lowercased().hasPrefix("_ripple_")
+    }
+
     /// An SQL condition on `sqlite_master` that leaves them out (with their indexes).
     static let excludedFromSchemaSQL = "tbl_name NOT IN ('\(commitLog)', '\(commitSubscriber)')"
 }
