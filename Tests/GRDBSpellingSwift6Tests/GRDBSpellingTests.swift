@@ -278,6 +278,39 @@ final class GRDBRecordSpellingTests: XCTestCase {
             XCTAssertTrue(read.dateComponents.second == nil)
         }
     }
+
+    /// The dump methods as GRDB's tests call them: a class stream, leading-dot formats,
+    /// default arguments, on a connection and on a reader.
+    func testDump() throws {
+        final class TestStream: TextOutputStream {
+            var output = ""
+            func write(_ string: String) { output.append(string) }
+        }
+        let dbQueue = try DatabaseQueue()
+        let stream = TestStream()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            try Player(id: 1, name: "Arthur").insert(db)
+            try db.dumpSQL("SELECT * FROM player", format: .list(header: true, separator: ","), to: stream)
+            try db.dumpTables(["player"], tableHeader: .always, stableOrder: true, to: stream)
+        }
+        let encoder = JSONDumpFormat.defaultEncoder
+        encoder.outputFormatting = .prettyPrinted
+        try dbQueue.dumpRequest(Player.all(), format: .json(encoder: encoder), to: stream)
+        XCTAssertEqual(stream.output, """
+            id,name
+            1,Arthur
+            player
+            1|Arthur
+            [
+              {
+                "id":1,
+                "name":"Arthur"
+              }
+            ]
+
+            """)
+    }
 }
 
 /// Values appended from any thread.
