@@ -14,7 +14,7 @@ extension Database {
         try execute(sql: try definition.sql(self))
         for columns in definition.indexedColumns {
             try create(
-                index: "index_\(name)_on_\(columns.joined(separator: "_"))", on: name, columns: columns,
+                index: "\(name)_on_\(columns.joined(separator: "_"))", on: name, columns: columns,
                 options: options.contains(.ifNotExists) ? .ifNotExists : [])
         }
     }

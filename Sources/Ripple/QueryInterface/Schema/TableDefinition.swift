@@ -102,10 +102,12 @@ public final class TableDefinition {
     {
         let definition = ForeignKeyDefinition(
             name: name, table: table ?? name, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred, indexed: indexed)
-        belongsToDefinitions.append(definition)
+        belongsToDefinitions.append((columns.count, definition))
         return definition
     }
-    private var belongsToDefinitions: [ForeignKeyDefinition] = []
+    /// The `belongsTo` columns, resolved once the schema is at hand, and where they were
+    /// declared among the columns (they keep that place).
+    private var belongsToDefinitions: [(position: Int, definition: ForeignKeyDefinition)] = []
 
     /// `CHECK (...)`: `t.check(Column("a") + Column("b") < 10)`.
     public func check(_ condition: some SQLExpressible) {
@@ -129,26 +131,31 @@ public final class TableDefinition {
     /// The `CREATE TABLE` statement, once the referenced primary keys are known.
     func sql(_ db: Database) throws -> String {
         var parts: [String] = []
-        for definition in belongsToDefinitions {
+        // (Last declared first: each insertion leaves the earlier positions as they were.)
+        var resolvedNames: [ObjectIdentifier: [String]] = [:]
+        for (position, definition) in belongsToDefinitions.reversed() {
+            var resolved: [ColumnDefinition] = []
             let destination = try referencedPrimaryKey(db, table: definition.table)
             if destination.count == 1 {
                 let column = ColumnDefinition(name: definition.name + "Id", type: try referencedType(db, table: definition.table, column: destination[0]))
                 column.references(definition.table, column: destination[0], onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
                 if definition.isNotNull { column.notNull() }
-                columns.append(column)
-                if definition.indexed { indexedColumns.append([column.name]) }
+                resolved.append(column)
             } else {
                 // A composite primary key: one column per key column, and a table constraint.
-                var names: [String] = []
                 for key in destination {
                     let column = ColumnDefinition(name: definition.name + key.prefix(1).uppercased() + key.dropFirst(), type: try referencedType(db, table: definition.table, column: key))
                     if definition.isNotNull { column.notNull() }
-                    columns.append(column)
-                    names.append(column.name)
+                    resolved.append(column)
                 }
-                foreignKey(names, references: definition.table, columns: destination, onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
-                if definition.indexed { indexedColumns.append(names) }
+                foreignKey(resolved.map(\.name), references: definition.table, columns: destination, onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
             }
+            columns.insert(contentsOf: resolved, at: position)
+            resolvedNames[ObjectIdentifier(definition)] = resolved.map(\.name)
+        }
+        // Indexes in the order of declaration.
+        for (_, definition) in belongsToDefinitions where definition.indexed {
+            if let names = resolvedNames[ObjectIdentifier(definition)] { indexedColumns.append(names) }
         }
         belongsToDefinitions.removeAll()
         parts += columns.map(\.sql)
@@ -320,7 +327,7 @@ public final class ColumnDefinition {
         return clause
     }
 
-    /// Creates an index on the column, named `index_<table>_on_<column>`.
+    /// Creates an index on the column, named `<table>_on_<column>`, as GRDB 7 names it.
     @discardableResult
     public func indexed() -> Self {
         isIndexed = true
