@@ -35,11 +35,12 @@ public final class DatabaseFunction: Hashable, Sendable {
 
     /// A function named `name`; `argumentCount` nil accepts any number of arguments.
     public init(
-        _ name: String, argumentCount: Int32? = nil, pure: Bool = false,
+        _ name: String, argumentCount: Int? = nil, pure: Bool = false,
         function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
     {
         self.name = name
-        self.argumentCount = argumentCount
+        // Out of range counts stay out of range: SQLite refuses them.
+        self.argumentCount = argumentCount.map { Int32(clamping: $0) }
         self.isPure = pure
         self.function = function
     }
@@ -89,7 +90,8 @@ public final class DatabaseFunction: Hashable, Sendable {
                 }
             }
         } catch let error as DatabaseError {
-            sqlite3_result_error(context, error.message ?? "\(error)", -1)
+            // Without a message, SQLite's message for the code.
+            if let message = error.message { sqlite3_result_error(context, message, -1) }
             sqlite3_result_error_code(context, error.extendedResultCode.rawValue)
         } catch {
             sqlite3_result_error(context, "\(error)", -1)

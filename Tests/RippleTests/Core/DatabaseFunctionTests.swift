@@ -46,11 +46,32 @@ final class DatabaseFunctionTests: XCTestCase {
         }
     }
 
+    func testThrownDatabaseErrorsKeepTheirCodeAndMessage() throws {
+        let fail = DatabaseFunction("fail", argumentCount: 2) { values in
+            throw DatabaseError(resultCode: ResultCode(rawValue: Int32.fromDatabaseValue(values[0])!), message: String.fromDatabaseValue(values[1]))
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            db.add(function: fail)
+            var error = assertDatabaseError(.SQLITE_CONSTRAINT_CHECK) {
+                try db.execute(sql: "SELECT fail(?, 'custom message')", arguments: [ResultCode.SQLITE_CONSTRAINT_CHECK.rawValue])
+            }
+            XCTAssertEqual(error?.extendedResultCode, .SQLITE_CONSTRAINT_CHECK)
+            XCTAssertEqual(error?.message, "custom message")
+            // Without a message, SQLite's message for the code, as in GRDB.
+            error = assertDatabaseError(ResultCode(rawValue: 123)) { try db.execute(sql: "SELECT fail(123, NULL)") }
+            XCTAssertEqual(error?.message, "unknown error")
+            error = assertDatabaseError(.SQLITE_FULL) { try db.execute(sql: "SELECT fail(13, NULL)") }
+            XCTAssertEqual(error?.message, "database or disk is full")
+        }
+    }
+
     func testRemovingAndReplacingFunctions() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in
             db.add(function: succ)
-            db.add(function: DatabaseFunction("succ", argumentCount: 1) { _ in 0 })
+            let argumentCount = 1  // an Int, as GRDB takes it
+            db.add(function: DatabaseFunction("succ", argumentCount: argumentCount) { _ in 0 })
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT succ(1)"), 0)
             db.remove(function: succ)
             assertDatabaseError(.SQLITE_ERROR) { try Int.fetchOne(db, sql: "SELECT succ(1)") }
