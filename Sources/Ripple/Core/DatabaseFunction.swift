@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-/// A custom SQL function, written in Swift.
+/// A custom SQL function or aggregate, written in Swift.
 ///
 /// ```swift
 /// let succ = DatabaseFunction("succ", argumentCount: 1, pure: true) { values in
@@ -14,6 +14,8 @@ import Foundation
 ///     try Player.select(succ(Column("score"))).fetchAll(db)  // from the query interface
 /// }
 /// ```
+///
+/// Aggregates are types that conform to ``DatabaseAggregate``.
 ///
 /// Add functions to every connection of a pool with `Configuration.prepareDatabase`.
 /// An error thrown by the function makes the statement fail with an SQLite error that
@@ -31,18 +33,28 @@ public final class DatabaseFunction: Hashable, Sendable {
     /// Whether the function always gives the same result for the same arguments (SQLite
     /// may then use it in indexes and optimize its calls).
     public let isPure: Bool
-    let function: @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?
+    let kind: Kind
+
+    /// What SQLite runs: a function once per call, or a fresh aggregate for each group.
+    enum Kind: Sendable {
+        case function(@Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
+        case aggregate(@Sendable () -> any DatabaseAggregate)
+    }
 
     /// A function named `name`; `argumentCount` nil accepts any number of arguments.
-    public init(
+    public convenience init(
         _ name: String, argumentCount: Int? = nil, pure: Bool = false,
         function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
     {
+        self.init(name: name, argumentCount: argumentCount, pure: pure, kind: .function(function))
+    }
+
+    init(name: String, argumentCount: Int?, pure: Bool, kind: Kind) {
         self.name = name
         // Out of range counts stay out of range: SQLite refuses them.
         self.argumentCount = argumentCount.map { Int32(clamping: $0) }
         self.isPure = pure
-        self.function = function
+        self.kind = kind
     }
 
     /// A call of the function, for the query interface: `succ(Column("score"))`.
@@ -60,40 +72,54 @@ public final class DatabaseFunction: Hashable, Sendable {
         hasher.combine(argumentCount)
     }
 
-    /// Runs the function for SQLite, and gives its result or error to `context`.
-    fileprivate func call(_ context: OpaquePointer?, _ count: CInt, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
-        let arguments = (0..<Int(count)).map { DatabaseValue(sqliteValue: values?[$0]) }
-        do {
-            switch try function(arguments)?.databaseValue.storage ?? .null {
-            case .null: sqlite3_result_null(context)
-            case .int64(let int): sqlite3_result_int64(context, int)
-            case .double(let double): sqlite3_result_double(context, double)
-            case .string(let string):
-                // With its length: text may hold NUL bytes.
-                let utf8 = Array(string.utf8)
-                if utf8.isEmpty {
-                    sqlite3_result_text(context, "", 0, ripple_sqlite_transient())
-                } else {
-                    utf8.withUnsafeBufferPointer { buffer in
-                        buffer.withMemoryRebound(to: CChar.self) { chars in
-                            sqlite3_result_text64(context, chars.baseAddress, sqlite3_uint64(chars.count), ripple_sqlite_transient(), UInt8(SQLITE_UTF8))
-                        }
-                    }
-                }
-            case .blob(let data):
-                if data.isEmpty {
-                    sqlite3_result_zeroblob(context, 0)
-                } else {
-                    data.withUnsafeBytes { bytes in
-                        sqlite3_result_blob64(context, bytes.baseAddress, sqlite3_uint64(bytes.count), ripple_sqlite_transient())
+    /// The function that `add(function:)` gave SQLite, from the context of a call.
+    static func registered(in context: OpaquePointer?) -> DatabaseFunction? {
+        guard let userData = sqlite3_user_data(context) else { return nil }
+        return Unmanaged<DatabaseFunction>.fromOpaque(userData).takeUnretainedValue()
+    }
+
+    /// The arguments of a call, as SQLite gives them to a function or an aggregate step.
+    static func arguments(_ count: CInt, _ values: UnsafeMutablePointer<OpaquePointer?>?) -> [DatabaseValue] {
+        (0..<Int(count)).map { DatabaseValue(sqliteValue: values?[$0]) }
+    }
+
+    /// Gives SQLite the result of a call.
+    static func setResult(_ result: (any DatabaseValueConvertible)?, in context: OpaquePointer?) {
+        switch result?.databaseValue.storage ?? .null {
+        case .null: sqlite3_result_null(context)
+        case .int64(let int): sqlite3_result_int64(context, int)
+        case .double(let double): sqlite3_result_double(context, double)
+        case .string(let string):
+            // With its length: text may hold NUL bytes.
+            let utf8 = Array(string.utf8)
+            if utf8.isEmpty {
+                sqlite3_result_text(context, "", 0, ripple_sqlite_transient())
+            } else {
+                utf8.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { chars in
+                        sqlite3_result_text64(context, chars.baseAddress, sqlite3_uint64(chars.count), ripple_sqlite_transient(), UInt8(SQLITE_UTF8))
                     }
                 }
             }
-        } catch let error as DatabaseError {
-            // Without a message, SQLite's message for the code.
+        case .blob(let data):
+            if data.isEmpty {
+                sqlite3_result_zeroblob(context, 0)
+            } else {
+                data.withUnsafeBytes { bytes in
+                    sqlite3_result_blob64(context, bytes.baseAddress, sqlite3_uint64(bytes.count), ripple_sqlite_transient())
+                }
+            }
+        }
+    }
+
+    /// Makes the statement fail with `error`: a ``DatabaseError`` keeps its code, and its
+    /// message (SQLite's message of the code when it has none); any other error is an
+    /// `SQLITE_ERROR` that carries its description.
+    static func setError(_ error: any Error, in context: OpaquePointer?) {
+        if let error = error as? DatabaseError {
             if let message = error.message { sqlite3_result_error(context, message, -1) }
             sqlite3_result_error_code(context, error.extendedResultCode.rawValue)
-        } catch {
+        } else {
             sqlite3_result_error(context, "\(error)", -1)
         }
     }
@@ -108,18 +134,32 @@ extension Database {
         if function.isPure { flags |= SQLITE_DETERMINISTIC }
         // SQLite keeps a retained reference to the function, released when it replaces or
         // drops the function, or closes the connection (the destructor below).
-        let context = Unmanaged.passRetained(function).toOpaque()
-        let code = sqlite3_create_function_v2(
-            sqliteConnection, function.name, function.argumentCount ?? -1, flags, context,
-            { context, count, values in
-                guard let userData = sqlite3_user_data(context) else { return }
-                Unmanaged<DatabaseFunction>.fromOpaque(userData).takeUnretainedValue().call(context, count, values)
-            },
-            nil, nil,
-            { userData in
-                guard let userData else { return }
-                Unmanaged<DatabaseFunction>.fromOpaque(userData).release()
-            })
+        let userData = Unmanaged.passRetained(function).toOpaque()
+        let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { userData in
+            guard let userData else { return }
+            Unmanaged<DatabaseFunction>.fromOpaque(userData).release()
+        }
+        let code: CInt
+        switch function.kind {
+        case .function:
+            code = sqlite3_create_function_v2(
+                sqliteConnection, function.name, function.argumentCount ?? -1, flags, userData,
+                { context, count, values in
+                    guard case .function(let body) = DatabaseFunction.registered(in: context)?.kind else { return }
+                    do {
+                        try DatabaseFunction.setResult(body(DatabaseFunction.arguments(count, values)), in: context)
+                    } catch {
+                        DatabaseFunction.setError(error, in: context)
+                    }
+                },
+                nil, nil, release)
+        case .aggregate:
+            code = sqlite3_create_function_v2(
+                sqliteConnection, function.name, function.argumentCount ?? -1, flags, userData, nil,
+                { context, count, values in _AggregateContextBox.step(context, count, values) },
+                { context in _AggregateContextBox.final(context) },
+                release)
+        }
         // On failure SQLite has called the destructor already.
         assert(code == SQLITE_OK || code == SQLITE_MISUSE || code == SQLITE_ERROR, "unexpected result \(code) from sqlite3_create_function_v2")
     }
