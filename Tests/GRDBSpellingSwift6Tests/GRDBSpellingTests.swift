@@ -311,6 +311,36 @@ final class GRDBRecordSpellingTests: XCTestCase {
 
             """)
     }
+
+    /// A custom aggregate as GRDB's documentation and tests write it: a local type, and
+    /// an `Int` argument count.
+    func testDatabaseAggregate() throws {
+        struct MySum: DatabaseAggregate {
+            var sum: Int = 0
+
+            mutating func step(_ dbValues: [DatabaseValue]) {
+                if let int = Int.fromDatabaseValue(dbValues[0]) {
+                    sum += int
+                }
+            }
+
+            func finalize() -> (any DatabaseValueConvertible)? {
+                return sum
+            }
+        }
+        let argumentCount: Int = 1
+        let mySum = DatabaseFunction("mySum", argumentCount: argumentCount, aggregate: MySum.self)
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            db.add(function: mySum)
+            try db.execute(sql: "CREATE TABLE test(i)")
+            try db.execute(sql: "INSERT INTO test(i) VALUES (1)")
+            try db.execute(sql: "INSERT INTO test(i) VALUES (2)")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT mysum(i) FROM test")!, 3)
+            XCTAssertEqual(try Int.fetchOne(db, Table("test").select(mySum(Column("i")))), 3)
+            db.remove(function: mySum)
+        }
+    }
 }
 
 /// Values appended from any thread.
