@@ -81,7 +81,13 @@ extension DatabaseValueConvertible {
             let (found, value) = try optional.fetchFirst(statement, arguments: arguments, adapter: adapter)
             return found ? (value as! Self) : nil
         }
-        return try firstFlattened(DatabaseValueCursor<Self?>(statement: statement, arguments: arguments, adapter: adapter))
+        // As GRDB: what the type makes of the first value, NULL included (`DatabaseValue`
+        // gives `.null`, `Int` gives nil); nil when there is no row.
+        let cursor = try DatabaseValueCursor<DatabaseValue>(statement: statement, arguments: arguments, adapter: adapter)
+        guard let dbValue = try cursor.next() else { return nil }
+        if let value = Self.fromDatabaseValue(dbValue) { return value }
+        if dbValue.isNull { return nil }
+        throw decodingError(dbValue, Self.self, statement: statement, index: cursor.column)
     }
 
     /// A cursor over the values of the first column of `sql`.

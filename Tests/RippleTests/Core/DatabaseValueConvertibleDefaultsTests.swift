@@ -70,4 +70,18 @@ final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
             XCTAssertEqual(try NSNumber.fetchAll(db, sql: "SELECT 1 UNION ALL SELECT 2.5"), [NSNumber(value: 1), NSNumber(value: 2.5)])
         }
     }
+
+    /// `fetchOne` gives what the type makes of the first value, NULL included, as in GRDB.
+    func testFetchOneOfNull() throws {
+        try DatabaseQueue().read { db in
+            XCTAssertEqual(try DatabaseValue.fetchOne(db, sql: "SELECT NULL"), .null)
+            XCTAssertNil(try DatabaseValue.fetchOne(db, sql: "SELECT 1 WHERE 0"), "no row")
+            XCTAssertNil(try Int.fetchOne(db, sql: "SELECT NULL"))
+            XCTAssertNil(try Point.fetchOne(db, sql: "SELECT NULL"))
+            XCTAssertEqual(try Point.fetchOne(db, sql: #"SELECT '{"x":1,"y":1}'"#), Point(x: 1, y: 1))
+            XCTAssertThrowsError(try Point.fetchOne(db, sql: "SELECT 'bad'")) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_MISMATCH)
+            }
+        }
+    }
 }
