@@ -117,8 +117,16 @@ final class DatabaseMigratorTests: XCTestCase {
         try dbQueue.read { db in
             XCTAssertThrowsError(try db.checkForeignKeys(in: "book")) { error in
                 XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY)
+                XCTAssertEqual((error as? DatabaseError)?.message?.hasPrefix(
+                    "FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:"), true, "\(error)")
             }
             XCTAssertNoThrow(try db.checkForeignKeys(in: "author"))
+            let violations = try Array(db.foreignKeyViolations())
+            XCTAssertEqual(violations.map(\.originTable), ["book"])
+            XCTAssertEqual(violations.first?.destinationTable, "author")
+            XCTAssertEqual(violations.first?.description, "FOREIGN KEY constraint violation - from book to author, in rowid 1")
+            XCTAssertEqual(try Array(db.foreignKeyViolations(in: "author")).count, 0)
+            XCTAssertThrowsError(try db.foreignKeyViolations(in: "missing"))
         }
     }
 
