@@ -22,6 +22,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     var limitCount: Int?
     var offsetCount: Int?
     var isDistinct = false
+    /// `orderByPrimaryKey()`, `groupByPrimaryKey()`: the primary key, read when the SQL is
+    /// made, unless other orderings or groupings came later.
+    var ordersByPrimaryKey = false
+    var groupsByPrimaryKey = false
 
     init(tableName: String, selection: [SQLSelection] = [.allColumns]) {
         self.tableName = tableName
@@ -128,6 +132,23 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return request
     }
 
+    /// Sorts by the primary key (the rowid for a table without one).
+    public func orderByPrimaryKey() -> Self {
+        var request = self
+        request.orderings = []
+        request.isReversed = false
+        request.ordersByPrimaryKey = true
+        return request
+    }
+
+    /// Groups rows by the primary key: `GROUP BY id`.
+    public func groupByPrimaryKey() -> Self {
+        var request = self
+        request.groupings = []
+        request.groupsByPrimaryKey = true
+        return request
+    }
+
     /// Reverses the ordering (by primary key when the request has none).
     public func reversed() -> Self {
         var request = self
@@ -175,6 +196,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         request.limitCount = limitCount
         request.offsetCount = offsetCount
         request.isDistinct = isDistinct
+        request.ordersByPrimaryKey = ordersByPrimaryKey
+        request.groupsByPrimaryKey = groupsByPrimaryKey
         return request
     }
 
@@ -190,6 +213,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if let predicate = try wherePredicate(db) {
             sql += " WHERE " + predicate.sql(&context)
         }
+        var groupings = self.groupings
+        if groupings.isEmpty, groupsByPrimaryKey {
+            groupings = try db.primaryKey(tableName).columns.map { Column($0).sqlExpression }
+        }
         if !groupings.isEmpty {
             sql += " GROUP BY " + groupings.map { $0.sql(&context) }.joined(separator: ", ")
         }
@@ -197,6 +224,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             sql += " HAVING " + Self.conjunction(havings).sql(&context)
         }
         var orderings = self.orderings
+        if orderings.isEmpty, ordersByPrimaryKey {
+            orderings = try db.primaryKey(tableName).columns.map { Column($0).asc }
+        }
         if isReversed {
             if orderings.isEmpty {
                 orderings = try db.primaryKey(tableName).columns.map { Column($0).desc }

@@ -168,6 +168,9 @@ extension TableRecord {
     @discardableResult
     public static func deleteAll(_ db: Database) throws -> Int { try all().deleteAll(db) }
 
+    /// All records, sorted by primary key.
+    public static func orderByPrimaryKey() -> QueryInterfaceRequest<Self> { all().orderByPrimaryKey() }
+
     /// Updates all records and returns how many were updated.
     @discardableResult
     public static func updateAll(

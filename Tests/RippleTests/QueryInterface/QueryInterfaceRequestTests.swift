@@ -154,6 +154,17 @@ final class QueryInterfaceRequestTests: XCTestCase {
         }
     }
 
+    func testPrimaryKeyOrderingAndGrouping() throws {
+        let dbQueue = try makePlayerDatabase()
+        XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey()), #"SELECT * FROM "player" ORDER BY "id" ASC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey().reversed()), #"SELECT * FROM "player" ORDER BY "id" DESC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey().order(Column("name"))), #"SELECT * FROM "player" ORDER BY "name" ASC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.all().groupByPrimaryKey()), #"SELECT * FROM "player" GROUP BY "id""#)
+        XCTAssertEqual(try sql(dbQueue, Player.all().groupByPrimaryKey().asRequest(of: Row.self)), #"SELECT * FROM "player" GROUP BY "id""#)
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE note (body TEXT)") }
+        XCTAssertEqual(try sql(dbQueue, Table("note").all().orderByPrimaryKey()), #"SELECT * FROM "note" ORDER BY "rowid" ASC"#)
+    }
+
     func testAnyFetchRequest() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2)") }
