@@ -93,3 +93,76 @@ extension Table where RowDecoder: FetchableRecord {
     /// A cursor over the records.
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> { try all().fetchCursor(db) }
 }
+
+extension Table {
+    /// Rows sorted by primary key.
+    public func orderByPrimaryKey() -> QueryInterfaceRequest<RowDecoder> { all().orderByPrimaryKey() }
+
+    /// Rows with these unique keys (column-value dictionaries).
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> QueryInterfaceRequest<RowDecoder> { all().filter(keys: keys) }
+
+    /// Rows that satisfy a predicate made with the connection (see `filterWhenConnected`).
+    public func filterWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> QueryInterfaceRequest<RowDecoder> {
+        all().filterWhenConnected(predicate)
+    }
+
+    /// Groups rows: `GROUP BY`.
+    public func group(_ expressions: any SQLExpressible...) -> QueryInterfaceRequest<RowDecoder> {
+        var request = all()
+        request.groupings = expressions.map(\.sqlExpression)
+        return request
+    }
+
+    /// Removes duplicate rows: `SELECT DISTINCT`.
+    public func distinct() -> QueryInterfaceRequest<RowDecoder> { all().distinct() }
+
+    /// Whether the row with this primary key exists.
+    public func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try !filter(key: key).isEmpty(db)
+    }
+
+    /// Whether the row with this unique key exists.
+    public func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try !filter(key: key).isEmpty(db)
+    }
+
+    /// Deletes the row with this primary key; returns whether there was one.
+    @discardableResult
+    public func deleteOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
+        try filter(key: key).deleteAll(db) > 0
+    }
+
+    /// Deletes the row with this unique key; returns whether there was one.
+    @discardableResult
+    public func deleteOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
+        try filter(key: key).deleteAll(db) > 0
+    }
+
+    /// Deletes the rows with these primary keys; returns how many were deleted.
+    @discardableResult
+    public func deleteAll<S: Sequence>(_ db: Database, keys: S) throws -> Int where S.Element: DatabaseValueConvertible {
+        try filter(keys: keys).deleteAll(db)
+    }
+
+    /// Updates all rows and returns how many were updated.
+    @discardableResult
+    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, _ assignments: [ColumnAssignment]) throws -> Int {
+        try all().updateAll(db, onConflict: conflictResolution, assignments)
+    }
+}
+
+extension Table where RowDecoder == Row {
+    /// The row with this primary key.
+    public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> Row? { try filter(key: key).fetchOne(db) }
+    /// The distinct rows.
+    public func fetchSet(_ db: Database) throws -> Set<Row> { try all().fetchSet(db) }
+}
+
+extension Table where RowDecoder: FetchableRecord {
+    /// The record with this primary key.
+    public func fetchOne(_ db: Database, key: some DatabaseValueConvertible) throws -> RowDecoder? { try filter(key: key).fetchOne(db) }
+    /// The records with these primary keys.
+    public func fetchAll<S: Sequence>(_ db: Database, keys: S) throws -> [RowDecoder] where S.Element: DatabaseValueConvertible {
+        try filter(keys: keys).fetchAll(db)
+    }
+}

@@ -165,6 +165,27 @@ final class QueryInterfaceRequestTests: XCTestCase {
         XCTAssertEqual(try sql(dbQueue, Table("note").all().orderByPrimaryKey()), #"SELECT * FROM "note" ORDER BY "rowid" ASC"#)
     }
 
+    func testTableKeyMethods() throws {
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2), ('C', 2)")
+            let table = Table("player")
+            XCTAssertTrue(try table.exists(db, key: 1))
+            XCTAssertFalse(try table.exists(db, key: 9))
+            XCTAssertTrue(try table.exists(db, key: ["id": 2]))
+            XCTAssertThrowsError(try table.exists(db, key: ["name": "B"]), "name is no unique key")
+            XCTAssertEqual(try table.fetchOne(db, key: 2)?["name"] as String?, "B")
+            XCTAssertEqual(try Table<Player>("player").fetchAll(db, keys: [1, 3]).map(\.name), ["A", "C"])
+            XCTAssertEqual(try table.group(Column("score")).fetchCount(db), 2)
+            XCTAssertEqual(try table.select(Column("score")).distinct().fetchCount(db), 2)
+            XCTAssertEqual(try table.orderByPrimaryKey().reversed().fetchOne(db)?["name"] as String?, "C")
+            XCTAssertTrue(try table.deleteOne(db, key: 1))
+            XCTAssertTrue(try table.deleteOne(db, key: ["id": 2]))
+            XCTAssertEqual(try table.deleteAll(db, keys: [3, 4]), 1)
+            XCTAssertTrue(try table.isEmpty(db))
+        }
+    }
+
     func testAnyFetchRequest() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2)") }
