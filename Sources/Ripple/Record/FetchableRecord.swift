@@ -33,14 +33,18 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
     /// The row records are built from, read in place.
     @usableFromInline var row: Row
 
-    /// With an adapter: the adapted row records are built from, and the adapter.
-    @usableFromInline var adapted: (row: Row, adapter: any RowAdapter)?
+    /// With an adapter: the adapted row records are built from (a plain optional, checked
+    /// at each record without exclusivity checks or metadata), and the adapter.
+    // @exclusivity(unchecked): see the measurement at Database's fields.
+    @exclusivity(unchecked) @usableFromInline var adaptedRow: Row?
+    let adapter: (any RowAdapter)?
 
     @usableFromInline
     override init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         row = Row(statement: statement)
+        self.adapter = adapter
         if let adapter {
-            adapted = (Row(base: row, layout: try adapter.layout(forColumns: statement.columnNames)), adapter)
+            adaptedRow = Row(base: row, layout: try adapter.layout(forColumns: statement.columnNames))
         }
         try super.init(statement: statement, arguments: arguments, adapter: nil)
     }
@@ -51,15 +55,15 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
         // SQLite may have compiled the statement again, with other columns.
         if !row.describesColumns(of: statement) { try renewRow() }
         row.rewindColumnLookups()
-        if let adapted { return try Record.decoded(from: adapted.row) }
+        if let adaptedRow { return try Record.decoded(from: adaptedRow) }
         return try Record.decoded(from: row)
     }
 
     @usableFromInline
     func renewRow() throws {
         row = Row(statement: statement)
-        if let adapter = adapted?.adapter {
-            adapted = (Row(base: row, layout: try adapter.layout(forColumns: statement.columnNames)), adapter)
+        if let adapter {
+            adaptedRow = Row(base: row, layout: try adapter.layout(forColumns: statement.columnNames))
         }
     }
 }
