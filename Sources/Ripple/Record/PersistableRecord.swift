@@ -296,27 +296,20 @@ extension MutablePersistableRecord {
     {
         let key = try primaryKeyValues(db)
         let (predicate, keyArguments) = keyPredicate(key)
+        // With nothing else to write, the key writes itself, as in GRDB: the UPDATE runs,
+        // transaction observers hear of it, and a RETURNING clause has a row.
+        let columns = updated.isEmpty ? key.keys.sorted() : updated
+        var sql = "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
+            + columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+            + " WHERE " + predicate
+        let values = columns.map { container.databaseValue(forColumn: $0) ?? key[$0] ?? .null } + keyArguments
         if let returning {
-            // (With nothing else to write, the key writes itself, for the RETURNING clause.)
-            let columns = updated.isEmpty ? key.keys.sorted() : updated
-            let sql = "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
-                + columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-                + " WHERE " + predicate + " RETURNING " + returning
-            let values = columns.map { container.databaseValue(forColumn: $0) ?? key[$0] ?? .null } + keyArguments
+            sql += " RETURNING " + returning
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(values))
             try fetch(statement)
             return
         }
-        guard !updated.isEmpty else {
-            // Nothing to update: still check that the row exists.
-            if try !exists(db) { throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key) }
-            return
-        }
-        let sql = "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
-            + updated.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-            + " WHERE " + predicate
-        let values = updated.map { container.databaseValue(forColumn: $0)! } + keyArguments
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
         if db.changesCount == 0 {
             throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key)

@@ -172,6 +172,29 @@ final class AppRecordAPITests: XCTestCase {
         }
     }
 
+    struct OnlyID: Codable, PersistableRecord {
+        static let databaseTableName = "onlyID"
+        var id: Int64
+    }
+
+    /// A record with nothing but its key still runs an UPDATE (`SET id = id`), as in GRDB:
+    /// observers hear of it, and a missing row throws.
+    func testUpdateOfARecordMadeOfItsKey() throws {
+        let dbQueue = try DatabaseQueue()
+        let recorder = SQLRecorder()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE onlyID (id INTEGER PRIMARY KEY)")
+            try OnlyID(id: 1).insert(db)
+            db.record(into: recorder)
+            try OnlyID(id: 1).update(db)
+            XCTAssertEqual(db.changesCount, 1)
+            XCTAssertThrowsError(try OnlyID(id: 2).update(db)) { error in
+                guard case RecordError.recordNotFound? = error as? RecordError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertTrue(recorder.statements.contains { $0.hasPrefix(#"UPDATE "onlyID" SET "id" = "#) }, "\(recorder.statements)")
+    }
+
     func testRecordComparison() throws {
         var player = Player(id: 1, name: "Arthur", score: 100)
         let old = player
