@@ -26,6 +26,7 @@ extension Database {
     /// Observations keep seeing other connections' commits across a checkpoint: a log that
     /// restarts is read again from its start.
     ///
+    /// - parameter kind: How the log is copied (`.passive` waits for nothing).
     /// - parameter dbName: The schema (`"main"`, or an attached database); nil for all.
     @discardableResult
     public func checkpoint(_ kind: CheckpointMode = .passive, on dbName: String? = "main") throws

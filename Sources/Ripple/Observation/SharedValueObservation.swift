@@ -31,6 +31,8 @@ extension ValueObservation {
     /// the scheduler). Values come through `scheduler`, on the main queue by default;
     /// with `.immediate`, the first subscriber gets the first value during `start`.
     ///
+    /// - parameter reader: The database to observe.
+    /// - parameter scheduler: Where values are delivered: the main queue by default.
     /// - parameter extent: `.whileObserved` (the default) stops observing when the last
     ///   subscriber cancels, and on an error; `.observationLifetime` observes until the
     ///   shared observation is deallocated and all subscriptions are cancelled.
