@@ -32,8 +32,8 @@ extension RangeReplaceableCollection {
 
 extension Array {
     /// The remaining elements of a cursor. (Array's own, more specific than the one of
-    /// `RangeReplaceableCollection`: `fetchAll` goes through it, and the generic one
-    /// costs W2b about 10% more instructions.)
+    /// `RangeReplaceableCollection`: `fetchAll` goes through it, and the generic one is
+    /// slower; see Benchmarks/README.md, session 19.)
     @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
