@@ -95,12 +95,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// ```
     public func insertAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
-        return try record.insertAndFetch(db, onConflict: conflictResolution, selection: Self.databaseSelection) { statement in
-            guard let inserted = try Self.fetchOne(statement) else {
-                throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: [:])
-            }
-            return inserted
-        }
+        return try record.insertAndFetch(db, onConflict: conflictResolution, as: Self.self)
     }
 
     /// Updates the record's row, and returns it as the database stores it.
