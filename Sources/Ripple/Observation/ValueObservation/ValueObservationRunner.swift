@@ -1,176 +1,6 @@
 import Dispatch
 import Foundation
 
-extension ValueObservation {
-    /// Starts the observation.
-    ///
-    /// - parameter reader: a ``DatabaseQueue`` or a ``DatabasePool``, which deliver a value
-    ///   after each transaction that changed it; or a reader that does not change, such
-    ///   as a ``DatabaseSnapshot``, which delivers one value.
-    /// - parameter scheduler: `.async(onQueue:)` (the default, on the main queue),
-    ///   `.immediate` (the initial value synchronously, during `start`, which must then be
-    ///   called on the main actor), or `.mainActor`.
-    /// - parameter onError: called when a fetch fails; the observation goes on.
-    /// - parameter onChange: called with each fresh value.
-    /// - returns: a cancellable that stops the observation, also when deallocated.
-    @preconcurrency
-    public func start(
-        in reader: some DatabaseReader,
-        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
-        onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
-    {
-        start(in: reader, scheduling: scheduler as any ValueObservationScheduler, onError: onError, onChange: onChange)
-    }
-
-    /// Starts the observation, and delivers its values on the main actor, to main-actor
-    /// isolated handlers: the way of an `@Observable` model.
-    ///
-    /// ```swift
-    /// @Observable @MainActor final class PlayerList {
-    ///     var players: [Player] = []
-    ///     private var cancellable: AnyDatabaseCancellable?
-    ///
-    ///     func observe(_ dbQueue: DatabaseQueue) {
-    ///         cancellable = ValueObservation
-    ///             .tracking { db in try Player.fetchAll(db) }
-    ///             .start(in: dbQueue, scheduling: .immediate) { error in
-    ///                 print(error)
-    ///             } onChange: { [weak self] players in
-    ///                 self?.players = players
-    ///             }
-    ///         // With .immediate, `players` is set here already.
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// It may be called from any code, as GRDB's test suites do from nonisolated test
-    /// methods that run on the main thread: `.immediate` delivers the initial value during
-    /// the call when it runs on the main actor; called elsewhere, the observation does not
-    /// start, and `onError` gets a ``DatabaseError`` (`SQLITE_MISUSE`) on the main actor.
-    ///
-    /// - parameter reader: a ``DatabaseQueue`` or a ``DatabasePool`` (or a reader that does
-    ///   not change, which delivers one value).
-    /// - parameter scheduler: `.mainActor` (the default: every value asynchronously) or
-    ///   `.immediate` (the initial value synchronously, during `start`).
-    /// - parameter onError: called on the main actor when a fetch fails; the observation
-    ///   goes on.
-    /// - parameter onChange: called on the main actor with each fresh value.
-    /// - returns: a cancellable that stops the observation, also when deallocated.
-    @preconcurrency
-    public func start(
-        in reader: some DatabaseReader,
-        scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
-        onError: @escaping @MainActor (any Error) -> Void,
-        onChange: @escaping @MainActor (Value) -> Void) -> AnyDatabaseCancellable
-    {
-        // The scheduler delivers on the main queue, the main actor's executor; the initial
-        // value of .immediate comes during this call, only when it runs on the main actor.
-        start(
-            in: reader,
-            scheduling: scheduler as any ValueObservationScheduler,
-            onError: { error in Self.onMainActor { onError(error) } },
-            onChange: { value in Self.onMainActor { onChange(value) } })
-    }
-
-    /// Runs `body` on the main actor: now when the caller runs there, else asynchronously.
-    private static func onMainActor(_ body: @escaping @MainActor () -> Void) {
-        if MainActorCheck.isOnMainActor {
-            MainActor.assumeIsolated(body)
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
-        }
-    }
-
-    /// The existential form, which both public variants call.
-    private func start(
-        in reader: some DatabaseReader,
-        scheduling scheduler: any ValueObservationScheduler,
-        onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
-    {
-        guard let writer = reader as? any DatabaseWriter else {
-            return UnchangingReaderObservation.start(
-                self, in: reader, scheduler: scheduler, onError: onError, onChange: onChange)
-        }
-        let runner = TypedValueObservationRunner(
-            writer: writer, observation: self, scheduler: scheduler,
-            onError: onError, onChange: onChange)
-        runner.start()
-        return AnyDatabaseCancellable(observation: runner)
-    }
-}
-
-/// The observation of a reader that is not a writer (a ``DatabaseSnapshot``): its content
-/// never changes, and its one value is delivered as the scheduler says.
-enum UnchangingReaderObservation {
-    /// What the read uses: taken out by the read, which hands it to `OutOfAccessRelease`
-    /// when done, so that the application's closures are not released on the reader's
-    /// queue, where a `deinit` that reads the snapshot would wait for the queue itself.
-    private struct Closures<Value: Sendable> {
-        var pipeline: ValuePipeline<Value>
-        var options: ValueObservationOptions
-        var onError: @Sendable (any Error) -> Void
-        var onChange: @Sendable (Value) -> Void
-
-        func fetch(_ db: Database) throws -> Value? {
-            options.notify(\.willFetch)
-            return try pipeline.reduce(pipeline.fetch(db))
-        }
-
-        func fail(_ error: any Error) {
-            options.notify(\.didFail, error)
-            onError(error)
-        }
-    }
-
-    static func start<Value: Sendable>(
-        _ observation: ValueObservation<Value>,
-        in reader: some DatabaseReader,
-        scheduler: any ValueObservationScheduler,
-        onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
-    {
-        let options = observation.options
-        let cancellation = Cancellation()
-        let closures = Closures(pipeline: observation.makePipeline(), options: options, onError: onError, onChange: onChange)
-        options.notify(\.willStart)
-        if scheduler.immediateInitialValue() {
-            if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
-                closures.fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage))
-            } else {
-                do {
-                    if let value = try reader.read(closures.fetch) { onChange(value) }
-                } catch {
-                    closures.fail(error)
-                }
-            }
-        } else {
-            let held = LockedState<Closures<Value>?>(closures)
-            reader.asyncRead { result in
-                guard let taken = held.withLock({ held in
-                    defer { held = nil }
-                    return held
-                }) else { return }
-                let outcome = Result { try taken.fetch(result.get()) }
-                // (No other copy: the delivery's goes on the scheduler's queue.)
-                scheduler.schedule { [taken] in
-                    guard !cancellation.isCancelled else { return }
-                    switch outcome {
-                    case .success(let value?): taken.onChange(value)
-                    case .success(nil): break
-                    case .failure(let error): taken.fail(error)
-                    }
-                }
-                OutOfAccessRelease.release(consume taken)
-            }
-        }
-        return AnyDatabaseCancellable {
-            if cancellation.cancel() { options.notify(\.didCancel) }
-        }
-    }
-}
-
 /// Runs one started value observation. It is its own region observer: one object per
 /// observation, with one lock (W6m).
 ///
@@ -200,7 +30,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
 
     /// The fetches, the cancellation, the handlers and the deliveries, shared across
     /// threads.
-    fileprivate let state: LockedState<ValueObservationSharedState>
+    let state: LockedState<ValueObservationSharedState>
 
     /// The error handler: let go once cancelled, so that one that keeps the cancellable
     /// makes no cycle then. Only read and written inside `state.withLock`.
@@ -208,27 +38,23 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
 
     /// What a fetch gives: a value to deliver (or none, when the pipeline skips it), or an
     /// error.
-    fileprivate enum FetchOutcome {
+    enum FetchOutcome {
         /// The delivery of a value: it calls the change handler set when it was made.
         case value(@Sendable () -> Void)
         case failure(any Error)
     }
 
-    /// Adds the delivery of an outcome, unless cancelled; returns whether a delivery must
-    /// be scheduled. With the lock held.
-    private func enqueue(_ outcome: FetchOutcome, _ state: inout ValueObservationSharedState) -> Bool {
-        guard !state.isCancelled else { return false }
-        // The delivery calls the handler that is set now: a cancellation that comes
-        // before it runs drops it, or stops the delivery under way before it.
-        let delivery: @Sendable () -> Void
+    /// The delivery of an outcome: it calls the handler that is set now, with the lock
+    /// held. A cancellation that comes before it runs drops it, or stops the delivery under
+    /// way before it.
+    private func delivery(of outcome: FetchOutcome) -> @Sendable () -> Void {
         switch outcome {
         case .value(let deliverValue):
-            delivery = deliverValue
+            return deliverValue
         case .failure(let error):
             let onError = onError
-            delivery = { onError?(error) }
+            return { onError?(error) }
         }
-        return state.deliveries.append(delivery)
     }
 
     /// What a cancelled observation lets go, for the caller to release once the lock is
@@ -278,7 +104,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// Whether the region is recorded again on each fetch.
     private var recordsRegionOnEachFetch: Bool { regionSpec.recordsRegionOnEachFetch }
 
-    fileprivate init(
+    init(
         writer: some DatabaseWriter,
         requiresWriteAccess: Bool,
         throttleInterval: TimeInterval?,
@@ -303,19 +129,19 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
 
     /// Runs the application's fetch, unless cancelled (nil then): its raw result, which
     /// ``delivery(of:)`` turns into a value.
-    fileprivate func fetchRaw(_ db: Database) throws -> Any? {
+    func fetchRaw(_ db: Database) throws -> Any? {
         preconditionFailure("\(type(of: self)) must override fetchRaw(_:)")
     }
 
     /// The delivery of the value that `raw` gives; nil when the pipeline skips it (a
     /// duplicate, say) or once cancelled.
-    fileprivate func delivery(of raw: Any) throws -> (@Sendable () -> Void)? {
+    func delivery(of raw: Any) throws -> (@Sendable () -> Void)? {
         preconditionFailure("\(type(of: self)) must override delivery(of:)")
     }
 
     /// With the lock held, when cancelled: lets the pipeline and the change handler go,
     /// and returns them, for the caller to release once the lock is unlocked.
-    fileprivate func letTypedOutputsGo() -> Any {
+    func letTypedOutputsGo() -> Any {
         preconditionFailure("\(type(of: self)) must override letTypedOutputsGo()")
     }
 
@@ -351,24 +177,12 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
             }
             // Register and fetch the initial value in one writer access: no commit can slip
             // in between.
-            do {
-                let delivery = try writer.unsafeReentrantWrite { db in try registerAndFetch(db) }
-                delivery?()
-            } catch {
-                notify(\.didFail, error)
-                state.withLock { _ in onError }?(error)
-            }
+            deliverNow(writer.unsafeReentrantWrite { db in registerAndFetch(db) })
         } else if isPool, let pool = writer as? DatabasePool {
             startOnReader(pool)
         } else {
             writer.asyncWriteWithoutTransaction { [self] db in
-                whileInUse {
-                    do {
-                        if let delivery = try registerAndFetch(db) { deliver(.value(delivery)) }
-                    } catch {
-                        deliver(error)
-                    }
-                }
+                whileInUse { deliver(registerAndFetch(db)) }
             }
         }
     }
@@ -380,7 +194,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// never waits for a write, and no commit is missed: the one that ends the write that
     /// was running is seen.
     private func startOnReader(_ pool: DatabasePool) {
-        state.withLock { $0.isFetching = true }
+        state.withLock { $0.startFirstFetch() }
         pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
             whileInUse { firstReaderFetch(pool, result, mark) }
         }
@@ -391,22 +205,14 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// schedulers: the fetch may write through the pool (a write inside a write would be
     /// fatal).
     private func startOnReaderNow(_ pool: DatabasePool) {
-        state.withLock { $0.isFetching = true }
+        state.withLock { $0.startFirstFetch() }
         var first: (region: DatabaseRegion, outcome: FetchOutcome?, mark: LastCommitMark?) = (.fullDatabase, nil, nil)
         pool.snapshotRead(markingLastCommit: true) { result, mark in
             let (region, outcome) = readFirstValue(result)
             first = (region, outcome, mark)
         }
         registerAfterFirstRead(pool, region: first.region, mark: first.mark)
-        switch first.outcome {
-        case .value(let delivery)?:
-            delivery()
-        case .failure(let error)?:
-            notify(\.didFail, error)
-            state.withLock { _ in onError }?(error)
-        case nil:
-            break
-        }
+        deliverNow(first.outcome)
         endFetch(delivering: nil)
     }
 
@@ -420,16 +226,8 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// The first value of a pool's observation, read on a reader, and the region to observe.
     private func readFirstValue(_ result: Result<Database, any Error>) -> (DatabaseRegion, FetchOutcome?) {
         var region: DatabaseRegion = .fullDatabase
-        var outcome: FetchOutcome?
-        do {
-            // (Nothing is fetched once cancelled, and nothing delivered.)
-            let db = try result.get()
-            if let fetched = try fetch(db, recording: !isExplicit) {
-                region = try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase
-                if let delivery = try delivery(of: fetched.raw) { outcome = .value(delivery) }
-            }
-        } catch {
-            outcome = .failure(error)
+        let outcome = fetchOutcome(result, recording: !isExplicit) { db, recorded in
+            region = try initialExplicitRegion(db) ?? recorded ?? .fullDatabase
         }
         return (region, outcome)
     }
@@ -476,12 +274,11 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         db.add(transactionObserver: self, extent: .databaseLifetime)
     }
 
-    /// On the writer queue: fetches the initial value and registers the region observer;
-    /// returns the delivery of the value.
-    private func registerAndFetch(_ db: Database) throws -> (@Sendable () -> Void)? {
-        guard let fetched = try fetch(db, recording: !isExplicit) else { return nil }
-        register(db, initialRegion: try initialExplicitRegion(db) ?? fetched.region ?? .fullDatabase)
-        return try delivery(of: fetched.raw)
+    /// On the writer queue: fetches the initial value and registers the region observer.
+    private func registerAndFetch(_ db: Database) -> FetchOutcome? {
+        fetchOutcome(.success(db), recording: !isExplicit) { db, recorded in
+            register(db, initialRegion: try initialExplicitRegion(db) ?? recorded ?? .fullDatabase)
+        }
     }
 
     private var isExplicit: Bool {
@@ -556,7 +353,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// (which, observed meanwhile, ask for one more fetch).
     private func startPoolFetch(_ request: ValueObservationFetchRequest) {
         guard let pool = writer as? DatabasePool else {
-            state.withLock { $0.isFetching = false }
+            state.withLock { $0.fetchDidNotRun() }
             return
         }
         pool.asyncObservationRead { [self] result, _ in fetchAndDeliver(result, request) }
@@ -593,19 +390,16 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
 
     /// Fetches on the writer of a database queue, and delivers the value.
     private func fetchOnWriterAndDeliver(_ db: Database) {
-        do {
-            guard let fetched = try fetch(db, recording: recordsRegionOnEachFetch) else { return }
-            if let recorded = fetched.region { setRegion(recorded, on: db) }
-            if let delivery = try delivery(of: fetched.raw) { deliver(.value(delivery)) }
-        } catch {
-            deliver(error)
+        let outcome = fetchOutcome(.success(db), recording: recordsRegionOnEachFetch) { db, recorded in
+            if let recorded { setRegion(recorded, on: db) }
         }
+        deliver(outcome)
     }
 
     /// Fetches the latest committed state, later, off the writing access.
     private func fetchLatest() {
         guard let writer, !isCancelled else {
-            state.withLock { $0.isFetching = false }
+            state.withLock { $0.fetchDidNotRun() }
             return
         }
         let request = nextFetch()
@@ -622,42 +416,42 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
 
     private func fetchAndDeliverInUse(_ result: Result<Database, any Error>, _ request: ValueObservationFetchRequest) {
         if !isPool {
-            // On the writer queue, the fetch sees every commit made so far: the changes that
-            // asked for another fetch meanwhile are covered by this one.
-            state.withLock { $0.needsRefetch = false }
+            // On the writer queue, the fetch sees every commit made so far.
+            state.withLock { $0.fetchSeesEveryCommit() }
         }
-        var outcome: FetchOutcome?
-        do {
-            // (Nothing is fetched once cancelled, and nothing delivered.)
-            let db = try result.get()
-            if let fetched = try fetch(db, recording: recordsRegionOnEachFetch) {
-                if let recorded = fetched.region { regionWasFetched(recorded, on: db, request) }
-                if let delivery = try delivery(of: fetched.raw) { outcome = .value(delivery) }
-            }
-        } catch {
-            outcome = .failure(error)
+        let outcome = fetchOutcome(result, recording: recordsRegionOnEachFetch) { db, recorded in
+            if let recorded { regionWasFetched(recorded, on: db, request) }
         }
         endFetch(delivering: outcome)
     }
 
-    /// Delivers what a fetch found, and fetches again if a change came meanwhile.
-    private func endFetch(delivering outcome: FetchOutcome?) {
-        // The delivery is enqueued and the fetch ends in one step. A commit that comes
-        // after the delivery (an application that writes again once it sees the value)
-        // finds the fetch over and starts the next one at once, rather than waiting for
-        // this one to end; and the next value is enqueued after this one.
-        if case .failure(let error)? = outcome { notify(\.didFail, error) }
-        let (again, schedulesDelivery) = state.withLock { state -> (Bool, Bool) in
-            let schedulesDelivery = outcome.map { enqueue($0, &state) } ?? false
-            if state.needsRefetch && !state.isCancelled {
-                state.needsRefetch = false
-                return (true, schedulesDelivery)
-            }
-            state.isFetching = false
-            return (false, schedulesDelivery)
+    /// The one fetch of every path: runs the fetch (nothing once cancelled), hands the
+    /// region it read to `regionRead` before the value is reduced (a reduce that fails
+    /// keeps the region), and returns the delivery of the value, or the error.
+    private func fetchOutcome(
+        _ result: Result<Database, any Error>,
+        recording: Bool,
+        regionRead: (Database, DatabaseRegion?) throws -> Void) -> FetchOutcome?
+    {
+        do {
+            let db = try result.get()
+            guard let fetched = try fetch(db, recording: recording) else { return nil }
+            try regionRead(db, fetched.region)
+            return try delivery(of: fetched.raw).map(FetchOutcome.value)
+        } catch {
+            return .failure(error)
         }
-        if schedulesDelivery { state.scheduleDelivery(on: scheduler) }
-        if again { fetchLatest() }
+    }
+
+    /// Delivers what a fetch found, and fetches again if a change came meanwhile (see
+    /// `ValueObservationSharedState.fetchEnded(delivering:)`).
+    private func endFetch(delivering outcome: FetchOutcome?) {
+        if case .failure(let error)? = outcome { notify(\.didFail, error) }
+        let end = state.withLock { state in
+            state.fetchEnded(delivering: outcome.map { delivery(of: $0) })
+        }
+        if end.schedulesDelivery { state.scheduleDelivery(on: scheduler) }
+        if end.fetchesAgain { fetchLatest() }
     }
 
     /// Observes the region that a fetch read.
@@ -715,69 +509,23 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
 
     // MARK: Delivery
 
-    private func deliver(_ error: any Error) {
-        notify(\.didFail, error)
-        deliver(.failure(error))
+    /// Delivers an outcome through the scheduler.
+    private func deliver(_ outcome: FetchOutcome?) {
+        guard let outcome else { return }
+        if case .failure(let error) = outcome { notify(\.didFail, error) }
+        if state.withLock({ $0.enqueue(delivery(of: outcome)) }) { state.scheduleDelivery(on: scheduler) }
     }
 
-    private func deliver(_ outcome: FetchOutcome) {
-        if state.withLock({ enqueue(outcome, &$0) }) { state.scheduleDelivery(on: scheduler) }
-    }
-}
-
-/// The part of a started value observation that depends on the type of its values: the
-/// pipeline that fetches them, and the change handler (see ``ValueObservationRunner``).
-// @unchecked Sendable: `pipeline` and `onChange` are only read and written inside
-// `state.withLock`; the rest is the base class's.
-final class TypedValueObservationRunner<Value: Sendable>: ValueObservationRunner, @unchecked Sendable {
-    /// The application's closures (its fetch, its change handler): let go once cancelled,
-    /// so that one that keeps the cancellable makes no cycle then.
-    private var pipeline: ValuePipeline<Value>?
-    private var onChange: (@Sendable (Value) -> Void)?
-
-    init(
-        writer: some DatabaseWriter,
-        observation: ValueObservation<Value>,
-        scheduler: any ValueObservationScheduler,
-        onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void)
-    {
-        self.pipeline = observation.makePipeline()
-        self.onChange = onChange
-        super.init(
-            writer: writer, requiresWriteAccess: observation.requiresWriteAccess,
-            throttleInterval: observation.throttleInterval, regionSpec: observation.regionSpec,
-            events: observation.options.events, scheduler: scheduler, onError: onError)
-    }
-
-    override fileprivate func fetchRaw(_ db: Database) throws -> Any? {
-        guard let pipeline = state.withLock({ $0.isCancelled ? nil : pipeline }) else { return nil }
-        return try pipeline.fetch(db)
-    }
-
-    override fileprivate func delivery(of raw: Any) throws -> (@Sendable () -> Void)? {
-        // (An observation runs one fetch at a time, which reduces before the next starts:
-        // the pipeline sees the fetches in their order.)
-        // (Read into variables, not returned as a tuple: a tuple of generic types is one
-        // more metadata lookup, and an optional one another.)
-        var pipeline: ValuePipeline<Value>?
-        var onChange: (@Sendable (Value) -> Void)?
-        state.withLock { state in
-            // (Once cancelled, the closures wait for the work under way to end, and are not
-            // used.)
-            guard !state.isCancelled else { return }
-            pipeline = self.pipeline
-            onChange = self.onChange
+    /// Delivers an outcome now, during `start` (the initial value of `.immediate`).
+    private func deliverNow(_ outcome: FetchOutcome?) {
+        switch outcome {
+        case .value(let delivery)?:
+            delivery()
+        case .failure(let error)?:
+            notify(\.didFail, error)
+            state.withLock { _ in onError }?(error)
+        case nil:
+            break
         }
-        guard let pipeline, let value = try pipeline.reduce(raw) else { return nil }
-        return { [onChange] in onChange?(value) }
-    }
-
-    override fileprivate func letTypedOutputsGo() -> Any {
-        defer {
-            pipeline = nil
-            onChange = nil
-        }
-        return (pipeline, onChange)
     }
 }

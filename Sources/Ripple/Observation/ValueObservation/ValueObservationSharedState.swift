@@ -11,8 +11,8 @@ struct ValueObservationSharedState {
     /// with a value or an error.
     var deliveries = DeliveryOrder<@Sendable () -> Void>()
     var isCancelled = false
-    var isFetching = false
-    var needsRefetch = false
+    /// Where the observation's one fetch at a time stands.
+    private(set) var fetchPhase = FetchPhase.idle
     /// The work under way that may hold the observation's closures, on threads that may
     /// be in a database access (see `ValueObservationRunner.whileInUse`): once cancelled,
     /// the closures are let go when the last one ends. A few at most: the writer's, a
@@ -32,15 +32,76 @@ struct ValueObservationSharedState {
         self.events = events
     }
 
+    /// Where the observation's fetch stands: an observation runs one fetch at a time, and
+    /// a change that comes while it runs asks for one more, after it.
+    enum FetchPhase: UInt8 {
+        /// No fetch runs.
+        case idle
+        /// A fetch runs, and no change came since it was asked for.
+        case fetching
+        /// A fetch runs, and a change came since it was asked for: one more follows.
+        case fetchingThenAgain
+    }
+
     /// A change asks for a fetch: false when one runs (it fetches again once done), true
     /// when one starts now.
     mutating func askForFetch() -> Bool {
-        if isFetching {
-            needsRefetch = true
+        switch fetchPhase {
+        case .idle:
+            fetchPhase = .fetching
+            return true
+        case .fetching, .fetchingThenAgain:
+            fetchPhase = .fetchingThenAgain
             return false
         }
-        isFetching = true
-        return true
+    }
+
+    /// The first fetch, which no change asked for, starts.
+    mutating func startFirstFetch() {
+        assert(fetchPhase == .idle, "the first fetch starts while another runs")
+        fetchPhase = .fetching
+    }
+
+    /// A fetch on the writer's queue starts: it sees every commit made so far, so the
+    /// changes that asked for one more fetch meanwhile are covered by this one.
+    mutating func fetchSeesEveryCommit() {
+        if fetchPhase == .fetchingThenAgain { fetchPhase = .fetching }
+    }
+
+    /// A fetch that was asked for does not run (the writer is gone, or the observation
+    /// was cancelled before it began).
+    mutating func fetchDidNotRun() {
+        fetchPhase = .idle
+    }
+
+    /// What ``fetchEnded(delivering:)`` asks the runner to do.
+    struct FetchEnd: Equatable {
+        /// Schedule a delivery: the one enqueued found none scheduled.
+        var schedulesDelivery: Bool
+        /// Fetch again: a change came while the fetch ran.
+        var fetchesAgain: Bool
+    }
+
+    /// A fetch ended: its delivery (if any) is enqueued and the fetch ends in one step, so
+    /// that a commit that comes after the delivery (an application that writes again once
+    /// it sees the value) finds the fetch over and starts the next one at once, and the
+    /// next value is enqueued after this one. Once cancelled, nothing is enqueued, and no
+    /// fetch follows.
+    mutating func fetchEnded(delivering delivery: (@Sendable () -> Void)?) -> FetchEnd {
+        let schedulesDelivery = delivery.map { enqueue($0) } ?? false
+        if fetchPhase == .fetchingThenAgain && !isCancelled {
+            fetchPhase = .fetching
+            return FetchEnd(schedulesDelivery: schedulesDelivery, fetchesAgain: true)
+        }
+        fetchPhase = .idle
+        return FetchEnd(schedulesDelivery: schedulesDelivery, fetchesAgain: false)
+    }
+
+    /// Adds a delivery, unless cancelled; returns whether a delivery must be scheduled
+    /// (none is scheduled or running).
+    mutating func enqueue(_ delivery: @escaping @Sendable () -> Void) -> Bool {
+        guard !isCancelled else { return false }
+        return deliveries.append(delivery)
     }
 
     /// The request of a fetch that starts, and the region observed when it was made.
