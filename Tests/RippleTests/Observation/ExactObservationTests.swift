@@ -6,21 +6,6 @@ import XCTest
 /// Regression tests of the exact-observation issue: each one failed before the fix it
 /// names, and each behavior is also covered by the oracle (`OracleTests`).
 final class ExactObservationTests: XCTestCase {
-    /// Collects the values of a value observation.
-    final class ValueCollector<Value: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var _values: [Value] = []
-        var values: [Value] { lock.withLock { _values } }
-        func append(_ value: Value) { lock.withLock { _values.append(value) } }
-
-        /// Waits until `count` values arrived (or a few seconds went by).
-        func wait(for count: Int) -> [Value] {
-            let deadline = Date().addingTimeInterval(5)
-            while values.count < count && Date() < deadline { usleep(1000) }
-            return values
-        }
-    }
-
     private func makeTeamDatabase(_ writer: some DatabaseWriter) throws {
         try writer.write { db in
             try db.execute(sql: """

@@ -3,46 +3,6 @@ import Foundation
 import XCTest
 @testable import Ripple
 
-/// Collects values delivered by an observation, and waits for them.
-final class ValueCollector<Value: Sendable>: @unchecked Sendable {
-    // One condition guards the values and wakes waiters: no wake-up can be lost.
-    private let condition = NSCondition()
-    private var _values: [Value] = []
-    private var _errors: [any Error] = []
-
-    var values: [Value] { condition.withLock { _values } }
-    var errors: [any Error] { condition.withLock { _errors } }
-
-    func append(_ value: Value) {
-        condition.withLock {
-            _values.append(value)
-            condition.broadcast()
-        }
-    }
-
-    func append(error: any Error) {
-        condition.withLock {
-            _errors.append(error)
-            condition.broadcast()
-        }
-    }
-
-    /// Waits until `predicate` holds for the values, for 5 seconds at most.
-    @discardableResult
-    func wait(until predicate: ([Value]) -> Bool, file: StaticString = #filePath, line: UInt = #line) -> [Value] {
-        let deadline = Date().addingTimeInterval(5)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(_values) {
-            if !condition.wait(until: deadline), !predicate(_values) {
-                XCTFail("timeout; values: \(_values)", file: file, line: line)
-                break
-            }
-        }
-        return _values
-    }
-}
-
 @Sendable func playerCount(_ db: Database) throws -> Int {
     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
 }
@@ -721,35 +681,5 @@ private final class ManualScheduler: ValueObservationScheduler, @unchecked Senda
     func runNext(file: StaticString = #filePath, line: UInt = #line) {
         guard let action = takeNext() else { return XCTFail("no action scheduled", file: file, line: line) }
         action()
-    }
-}
-
-/// As in GRDB: an observation of a view tracks the tables under it, not the view itself,
-/// which SQLite never tells changes of; a request's own region still names the view.
-final class ViewRegionTests: XCTestCase {
-    func testAnObservationOfAViewTracksItsTablesOnly() throws {
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT);
-                CREATE VIEW v AS SELECT * FROM t
-                """)
-        }
-        let request = SQLRequest<Row>(sql: "SELECT name FROM v ORDER BY id")
-        try dbQueue.read { db in
-            XCTAssertEqual(try request.databaseRegion(db).description, "t(id,name),v(id,name)")
-        }
-        let tracked = LockedBox<[DatabaseRegion]>([])
-        let values = LockedBox<[Int]>([])
-        let cancellable = ValueObservation
-            .tracking { try request.fetchAll($0).count }
-            .handleEvents(willTrackRegion: { region in tracked.update { $0.append(region) } })
-            .start(in: dbQueue, scheduling: .async(onQueue: DispatchQueue(label: "views")), onError: { XCTFail("\($0)") }, onChange: { count in values.update { $0.append(count) } })
-        try dbQueue.write { try $0.execute(sql: "INSERT INTO t (name) VALUES ('a')") }
-        let deadline = Date().addingTimeInterval(5)
-        while values.value.last != 1 && Date() < deadline { usleep(1000) }
-        XCTAssertEqual(values.value.last, 1, "a change of the table under the view is seen")
-        XCTAssertEqual(tracked.value.first?.description, "t(id,name)")
-        withExtendedLifetime(cancellable) {}
     }
 }
