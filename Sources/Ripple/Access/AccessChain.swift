@@ -45,6 +45,6 @@ enum AccessChain {
 
     /// An identity that is compared, never dereferenced.
     static func identity(of connection: AnyObject) -> UnsafeRawPointer {
-        UnsafeRawPointer(Unmanaged.passUnretained(connection).toOpaque())
+        UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(connection)))!
     }
 }

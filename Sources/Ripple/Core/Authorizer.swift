@@ -39,13 +39,13 @@ final class Authorizer {
     /// removes it before closing (see `uninstall(from:)`).
     func install(on connection: OpaquePointer) {
         sqlite3_set_authorizer(connection, { context, actionCode, cString1, cString2, cString3, _ in
-            let authorizer = Unmanaged<Authorizer>.fromOpaque(context!).takeUnretainedValue()
-            return authorizer.authorize(actionCode, cString1, cString2, cString3)
-        }, Unmanaged.passUnretained(self).toOpaque())
+            _CallbackContext<Authorizer>.object(context).authorize(actionCode, cString1, cString2, cString3)
+        }, _CallbackContext.unretained(self))
     }
 
     func uninstall(from connection: OpaquePointer) {
         sqlite3_set_authorizer(connection, nil, nil)
+        _CallbackContext.revoke(self)
     }
 
     /// Runs `compile` and returns what the authorizer saw meanwhile.

@@ -40,7 +40,8 @@ public final class Database {
     /// its SQL when the same SQL comes next (the loop of a bulk import).
     @exclusivity(unchecked) private var lastCachedStatement: (sql: String, statement: Statement)?
     @exclusivity(unchecked) private var internalStatements: [Statement?] = Array(repeating: nil, count: InternalStatement.allCases.count)
-    private var busyHandlerContext: Unmanaged<BusyHandlerBox>?
+    /// What the busy handler asks, owned by the connection (the handler's context).
+    private var busyHandlerBox: BusyHandlerBox?
     private var traceHandler: ((TraceEvent) -> Void)?
     /// (Read before each statement: unchecked, as the fields above.)
     @exclusivity(unchecked) private var readOnlyDepth = 0
@@ -150,7 +151,10 @@ public final class Database {
         observation.externalChanges = nil
         observation.gathersWrites = false
         internalStatements = internalStatements.map { _ in nil }
-        if traceHandler != nil { sqlite3_trace_v2(connection, 0, nil, nil) }
+        if traceHandler != nil {
+            sqlite3_trace_v2(connection, 0, nil, nil)
+            _CallbackContext.revoke(self)
+        }
         authorizer.uninstall(from: connection)
         interruptHandle.connectionWillClose()
         // sqlite3_close_v2 waits for statements still alive elsewhere to be finalized.
@@ -160,8 +164,8 @@ public final class Database {
         }
         isClosed = true
         sqliteConnection = nil
-        busyHandlerContext?.release()
-        busyHandlerContext = nil
+        if let busyHandlerBox { _CallbackContext.revoke(busyHandlerBox) }
+        busyHandlerBox = nil
     }
 
     /// Stops the statements that run on this connection now: they throw a
@@ -739,7 +743,7 @@ public final class Database {
     func stepAgainAfterOwnReaders(_ statement: OpaquePointer) -> CInt {
         // (A statement that SQLite stopped for the lock is still running: stepped again, it
         // resumes. One that ended would start over.)
-        guard let box = busyHandlerContext?.takeUnretainedValue(),
+        guard let box = busyHandlerBox,
               sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_READ,
               sqlite3_stmt_busy(statement) != 0
         else { return SQLITE_BUSY }
@@ -753,12 +757,11 @@ public final class Database {
     }
 
     private func installBusyHandler(_ box: BusyHandlerBox) {
-        let context = Unmanaged.passRetained(box)
-        busyHandlerContext = context
+        if let busyHandlerBox { _CallbackContext.revoke(busyHandlerBox) }
+        busyHandlerBox = box
         sqlite3_busy_handler(sqliteConnection, { context, tries in
-            let box = Unmanaged<BusyHandlerBox>.fromOpaque(context!).takeUnretainedValue()
-            return box.shouldRetry(tries: Int(tries)) ? 1 : 0
-        }, context.toOpaque())
+            _CallbackContext<BusyHandlerBox>.object(context).shouldRetry(tries: Int(tries)) ? 1 : 0
+        }, _CallbackContext.unretained(box))
     }
 
     // MARK: - Tracing
@@ -782,13 +785,13 @@ public final class Database {
         traceHandler = trace
         guard trace != nil else {
             sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
+            _CallbackContext.revoke(self)
             return
         }
         sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, context, p, x in
-            let db = Unmanaged<Database>.fromOpaque(context!).takeUnretainedValue()
-            db.handleTrace(mask: mask, p: p, x: x)
+            _CallbackContext<Database>.object(context).handleTrace(mask: mask, p: p, x: x)
             return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, _CallbackContext.unretained(self))
     }
 
     private func handleTrace(mask: UInt32, p: UnsafeMutableRawPointer?, x: UnsafeMutableRawPointer?) {

@@ -99,11 +99,11 @@ final class _AggregateContextBox {
         let reference = raw.bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1)
         let box: _AggregateContextBox
         if let stored = reference.pointee {
-            box = Unmanaged<_AggregateContextBox>.fromOpaque(stored).takeUnretainedValue()
+            box = _CallbackContext<_AggregateContextBox>.retainedObject(stored)
         } else {
             guard let aggregate = DatabaseFunction.makeAggregate(in: context) else { return }
             box = _AggregateContextBox(aggregate)
-            reference.pointee = Unmanaged.passRetained(box).toOpaque()
+            reference.pointee = _CallbackContext.retained(box)
         }
         // SQLite stops the statement at the first error; a later step would see a state
         // the failed step left halfway.
@@ -124,7 +124,7 @@ final class _AggregateContextBox {
            let stored = raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee
         {
             raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee = nil
-            var box = Unmanaged<_AggregateContextBox>.fromOpaque(stored).takeRetainedValue()
+            var box = _CallbackContext<_AggregateContextBox>.takeRetained(stored)
             assert(isKnownUniquelyReferenced(&box), "the aggregate context held the only reference to its box")
             guard !box.failed else { return }
             aggregate = box.aggregate

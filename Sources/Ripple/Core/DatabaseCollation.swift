@@ -85,12 +85,12 @@ extension Database {
         guard let sqliteConnection else { return }
         // SQLite keeps a retained reference to the collation, released when it replaces
         // it or closes the connection (the destructor below).
-        let context = Unmanaged.passRetained(collation).toOpaque()
+        let context = _CallbackContext.retained(collation)
         let code = sqlite3_create_collation_v2(
             sqliteConnection, collation.name, SQLITE_UTF8, context,
             { context, length1, bytes1, length2, bytes2 in
                 guard let context else { return 0 }
-                let collation = Unmanaged<DatabaseCollation>.fromOpaque(context).takeUnretainedValue()
+                let collation = _CallbackContext<DatabaseCollation>.retainedObject(context)
                 let lhs = String(decoding: UnsafeRawBufferPointer(start: bytes1, count: Int(length1)), as: UTF8.self)
                 let rhs = String(decoding: UnsafeRawBufferPointer(start: bytes2, count: Int(length2)), as: UTF8.self)
                 switch collation.compare(lhs, rhs) {
@@ -101,7 +101,7 @@ extension Database {
             },
             { context in
                 guard let context else { return }
-                Unmanaged<DatabaseCollation>.fromOpaque(context).release()
+                _CallbackContext<DatabaseCollation>.release(context)
             })
         // On failure SQLite has called the destructor already.
         assert(code == SQLITE_OK || code == SQLITE_MISUSE || code == SQLITE_ERROR, "unexpected result \(code) from sqlite3_create_collation_v2")

@@ -75,7 +75,7 @@ public final class DatabaseFunction: Hashable, Sendable {
     /// The function that `add(function:)` gave SQLite, from the context of a call.
     static func registered(in context: OpaquePointer?) -> DatabaseFunction? {
         guard let userData = sqlite3_user_data(context) else { return nil }
-        return Unmanaged<DatabaseFunction>.fromOpaque(userData).takeUnretainedValue()
+        return _CallbackContext<DatabaseFunction>.retainedObject(userData)
     }
 
     /// The arguments of a call, as SQLite gives them to a function or an aggregate step.
@@ -134,10 +134,10 @@ extension Database {
         if function.isPure { flags |= SQLITE_DETERMINISTIC }
         // SQLite keeps a retained reference to the function, released when it replaces or
         // drops the function, or closes the connection (the destructor below).
-        let userData = Unmanaged.passRetained(function).toOpaque()
+        let userData = _CallbackContext.retained(function)
         let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { userData in
             guard let userData else { return }
-            Unmanaged<DatabaseFunction>.fromOpaque(userData).release()
+            _CallbackContext<DatabaseFunction>.release(userData)
         }
         let code: CInt
         switch function.kind {

@@ -102,20 +102,20 @@ final class _RowDecodingFailureSlot {
         assert(depth > 0, "a failure is recorded only inside a scope")
         if let current = ripple_row_decoding_current_failure() {
             // Failures of inner scopes are taken when they end: what is here is this scope's.
-            assert(Unmanaged<_RowDecodingFailureSlot>.fromOpaque(current).takeUnretainedValue().depth == depth)
+            assert(_CallbackContext<_RowDecodingFailureSlot>.retainedObject(current).depth == depth)
             return
         }
         let slot = _RowDecodingFailureSlot(error: error, depth: depth)
-        ripple_row_decoding_set_failure(Unmanaged.passRetained(slot).toOpaque())
+        ripple_row_decoding_set_failure(_CallbackContext.retained(slot))
     }
 
     /// The failure recorded in the scope of depth `endedDepth` (or deeper), taken out.
     static func take(endedDepth: UInt32) -> DatabaseError? {
         guard let current = ripple_row_decoding_current_failure() else { return nil }
-        guard Unmanaged<_RowDecodingFailureSlot>.fromOpaque(current).takeUnretainedValue().depth >= endedDepth else {
+        guard _CallbackContext<_RowDecodingFailureSlot>.retainedObject(current).depth >= endedDepth else {
             return nil
         }
         ripple_row_decoding_set_failure(nil)
-        return Unmanaged<_RowDecodingFailureSlot>.fromOpaque(current).takeRetainedValue().error
+        return _CallbackContext<_RowDecodingFailureSlot>.takeRetained(current).error
     }
 }

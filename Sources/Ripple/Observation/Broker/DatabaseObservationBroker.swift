@@ -167,14 +167,14 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     /// The broker whose callbacks run on this thread, if any.
     static var current: DatabaseObservationBroker? {
-        ripple_current_broker().map { Unmanaged<DatabaseObservationBroker>.fromOpaque($0).takeUnretainedValue() }
+        ripple_current_broker().map { _CallbackContext<DatabaseObservationBroker>.object($0) }
     }
 
     /// Runs callbacks that must not use the connection, with the broker current.
     func withoutDatabaseAccess<T>(_ body: () throws -> T) rethrows -> T {
         let savedBroker = ripple_current_broker()
         let savedForbids = database.observation.forbidsAccess
-        ripple_set_current_broker(Unmanaged.passUnretained(self).toOpaque())
+        ripple_set_current_broker(_CallbackContext.unretained(self))
         database.observation.forbidsAccess = true
         defer {
             database.observation.forbidsAccess = savedForbids
@@ -550,6 +550,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     override func connectionWillClose() {
         sqlite3_commit_hook(connection, nil, nil)
         sqlite3_rollback_hook(connection, nil, nil)
+        _CallbackContext.revoke(self)
         uninstallRowHook()
         endExecution()
     }

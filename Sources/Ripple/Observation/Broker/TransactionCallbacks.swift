@@ -39,14 +39,12 @@ extension DatabaseObservationBroker {
     // MARK: - SQLite's commit and rollback hooks
 
     func installTransactionHooks() {
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        let context = _CallbackContext.unretained(self)
         sqlite3_commit_hook(connection, { context in
-            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
-            return broker.commitHook() ? 0 : 1
+            _CallbackContext<DatabaseObservationBroker>.object(context).commitHook() ? 0 : 1
         }, context)
         sqlite3_rollback_hook(connection, { context in
-            let broker = Unmanaged<DatabaseObservationBroker>.fromOpaque(context!).takeUnretainedValue()
-            broker.rollbackHook()
+            _CallbackContext<DatabaseObservationBroker>.object(context).rollbackHook()
         }, context)
     }
 

@@ -167,7 +167,7 @@ final class ExternalChangeTracker {
         sqlite3_finalize(statement)
         sqlite3_wal_hook(connection, { context, connection, databaseName, frameCount in
             guard let context, let connection, let databaseName else { return SQLITE_OK }
-            let tracker = Unmanaged<ExternalChangeTracker>.fromOpaque(context).takeUnretainedValue()
+            let tracker = _CallbackContext<ExternalChangeTracker>.object(context)
             guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
             tracker.ownCommitDidWrite(frameCount: Int(frameCount))
             // What SQLite's default hook does: checkpoint when the log grew long.
@@ -175,7 +175,7 @@ final class ExternalChangeTracker {
                 sqlite3_wal_checkpoint(connection, databaseName)
             }
             return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, _CallbackContext.unretained(self))
     }
 
     /// A commit of this connection: the log holds `frameCount` frames.
@@ -187,6 +187,7 @@ final class ExternalChangeTracker {
     private func uninstallWALHook() {
         // Back to SQLite's default hook.
         sqlite3_wal_autocheckpoint(connection, CInt(clamping: autocheckpoint))
+        _CallbackContext.revoke(self)
     }
 
     /// Where this connection last found the end of the write-ahead log, as a writer: the

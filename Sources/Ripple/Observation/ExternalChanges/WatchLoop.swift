@@ -110,14 +110,14 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
     /// Starts the loop's thread. If the system refuses, tries again a little later: timers
     /// and file events wait meanwhile, and none is lost.
     private func startThread() {
-        let context = Unmanaged.passRetained(self).toOpaque()
+        let context = _CallbackContext.retained(self)
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
         guard pthread_create(&thread, &attributes, watchLoopThreadMain, context) != 0 else { return }
-        Unmanaged<WatchLoop>.fromOpaque(context).release()
+        _CallbackContext<WatchLoop>.release(context)
         lock.withLock { state.threadDidNotStart() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
             perform(lock.withLock { state.startIfIdle() })
@@ -157,7 +157,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
 
 /// The loop's thread: its context is the loop, retained for it by `startThread`.
 private func watchLoopThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    let loop = Unmanaged<WatchLoop>.fromOpaque(context!).takeRetainedValue()
+    let loop = _CallbackContext<WatchLoop>.takeRetained(context!)
     ripple_set_thread_name("Ripple.watch")  // (what `ps` and debuggers show)
     loop.run()
     return nil
