@@ -30,7 +30,36 @@ extension Book: MutablePersistableRecord {
     }
 }
 
+private final class LatinAsciiTokenizer: FTS5WrapperTokenizer {
+    static let name = "latinascii"
+    let wrappedTokenizer: any FTS5Tokenizer
+
+    init(db: Database, arguments: [String]) throws {
+        wrappedTokenizer = try db.makeTokenizer(.unicode61())
+    }
+
+    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+        try tokenCallback(token.uppercased(), flags)
+    }
+}
+
 final class GRDBSpellingFTSTests: XCTestCase {
+    func testFTS5Tokenizers() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            db.add(tokenizer: LatinAsciiTokenizer.self)
+            let tokenizer = try db.makeTokenizer(LatinAsciiTokenizer.tokenizerDescriptor())
+            XCTAssertEqual(try tokenizer.tokenize(query: "a b").map(\.token), ["A", "B"])
+            XCTAssertEqual(try tokenizer.tokenize(document: "a").map(\.flags), [[]])
+            let unicode61 = try db.makeTokenizer(.unicode61(diacritics: .keep))
+            XCTAssertEqual(try unicode61.tokenize(document: "Élan").map(\.token), ["élan"])
+            try db.create(virtualTable: "documents", using: FTS5()) { t in
+                t.tokenizer = LatinAsciiTokenizer.tokenizerDescriptor()
+                t.column("content")
+            }
+        }
+    }
+
     func testFTS5TableAndPatterns() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
