@@ -26,6 +26,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// made, unless other orderings or groupings came later.
     var ordersByPrimaryKey = false
     var groupsByPrimaryKey = false
+    /// `withStableOrder()`: the primary key ends the ordering, read when the SQL is made.
+    var hasStableOrder = false
 
     init(tableName: String, selection: [SQLSelection] = [.allColumns]) {
         self.tableName = tableName
@@ -198,6 +200,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         request.isDistinct = isDistinct
         request.ordersByPrimaryKey = ordersByPrimaryKey
         request.groupsByPrimaryKey = groupsByPrimaryKey
+        request.hasStableOrder = hasStableOrder
         return request
     }
 
@@ -227,6 +230,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if orderings.isEmpty, ordersByPrimaryKey {
             orderings = try db.primaryKey(tableName).columns.map { Column($0).asc }
         }
+        if hasStableOrder { orderings += try stableOrderings(db) }
         if isReversed {
             if orderings.isEmpty {
                 orderings = try db.primaryKey(tableName).columns.map { Column($0).desc }

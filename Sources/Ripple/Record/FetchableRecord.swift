@@ -147,9 +147,11 @@ extension FetchableRecord where Self: TableRecord {
     public static func fetchAll<S: Sequence>(_ db: Database, keys: S) throws -> [Self] where S.Element: DatabaseValueConvertible {
         try filter(keys: keys).fetchAll(db)
     }
-    /// The record with this key (columns and values of the primary key or a unique key).
-    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Self? {
-        try filter(key: key).fetchOne(db)
+    /// The record with this key (columns and values of the primary key or a unique key);
+    /// nil, without hitting the database, for a nil key.
+    public static func fetchOne(_ db: Database, key: [String: (any DatabaseValueConvertible)?]?) throws -> Self? {
+        guard let key else { return nil }
+        return try filter(key: key).fetchOne(db)
     }
 
     /// The record with this primary key; throws ``RecordError/recordNotFound(databaseTableName:key:)``

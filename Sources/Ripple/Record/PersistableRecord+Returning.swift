@@ -14,6 +14,14 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
     {
+        try performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
+
+    /// The insert of `insertAndFetch`, also for `PersistableRecord`'s non-mutating spellings.
+    mutating func performInsertAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
         let conflict = insertConflictClause(conflictResolution)
         var fetched: T?
         try withSaveCallbacks(db) { record in
@@ -36,7 +44,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         as returnedType: T.Type) throws -> T
     {
-        try insertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
+        try performInsertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
             try Self.fetchRequiredRow(T.self, statement)
         }
     }
@@ -46,16 +54,63 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
     {
+        try updateAndFetch(db, onConflict: conflictResolution, columns: nil, selection: selection, fetch: fetch)
+    }
+
+    /// Updates `columns` of the record's row (all when nil), and returns what `selection`
+    /// reads of it.
+    private func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: [String]?,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
         var record = self
         var fetched: T?
         let conflict = updateConflictClause(conflictResolution)
         try record.withSaveCallbacks(db) { record in
-            try record.updateWithCallbacks(db, columns: nil, conflict: conflict, returning: Self.returningSQL(selection)) { statement in
+            try record.updateWithCallbacks(db, columns: columns, conflict: conflict, returning: Self.returningSQL(selection)) { statement in
                 fetched = try fetch(statement)
             }
         }
         guard let fetched else { throw Self.callbackMisuse("aroundUpdate", "update") }
         return fetched
+    }
+
+    /// Modifies the record, updates the columns that changed, and returns what `selection`
+    /// reads of the row; nil, without any statement, when nothing changed.
+    ///
+    /// - parameters:
+    ///     - db: A database connection.
+    ///     - conflictResolution: A conflict resolution that overrides the record's policy.
+    ///     - selection: The returned columns or expressions.
+    ///     - fetch: Reads the returned values from the statement.
+    ///     - modify: Changes the record.
+    public mutating func updateChangesAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T,
+        modify: (inout Self) throws -> Void) throws -> T?
+    {
+        let changes = try databaseChanges(modify: modify)
+        guard !changes.isEmpty else { return nil }
+        // (In the record's column order: the same changes make the same statement.)
+        let columns = try persistenceContainer().columns.filter { changes[$0] != nil }
+        return try updateAndFetch(db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
+    }
+
+    /// Modifies the record, updates the columns that changed, and returns the row as
+    /// `returnedType`; nil, without any statement, when nothing changed.
+    ///
+    /// - parameters:
+    ///     - db: A database connection.
+    ///     - conflictResolution: A conflict resolution that overrides the record's policy.
+    ///     - returnedType: The type of the returned record.
+    ///     - modify: Changes the record.
+    public mutating func updateChangesAndFetch<T: FetchableRecord & TableRecord>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        as returnedType: T.Type, modify: (inout Self) throws -> Void) throws -> T?
+    {
+        try updateChangesAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection, fetch: { statement in
+            try Self.fetchRequiredRow(T.self, statement)
+        }, modify: modify)
     }
 
     /// Updates the record's row, and returns it as `returnedType`.
@@ -106,6 +161,20 @@ extension MutablePersistableRecord where Self: FetchableRecord {
             }
             return updated
         }
+    }
+
+    /// Modifies the record, updates the columns that changed, and returns the row as the
+    /// database stores it; nil, without any statement, when nothing changed.
+    ///
+    /// - parameters:
+    ///     - db: A database connection.
+    ///     - conflictResolution: A conflict resolution that overrides the record's policy.
+    ///     - modify: Changes the record.
+    public mutating func updateChangesAndFetch(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        modify: (inout Self) throws -> Void) throws -> Self?
+    {
+        try updateChangesAndFetch(db, onConflict: conflictResolution, as: Self.self, modify: modify)
     }
 
     /// Updates the record's row, or inserts it when there is none, and returns the row as

@@ -174,12 +174,7 @@ extension MutablePersistableRecord {
     private func upsertStatement(_ db: Database) throws -> InsertionSuccess {
         let container = try persistenceContainer()
         let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
-        let keyColumns = Set(primaryKey.columns.map { $0.lowercased() })
-        let updates = container.columns.filter { !keyColumns.contains($0.lowercased()) }
-        let assignments = updates.isEmpty
-            ? "NOTHING"
-            : "UPDATE SET " + updates.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
-        let sql = insertSQL(container) + " ON CONFLICT DO " + assignments
+        let sql = try upsertSQL(db, container, onConflict: [], updating: .allColumns)
         if primaryKey.isWithoutRowID {
             try db.execute(sql: sql, arguments: StatementArguments(container.values))
             return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: nil, persistenceContainer: container)

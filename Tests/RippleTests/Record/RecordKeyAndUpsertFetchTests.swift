@@ -1,0 +1,140 @@
+import Foundation
+import XCTest
+import Ripple
+
+/// Keys given as columns and values, stable orders, upsertAndFetch, updateChangesAndFetch,
+/// and Decimal values.
+final class RecordKeyAndUpsertFetchTests: XCTestCase {
+    struct Player: Codable, FetchableRecord, PersistableRecord, Hashable {
+        var id: Int64
+        var email: String
+        var score: Int
+    }
+
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in
+                t.column("id", .integer).primaryKey()
+                t.column("email", .text).notNull().unique()
+                t.column("score", .integer).notNull()
+            }
+            try Player(id: 1, email: "a@x", score: 10).insert(db)
+            try Player(id: 2, email: "b@x", score: 20).insert(db)
+            try Player(id: 3, email: "c@x", score: 30).insert(db)
+        }
+        return dbQueue
+    }
+
+    func testFetchByKeyDictionaries() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertEqual(try Player.fetchAll(db, keys: [["id": 1], ["email": "c@x"]]).map(\.id).sorted(), [1, 3])
+            XCTAssertEqual(try Player.fetchSet(db, keys: [["id": 2], ["id": nil]]).map(\.id), [2])
+            XCTAssertEqual(try Player.fetchCursor(db, keys: [["email": "b@x"]]).map(\.id).next(), 2)
+            XCTAssertEqual(try Player.fetchAll(db, keys: [[String: (any DatabaseValueConvertible)?]]()), [])
+            XCTAssertNil(try Player.fetchOne(db, key: nil as [String: (any DatabaseValueConvertible)?]?))
+            XCTAssertTrue(try Player.exists(db, key: ["email": "a@x"]))
+            XCTAssertFalse(try Player.exists(db, key: ["email": "z@x"]))
+            XCTAssertEqual(try Player.fetchSet(db, keys: [1, 3]).map(\.id).sorted(), [1, 3])
+            XCTAssertEqual(try Player.fetchCursor(db, keys: [2]).map(\.email).next(), "b@x")
+        }
+    }
+
+    func testDeleteByKeyDictionaries() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            XCTAssertEqual(try Player.deleteAll(db, keys: [[String: (any DatabaseValueConvertible)?]]()), 0)
+            XCTAssertEqual(try Player.deleteAll(db, keys: [["id": 1], ["email": "b@x"]]), 2)
+            XCTAssertFalse(try Player.deleteOne(db, key: ["email": "b@x"]))
+            XCTAssertTrue(try Player.deleteOne(db, key: ["id": 3]))
+            XCTAssertTrue(try Player.isEmpty(db))
+        }
+    }
+
+    func testUnknownKeyColumnThrows() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            XCTAssertThrowsError(try Player.deleteOne(db, key: ["score": 10]))
+        }
+    }
+
+    func testStableOrder() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "UPDATE player SET score = 0")
+            XCTAssertEqual(try Player.all().withStableOrder().fetchAll(db).map(\.id), [1, 2, 3])
+            XCTAssertEqual(try Player.order(Column("score")).withStableOrder().reversed().fetchAll(db).map(\.id), [3, 2, 1])
+            let sql = try Player.order(Column("score").desc).withStableOrder().makeSQL(db).sql
+            XCTAssertTrue(sql.hasSuffix(#"ORDER BY "score" DESC, "id" ASC"#), sql)
+            try db.execute(sql: "CREATE VIEW playerView AS SELECT email, score FROM player")
+            let view = Table("playerView").all().withStableOrder()
+            XCTAssertEqual(try String.fetchAll(db, view.select(Column("email"))), ["a@x", "b@x", "c@x"])
+        }
+    }
+
+    func testUpsertAndFetch() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let inserted = try Player(id: 4, email: "d@x", score: 40).upsertAndFetch(db)
+            XCTAssertEqual(inserted, Player(id: 4, email: "d@x", score: 40))
+            let updated = try Player(id: 1, email: "a@x", score: 99).upsertAndFetch(db)
+            XCTAssertEqual(updated, Player(id: 1, email: "a@x", score: 99))
+            // Conflict on the unique email, with nothing overwritten: the existing row.
+            let kept = try Player(id: 9, email: "b@x", score: 0)
+                .upsertAndFetch(db, onConflict: ["email"], updating: .noColumnUnlessSpecified)
+            XCTAssertEqual(kept, Player(id: 2, email: "b@x", score: 20))
+            XCTAssertEqual(try Player.fetchCount(db), 4)
+        }
+    }
+
+    func testUpsertAndFetchCallsDidInsertWithRowID() throws {
+        struct Item: Codable, FetchableRecord, MutablePersistableRecord, Equatable {
+            var id: Int64?
+            var name: String
+            mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
+            try db.execute(sql: "INSERT INTO item VALUES (7, 'x')")
+            var item = Item(id: nil, name: "x")
+            let fetched = try item.upsertAndFetch(db, onConflict: ["name"])
+            XCTAssertEqual(item.id, 7)
+            XCTAssertEqual(fetched, Item(id: 7, name: "x"))
+        }
+    }
+
+    func testInsertAndFetchSelectionFromConstant() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let player = Player(id: 5, email: "e@x", score: 50)
+            let score = try player.insertAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0) }
+            XCTAssertEqual(score, 50)
+        }
+    }
+
+    func testUpdateChangesAndFetch() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            var player = try Player.find(db, key: 1)
+            XCTAssertNil(try player.updateChangesAndFetch(db) { $0.score = 10 })
+            let updated = try player.updateChangesAndFetch(db) { $0.score = 11 }
+            XCTAssertEqual(updated, Player(id: 1, email: "a@x", score: 11))
+            XCTAssertEqual(player.score, 11)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT score FROM player WHERE id = 1"), 11)
+        }
+    }
+
+    func testDecimal() throws {
+        XCTAssertEqual(Decimal(string: "0.5")!.databaseValue, "0.5".databaseValue)
+        XCTAssertEqual(Decimal(string: "-9223372036854775808")!.databaseValue, "-9223372036854775808".databaseValue)
+        XCTAssertEqual(Decimal.fromDatabaseValue(3.databaseValue), 3)
+        XCTAssertEqual(Decimal.fromDatabaseValue(0.25.databaseValue), Decimal(string: "0.25"))
+        XCTAssertNil(Decimal.fromDatabaseValue("foo".databaseValue))
+        XCTAssertNil(Decimal.fromDatabaseValue(.null))
+        let dbQueue = try DatabaseQueue()
+        let value = Decimal(string: "12345678901234567890.123")!
+        XCTAssertEqual(try dbQueue.read { try Decimal.fetchOne($0, sql: "SELECT ?", arguments: [value]) }, value)
+    }
+}
