@@ -374,10 +374,16 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int {
         var context = SQLGenerationContext()
-        var sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
-        if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
+        let sql = try deleteSQL(db, &context)
         try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
         return db.changesCount
+    }
+
+    /// `DELETE FROM ... WHERE ...`, its arguments in `context`.
+    func deleteSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
+        var sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
+        if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
+        return sql
     }
 
     /// Updates the rows of the request and returns how many were updated:
@@ -398,13 +404,22 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     {
         guard !assignments.isEmpty else { return 0 }
         var context = SQLGenerationContext()
+        let sql = try updateSQL(db, conflictResolution, assignments, &context)
+        try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
+        return db.changesCount
+    }
+
+    /// `UPDATE ... SET ... WHERE ...`, its arguments in `context`.
+    func updateSQL(
+        _ db: Database, _ conflictResolution: Database.ConflictResolution?,
+        _ assignments: [ColumnAssignment], _ context: inout SQLGenerationContext) throws -> String
+    {
         var sql = "UPDATE "
         if let conflictResolution { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier + " SET "
         sql += assignments.map { $0.columnName.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
         if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
-        try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
-        return db.changesCount
+        return sql
     }
 }
 
