@@ -158,3 +158,8 @@ public struct AllColumns: SQLSelectable {
     public init() {}
     public var sqlSelection: SQLSelection { .allColumns }
 }
+
+extension SQLSelectable where Self == AllColumns {
+    /// All columns, `*`, where a selection is expected: `selection: [.allColumns]`.
+    public static var allColumns: AllColumns { AllColumns() }
+}

@@ -54,12 +54,62 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
     {
-        try updateAndFetch(db, onConflict: conflictResolution, columns: nil, selection: selection, fetch: fetch)
+        try performUpdateAndFetch(db, onConflict: conflictResolution, columns: nil, selection: selection, fetch: fetch)
+    }
+
+    /// Updates these columns of the record's row, and returns what `selection` reads of it.
+    ///
+    /// - parameters:
+    ///     - db: A database connection.
+    ///     - conflictResolution: A conflict resolution that overrides the record's policy.
+    ///     - columns: The names of the updated columns.
+    ///     - selection: The returned columns or expressions.
+    ///     - fetch: Reads the returned values from the statement.
+    public func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: some Collection<String>, selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        try performUpdateAndFetch(db, onConflict: conflictResolution, columns: Array(columns), selection: selection, fetch: fetch)
+    }
+
+    /// Updates these columns of the record's row, and returns what `selection` reads of it.
+    ///
+    /// - parameters:
+    ///     - db: A database connection.
+    ///     - conflictResolution: A conflict resolution that overrides the record's policy.
+    ///     - columns: The updated columns.
+    ///     - selection: The returned columns or expressions.
+    ///     - fetch: Reads the returned values from the statement.
+    public func updateAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        columns: some Collection<some ColumnExpression>, selection: [any SQLSelectable],
+        fetch: (Statement) throws -> T) throws -> T
+    {
+        try performUpdateAndFetch(db, onConflict: conflictResolution, columns: columns.map(\.name), selection: selection, fetch: fetch)
+    }
+
+    /// Updates the record's row, or inserts the record when there is none, and returns
+    /// what `selection` reads of the row.
+    ///
+    /// - parameters:
+    ///     - db: A database connection.
+    ///     - conflictResolution: A conflict resolution that overrides the record's policy.
+    ///     - selection: The returned columns or expressions.
+    ///     - fetch: Reads the returned values from the statement.
+    public mutating func saveAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
+            return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        }
+        return try performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
     }
 
     /// Updates `columns` of the record's row (all when nil), and returns what `selection`
     /// reads of it.
-    private func updateAndFetch<T>(
+    private func performUpdateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: [String]?,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
     {
@@ -93,7 +143,7 @@ extension MutablePersistableRecord {
         guard !changes.isEmpty else { return nil }
         // (In the record's column order: the same changes make the same statement.)
         let columns = try persistenceContainer().columns.filter { changes[$0] != nil }
-        return try updateAndFetch(db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
+        return try performUpdateAndFetch(db, onConflict: conflictResolution, columns: columns, selection: selection, fetch: fetch)
     }
 
     /// Modifies the record, updates the columns that changed, and returns the row as

@@ -174,4 +174,22 @@ extension PersistableRecord {
             try Self.fetchRequiredRow(T.self, statement)
         }
     }
+
+    /// Updates the record's row, or inserts the record when there is none, and returns
+    /// what `selection` reads of the row.
+    ///
+    /// - parameters:
+    ///     - db: A database connection.
+    ///     - conflictResolution: A conflict resolution that overrides the record's policy.
+    ///     - selection: The returned columns or expressions.
+    ///     - fetch: Reads the returned values from the statement.
+    public func saveAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
+    {
+        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
+            return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        }
+        return try insertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+    }
 }

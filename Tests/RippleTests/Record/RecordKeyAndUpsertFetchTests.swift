@@ -114,6 +114,24 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
         }
     }
 
+    func testSaveAndUpdateAndFetchWithSelection() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            var player = Player(id: 1, email: "a@x", score: 15)
+            let updated = try player.saveAndFetch(db, selection: [.allColumns]) { try Row.fetchOne($0) }
+            XCTAssertEqual(updated, ["id": 1, "email": "a@x", "score": 15])
+            player = Player(id: 8, email: "h@x", score: 80)
+            let inserted = try player.saveAndFetch(db, selection: [Column("email")]) { try String.fetchOne($0) }
+            XCTAssertEqual(inserted, "h@x")
+            // Only the named column is written.
+            player = Player(id: 2, email: "other@x", score: 21)
+            let row = try player.updateAndFetch(db, columns: ["score"], selection: [.allColumns]) { try Row.fetchOne($0) }
+            XCTAssertEqual(row, ["id": 2, "email": "b@x", "score": 21])
+            let score = try player.updateAndFetch(db, columns: [Column("score")], selection: [Column("score")]) { try Int.fetchOne($0) }
+            XCTAssertEqual(score, 21)
+        }
+    }
+
     func testUpdateChangesAndFetch() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
