@@ -158,14 +158,3 @@ public struct AllColumns: SQLSelectable {
     public init() {}
     public var sqlSelection: SQLSelection { .allColumns }
 }
-
-extension SQLSelectable where Self == AllColumns {
-    /// All columns, `*`, where a selection is expected: `selection: [.allColumns]`.
-    public static var allColumns: AllColumns { AllColumns() }
-}
-
-extension SQLSelectable where Self == Column {
-    /// The hidden rowid column, where a selection is expected:
-    /// `static var databaseSelection: [any SQLSelectable] { [.allColumns, .rowID] }`.
-    public static var rowID: Column { Column.rowID }
-}
