@@ -58,17 +58,27 @@ public struct SQLOrdering: Sendable, CustomStringConvertible {
     var literal: (sql: String, arguments: [DatabaseValue])?
     var isLiteral: Bool { literal != nil }
 
+    /// Whether the direction is written: a bare expression orders as SQLite's default
+    /// (ascending) and is written without `ASC`, as in GRDB.
+    var writesDirection = true
+
     init(expression: SQLExpression, isDescending: Bool, nulls: String? = nil) {
         self.expression = expression
         self.isDescending = isDescending
         self.nulls = nulls
     }
 
+    /// The ordering of a bare expression: ascending, written without `ASC`.
+    init(implicitlyAscending expression: SQLExpression) {
+        self.init(expression: expression, isDescending: false)
+        writesDirection = false
+    }
+
     /// An ordering written in SQL: `"score DESC, name"`.
-    init(literal sql: String, arguments: [DatabaseValue]) {
-        expression = SQLExpression(.literal(sql, arguments))
+    init(literal fragment: SQLLiteralFragment) {
+        expression = SQLExpression(.literal(fragment.sql, fragment.values))
         isDescending = false
-        literal = (sql, arguments)
+        literal = (fragment.sql, fragment.values)
     }
 
     var reversed: SQLOrdering {
@@ -87,7 +97,10 @@ public struct SQLOrdering: Sendable, CustomStringConvertible {
         return expression.sql(&context) + directionSQL
     }
 
-    private var directionSQL: String { (isDescending ? " DESC" : " ASC") + (nulls.map { " NULLS " + $0 } ?? "") }
+    private var directionSQL: String {
+        guard writesDirection else { return "" }
+        return (isDescending ? " DESC" : " ASC") + (nulls.map { " NULLS " + $0 } ?? "")
+    }
 
     public var description: String { expression.description + (isLiteral ? "" : directionSQL) }
 }
@@ -103,11 +116,11 @@ extension SQLOrdering: SQLOrderingTerm {
 }
 
 extension Column: SQLOrderingTerm {
-    public var sqlOrdering: SQLOrdering { asc }
+    public var sqlOrdering: SQLOrdering { SQLOrdering(implicitlyAscending: sqlExpression) }
 }
 
 extension SQLExpression: SQLOrderingTerm {
-    public var sqlOrdering: SQLOrdering { asc }
+    public var sqlOrdering: SQLOrdering { SQLOrdering(implicitlyAscending: self) }
 }
 
 /// What a request selects: all columns, or expressions.
@@ -116,6 +129,8 @@ public struct SQLSelection: Sendable {
         case allColumns
         case expression(SQLExpression)
         case aliased(SQLExpression, String)
+        /// Raw SQL, maybe of several columns (`select(sql:)`).
+        case literal(SQLLiteralFragment)
     }
 
     let kind: Kind
@@ -127,11 +142,25 @@ public struct SQLSelection: Sendable {
     /// `*`
     public static let allColumns = SQLSelection(.allColumns)
 
-    func sql(_ context: inout SQLGenerationContext) -> String {
+    /// The selected expression, alias aside, for `COUNT(DISTINCT ...)`.
+    var countableExpression: SQLExpression? {
         switch kind {
-        case .allColumns: return "*"
+        case .expression(let expression), .aliased(let expression, _): return expression
+        case .allColumns, .literal: return nil
+        }
+    }
+
+    func sql(_ context: inout SQLGenerationContext) -> String {
+        sql(&context, qualifier: nil)
+    }
+
+    /// The SQL, with `*` qualified by a quoted table name when one is given.
+    func sql(_ context: inout SQLGenerationContext, qualifier: String?) -> String {
+        switch kind {
+        case .allColumns: return qualifier.map { $0 + ".*" } ?? "*"
         case .expression(let expression): return expression.sql(&context)
         case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
+        case .literal(let fragment): return context.bind(sql: fragment.sql, values: fragment.values)
         }
     }
 }

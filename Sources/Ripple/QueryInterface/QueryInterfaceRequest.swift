@@ -50,8 +50,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// Selects one expression, and fetches values of `type`:
     /// `Player.select(max(Column("score")), as: Int.self)`.
-    public func select<T>(_ selection: any SQLSelectable, as type: T.Type) -> QueryInterfaceRequest<T> {
-        let request: Self = select([selection])
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        let request: Self = select(selection)
         return request.asRequest(of: T.self)
     }
 
@@ -110,20 +110,21 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// Keeps rows that satisfy an SQL condition: `filter(sql: "score > ?", arguments: [1000])`.
     public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
-        filter(SQLExpression(.literal(sql, arguments.values)))
+        filter(SQLExpression(sql: sql, arguments: arguments))
     }
 
     /// Sorts by an SQL ordering instead: `order(sql: "score DESC, name")`.
     public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
         var request = self
-        request.orderings = [SQLOrdering(literal: sql, arguments: arguments.values)]
+        request.orderings = [SQLOrdering(literal: SQLLiteralFragment(sql: sql, arguments: arguments))]
         request.isReversed = false
         return request
     }
 
     /// Whether the request fetches no row.
     public func isEmpty(_ db: Database) throws -> Bool {
-        try limit(1).fetchCount(db) == 0
+        let sql = try makeSQL(db)
+        return try !(Bool.fetchOne(db, sql: "SELECT EXISTS (\(sql.sql))", arguments: sql.arguments) ?? false)
     }
 
     /// Sorts by these orderings instead.
@@ -175,9 +176,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// Groups rows: `GROUP BY`.
     public func group(_ expressions: any SQLExpressible...) -> Self {
-        var request = self
-        request.groupings = expressions.map(\.sqlExpression)
-        return request
+        group(expressions)
     }
 
     /// Filters groups: `HAVING`.
@@ -228,7 +227,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         }
         var orderings = self.orderings
         if orderings.isEmpty, ordersByPrimaryKey {
-            orderings = try db.primaryKey(tableName).columns.map { Column($0).asc }
+            orderings = try db.primaryKey(tableName).columns.map { Column($0).sqlOrdering }
         }
         if hasStableOrder { orderings += try stableOrderings(db) }
         if isReversed {
@@ -334,7 +333,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
         let sql = try makeSQL(db, forSingleResult: forSingleResult)
-        let prepared = PreparedRequest(statement: try db.cachedStatement(sql: sql.sql), arguments: sql.arguments)
+        let statement = try db.cachedStatement(sql: sql.sql)
+        // The statement carries its arguments, as in GRDB, for code that runs it directly.
+        try statement.setArguments(sql.arguments)
+        let prepared = PreparedRequest(statement: statement, arguments: sql.arguments)
         if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs.
             db.observation.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
@@ -354,11 +356,28 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// The number of rows: `SELECT COUNT(*) FROM "player" WHERE ...`, or a subquery when
     /// the request is distinct, grouped or limited.
     public func fetchCount(_ db: Database) throws -> Int {
-        if isDistinct || !groupings.isEmpty || limitCount != nil || offsetCount != nil {
-            let sql = try makeSQL(db)
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql.sql))", arguments: sql.arguments) ?? 0
+        let isAggregated = !groupings.isEmpty || groupsByPrimaryKey || !havings.isEmpty
+        let isLimited = limitCount != nil || offsetCount != nil
+        var count: SQLExpression = SQLExpression(.countAll)
+        if isDistinct {
+            // One distinct expression is counted in place: COUNT(DISTINCT "name").
+            guard !isAggregated, !isLimited, selection.count == 1, let expression = selection[0].countableExpression else {
+                return try fetchCountOfSubquery(db)
+            }
+            count = SQLExpression(.countDistinct(expression.node))
+        } else if isAggregated || isLimited {
+            return try fetchCountOfSubquery(db)
         }
-        return try select(SQLExpression(.countAll)).asRequest(of: Int.self).fetchOne(db) ?? 0
+        var request = select(count).asRequest(of: Int.self).unordered()
+        request.isDistinct = false
+        // Fetched as a list, for a statement without LIMIT; the region of the request's
+        // own statement stays, rowids included.
+        return try request.fetchAll(db).first ?? 0
+    }
+
+    private func fetchCountOfSubquery(_ db: Database) throws -> Int {
+        let sql = try makeSQL(db)
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(sql.sql))", arguments: sql.arguments) ?? 0
     }
 
     /// The region the request reads. Requests filtered by primary key on tables whose

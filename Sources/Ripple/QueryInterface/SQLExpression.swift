@@ -44,13 +44,9 @@ struct SQLGenerationContext {
         guard !values.isEmpty else { return sql }
         var result = ""
         var index = 0
-        var quote: Character?
+        var quotes = SQLQuoteTracker()
         for character in sql {
-            if let open = quote {
-                if character == open { quote = nil }
-                result.append(character)
-            } else if character == "'" || character == "\"" || character == "`" {
-                quote = character
+            if quotes.isQuoted(character) {
                 result.append(character)
             } else if character == "?" {
                 guard index < values.count else { return nil }
@@ -117,9 +113,14 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 
     public var sqlExpression: SQLExpression { self }
 
-    /// Raw SQL, with arguments for its `?` parameters: `SQLExpression(sql: "score + ?", arguments: [1])`.
+    /// Raw SQL, with arguments for its parameters: `SQLExpression(sql: "score + ?", arguments: [1])`.
+    ///
+    /// - Parameters:
+    ///   - sql: An SQL expression.
+    ///   - arguments: The values of its `?` and named parameters.
     public init(sql: String, arguments: StatementArguments = StatementArguments()) {
-        node = .literal(sql, arguments.values)
+        let fragment = SQLLiteralFragment(sql: sql, arguments: arguments)
+        node = .literal(fragment.sql, fragment.values)
     }
 
     func sql(_ context: inout SQLGenerationContext) -> String {
@@ -133,7 +134,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case .value(let value):
             return value.isNull ? "NULL" : context.bind(value)
         case let .literal(sql, arguments):
-            return "(" + context.bind(sql: sql, values: arguments) + ")"
+            // Parenthesized only as an operand (see `parenthesized`).
+            return context.bind(sql: sql, values: arguments)
         case let .prefix(op, operand):
             return op + " " + parenthesized(operand, &context)
         case let .infix(op, lhs, rhs):
@@ -154,7 +156,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 
     private static func parenthesized(_ node: Node, _ context: inout SQLGenerationContext) -> String {
         switch node {
-        case .infix, .prefix, .inList:
+        case .infix, .prefix, .inList, .literal:
             return "(" + sql(node, &context) + ")"
         default:
             return sql(node, &context)

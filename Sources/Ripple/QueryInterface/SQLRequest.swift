@@ -46,7 +46,10 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     }
 
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
-        PreparedRequest(statement: try db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+        let statement = try db.cachedStatement(sql: sql)
+        // The statement carries its arguments, as in GRDB, for code that runs it directly.
+        try statement.setArguments(arguments)
+        return PreparedRequest(statement: statement, arguments: arguments, adapter: adapter)
     }
 }
 

@@ -29,7 +29,7 @@ public struct Table<RowDecoder>: DatabaseRegionConvertible, Sendable {
     /// See `QueryInterfaceRequest.select(_:)`.
     public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
     /// See `QueryInterfaceRequest.select(_:as:)`.
-    public func select<T>(_ selection: any SQLSelectable, as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
     /// See `QueryInterfaceRequest.filter(_:)`.
     public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> { all().filter(predicate) }
     /// See `QueryInterfaceRequest.filter(key:)`.

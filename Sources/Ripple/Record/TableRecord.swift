@@ -70,7 +70,7 @@ extension TableRecord {
     }
 
     /// One column or expression built from the table's columns, fetched as `type`.
-    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
+    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
         try all().select(selection, as: type)
     }
 }
@@ -105,7 +105,7 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
 
     /// Selects what the closure builds from the table's columns, fetched as `type`:
     /// `Player.all().select({ $0.name }, as: String.self)`.
-    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type) rethrows -> QueryInterfaceRequest<T> {
+    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
         select(try selection(RowDecoder.databaseComponents), as: type)
     }
 
@@ -137,7 +137,7 @@ extension TableRecord {
     /// Selects these columns or expressions.
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
     /// Selects one expression, and fetches values of `type`.
-    public static func select<T>(_ selection: any SQLSelectable, as type: T.Type) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
+    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
     /// Selects the columns named after these properties: `Player.select(\.score)`.
     public static func select(_ keyPaths: PartialKeyPath<Self>...) -> QueryInterfaceRequest<Self> {
         all().select(keyPaths.map { Column(columnName(of: $0)) })

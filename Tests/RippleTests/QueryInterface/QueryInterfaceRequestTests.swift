@@ -23,7 +23,7 @@ final class QueryInterfaceRequestTests: XCTestCase {
         XCTAssertEqual(try sql(dbQueue, Player.filter(keys: [1, 2, 3])), #"SELECT * FROM "player" WHERE "id" IN (1, 2, 3)"#)
         XCTAssertEqual(try sql(dbQueue, Player.order(score.desc).limit(10)), #"SELECT * FROM "player" ORDER BY "score" DESC LIMIT 10"#)
         XCTAssertEqual(try sql(dbQueue, Player.order(score.desc, Column("name")).limit(10, offset: 20)),
-                       #"SELECT * FROM "player" ORDER BY "score" DESC, "name" ASC LIMIT 10 OFFSET 20"#)
+                       #"SELECT * FROM "player" ORDER BY "score" DESC, "name" LIMIT 10 OFFSET 20"#)
         XCTAssertEqual(try sql(dbQueue, Player.select(\.score)), #"SELECT "score" FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.filter(score > 1000 && Column("name") != nil)),
                        #"SELECT * FROM "player" WHERE ("score" > 1000) AND ("name" IS NOT NULL)"#)
@@ -156,13 +156,13 @@ final class QueryInterfaceRequestTests: XCTestCase {
 
     func testPrimaryKeyOrderingAndGrouping() throws {
         let dbQueue = try makePlayerDatabase()
-        XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey()), #"SELECT * FROM "player" ORDER BY "id" ASC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey()), #"SELECT * FROM "player" ORDER BY "id""#)
         XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey().reversed()), #"SELECT * FROM "player" ORDER BY "id" DESC"#)
-        XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey().order(Column("name"))), #"SELECT * FROM "player" ORDER BY "name" ASC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.orderByPrimaryKey().order(Column("name"))), #"SELECT * FROM "player" ORDER BY "name""#)
         XCTAssertEqual(try sql(dbQueue, Player.all().groupByPrimaryKey()), #"SELECT * FROM "player" GROUP BY "id""#)
         XCTAssertEqual(try sql(dbQueue, Player.all().groupByPrimaryKey().asRequest(of: Row.self)), #"SELECT * FROM "player" GROUP BY "id""#)
         try dbQueue.write { db in try db.execute(sql: "CREATE TABLE note (body TEXT)") }
-        XCTAssertEqual(try sql(dbQueue, Table("note").all().orderByPrimaryKey()), #"SELECT * FROM "note" ORDER BY "rowid" ASC"#)
+        XCTAssertEqual(try sql(dbQueue, Table("note").all().orderByPrimaryKey()), #"SELECT * FROM "note" ORDER BY "rowid""#)
     }
 
     func testTableKeyMethods() throws {

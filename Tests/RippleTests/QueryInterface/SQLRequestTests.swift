@@ -17,8 +17,8 @@ final class SQLRequestTests: XCTestCase {
 
     func testInterpolationOfColumnsTablesSequencesAndRawSQL() throws {
         let ids: [Int64] = [1, 3]
-        let request = SQLRequest<Player>("SELECT * FROM \(Player.self) WHERE \(Column("id")) IN (\(ids)) \(sql: "ORDER BY id")")
-        XCTAssertEqual(request.sql, #"SELECT * FROM "player" WHERE "id" IN (?, ?) ORDER BY id"#)
+        let request = SQLRequest<Player>("SELECT * FROM \(Player.self) WHERE \(Column("id")) IN \(ids) \(sql: "ORDER BY id")")
+        XCTAssertEqual(request.sql, #"SELECT * FROM "player" WHERE "id" IN (?,?) ORDER BY id"#)
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
             try db.execute(sql: "INSERT INTO player (name) VALUES ('A'), ('B'), ('C')")

@@ -1,0 +1,141 @@
+// Selection, filtering, ordering and grouping written in SQL, or with `SQL` literals, and
+// the array and annotation forms of `select`, `order` and `group`.
+extension QueryInterfaceRequest {
+    /// Selects columns written in SQL: `select(sql: "name, score * ?", arguments: [2])`.
+    ///
+    /// - Parameters:
+    ///   - sql: The selected columns, separated by commas.
+    ///   - arguments: The values of their parameters.
+    public func select(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        select(literal: SQL(sql: sql, arguments: arguments))
+    }
+
+    /// Selects columns written as an SQL literal: `select(literal: "name, score * \(2)")`.
+    ///
+    /// - Parameter sqlLiteral: The selected columns, separated by commas.
+    public func select(literal sqlLiteral: SQL) -> Self {
+        select([sqlLiteral])
+    }
+
+    /// Selects columns written in SQL, fetched as `type`.
+    ///
+    /// - Parameters:
+    ///   - sql: The selected columns.
+    ///   - arguments: The values of their parameters.
+    ///   - type: The fetched type.
+    public func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(sql: sql, arguments: arguments).asRequest(of: T.self)
+    }
+
+    /// Selects columns written as an SQL literal, fetched as `type`.
+    ///
+    /// - Parameters:
+    ///   - sqlLiteral: The selected columns.
+    ///   - type: The fetched type.
+    public func select<T>(literal sqlLiteral: SQL, as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(literal: sqlLiteral).asRequest(of: T.self)
+    }
+
+    /// Selects these columns or expressions, fetched as `type`:
+    /// `Player.all().select([max(Column("score"))], as: Int.self)`.
+    ///
+    /// - Parameters:
+    ///   - selection: The selected columns or expressions.
+    ///   - type: The fetched type.
+    public func select<T>(_ selection: [any SQLSelectable], as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        select(selection).asRequest(of: T.self)
+    }
+
+    /// Appends columns or expressions to the selection: `annotated(with: [Column("score") * 2])`.
+    ///
+    /// - Parameter selection: The columns or expressions to append.
+    public func annotated(with selection: [any SQLSelectable]) -> Self {
+        var request = self
+        request.selection += selection.map(\.sqlSelection)
+        return request
+    }
+
+    /// Appends columns or expressions to the selection: `annotated(with: Column("score") * 2)`.
+    ///
+    /// - Parameter selection: The columns or expressions to append.
+    public func annotated(with selection: any SQLSelectable...) -> Self {
+        annotated(with: selection)
+    }
+
+    /// Keeps rows that satisfy an SQL literal condition: `filter(literal: "score > \(1000)")`.
+    ///
+    /// - Parameter sqlLiteral: The condition.
+    public func filter(literal sqlLiteral: SQL) -> Self {
+        filter(sqlLiteral)
+    }
+
+    /// A request of no row: the same request, with a condition that is always false.
+    public func none() -> Self {
+        filter(SQLExpression(sql: "0"))
+    }
+
+    /// Sorts by these orderings instead.
+    ///
+    /// - Parameter orderings: Columns, expressions, or orderings such as `Column("score").desc`.
+    public func order(_ orderings: [any SQLOrderingTerm]) -> Self {
+        var request = self
+        request.orderings = orderings.map(\.sqlOrdering)
+        request.isReversed = false
+        request.ordersByPrimaryKey = false
+        return request
+    }
+
+    /// Sorts by an SQL literal ordering instead: `order(literal: "score DESC, name")`.
+    ///
+    /// - Parameter sqlLiteral: The orderings, with their directions.
+    public func order(literal sqlLiteral: SQL) -> Self {
+        order([sqlLiteral])
+    }
+
+    /// Removes the orderings, and the reversal.
+    public func unordered() -> Self {
+        order([])
+    }
+
+    /// Groups rows: `GROUP BY`.
+    ///
+    /// - Parameter expressions: The grouping columns or expressions.
+    public func group(_ expressions: [any SQLExpressible]) -> Self {
+        var request = self
+        request.groupings = expressions.map(\.sqlExpression)
+        request.groupsByPrimaryKey = false
+        return request
+    }
+
+    /// Groups rows with SQL: `group(sql: "lower(name)")`.
+    ///
+    /// - Parameters:
+    ///   - sql: The grouping expressions, separated by commas.
+    ///   - arguments: The values of their parameters.
+    public func group(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        group(literal: SQL(sql: sql, arguments: arguments))
+    }
+
+    /// Groups rows with an SQL literal: `group(literal: "lower(name)")`.
+    ///
+    /// - Parameter sqlLiteral: The grouping expressions, separated by commas.
+    public func group(literal sqlLiteral: SQL) -> Self {
+        group([sqlLiteral])
+    }
+
+    /// Filters groups with SQL: `having(sql: "MIN(score) > ?", arguments: [100])`.
+    ///
+    /// - Parameters:
+    ///   - sql: The condition.
+    ///   - arguments: The values of its parameters.
+    public func having(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        having(SQLExpression(sql: sql, arguments: arguments))
+    }
+
+    /// Filters groups with an SQL literal: `having(literal: "MIN(score) > \(100)")`.
+    ///
+    /// - Parameter sqlLiteral: The condition.
+    public func having(literal sqlLiteral: SQL) -> Self {
+        having(sqlLiteral)
+    }
+}
