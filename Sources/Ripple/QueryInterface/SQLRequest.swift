@@ -74,6 +74,16 @@ extension SQLRequest where RowDecoder == Row {
         self.init(sql: literal.sql, arguments: literal.arguments, adapter: adapter, cached: cached, as: Row.self)
     }
 
+    /// A request of rows from SQL with interpolated arguments: `SQLRequest(literal: query)`.
+    ///
+    /// - Parameters:
+    ///   - sqlLiteral: The SQL and its arguments.
+    ///   - adapter: How fetched rows are presented, if at all.
+    ///   - cached: Whether the statement goes through the statement cache.
+    public init(literal sqlLiteral: SQL, adapter: (any RowAdapter)? = nil, cached: Bool = false) {
+        self.init(sql: sqlLiteral.sql, arguments: sqlLiteral.arguments, adapter: adapter, cached: cached, as: Row.self)
+    }
+
     /// A request of rows from SQL and arguments.
     public init(sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil, cached: Bool = false) {
         self.init(sql: sql, arguments: arguments, adapter: adapter, cached: cached, as: Row.self)

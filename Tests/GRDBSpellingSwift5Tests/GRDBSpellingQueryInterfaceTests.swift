@@ -1,0 +1,1 @@
+../GRDBSpellingSwift6Tests/GRDBSpellingQueryInterfaceTests.swift
