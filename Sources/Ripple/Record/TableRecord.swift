@@ -235,7 +235,7 @@ extension TableRecord {
 
     /// Whether a record with this primary key exists.
     public static func exists(_ db: Database, key: some DatabaseValueConvertible) throws -> Bool {
-        try filter(key: key).fetchCount(db) > 0
+        try !filter(key: key).isEmpty(db)
     }
 }
 
