@@ -121,4 +121,15 @@ final class SQLLiteralRequestTests: XCTestCase {
             XCTAssertEqual(try [SQL]().joined().build(db).sql, "")
         }
     }
+
+    /// The region of a request written with SQL literals is what SQLite reads when it
+    /// compiles the statement: the columns of the literal selection and condition.
+    func testRegionsOfLiteralRequests() throws {
+        try makeDatabase().read { db in
+            let request = Player.select(literal: "name").filter(literal: "score > \(10)")
+            XCTAssertEqual(try request.databaseRegion(db).description, "player(name,score)")
+            let annotated = Player.select(Column("id")).annotated(with: SQL("teamId * \(2)"))
+            XCTAssertEqual(try annotated.databaseRegion(db).description, "player(id,teamid)")
+        }
+    }
 }
