@@ -214,9 +214,9 @@ extension SQL {
         /// - Parameters:
         ///   - sql: Raw SQL.
         ///   - arguments: The values of its parameters.
-        public mutating func appendInterpolation(sql rawSQL: String, arguments rawArguments: StatementArguments = StatementArguments()) {
-            sql += rawSQL
-            arguments.append(contentsOf: rawArguments)
+        public mutating func appendInterpolation(sql: String, arguments: StatementArguments = StatementArguments()) {
+            self.sql += sql
+            self.arguments.append(contentsOf: arguments)
         }
 
         /// Other SQL, as written (not as an expression).
