@@ -161,17 +161,6 @@ extension TableRecord {
     }
 }
 
-extension TableRecord {
-    /// Whether the row with this unique key exists: `Player.exists(db, key: ["email": email])`.
-    ///
-    /// - Parameters:
-    ///   - db: A connection.
-    ///   - key: A unique key, as a column-value dictionary.
-    public static func exists(_ db: Database, key: [String: (any DatabaseValueConvertible)?]) throws -> Bool {
-        try !filter(key: key).isEmpty(db)
-    }
-}
-
 extension Table where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
     /// Whether the row with this primary key exists: `Table<Country>("country").exists(db, id: "FR")`.
     ///

@@ -255,8 +255,3 @@ extension SQL {
         }
     }
 }
-
-extension SQLSelectable where Self == AllColumns {
-    /// All columns: `*`.
-    public static var allColumns: AllColumns { AllColumns() }
-}
