@@ -47,10 +47,16 @@ extension Database {
     /// ```swift
     /// let names = try db.columns(in: "player").map(\.name)   // ["id", "name", "score"]
     /// ```
-    public func columns(in table: String) throws -> [ColumnInfo] {
-        let key = table.lowercased()
+    ///
+    /// - parameter table: A table or view name.
+    /// - parameter schemaName: The schema to look in (`"main"`, `"temp"`, the name of an
+    ///   attached database); when nil, the first schema that has the table, in SQLite's
+    ///   order (temp, main, then attached databases). Throws when there is no such schema.
+    public func columns(in table: String, in schemaName: String? = nil) throws -> [ColumnInfo] {
+        let key = try schemaCacheKey(table, in: schemaName)
         if let columns = schemaCache.columns[key] { return columns }
-        let rows = try withoutRecordingReads { try Row.fetchAll(self, sql: "PRAGMA table_xinfo(\(table.quotedDatabaseIdentifier))") }
+        let prefix = try schemaPrefix(schemaName)
+        let rows = try withoutRecordingReads { try Row.fetchAll(self, sql: "PRAGMA \(prefix)table_xinfo(\(table.quotedDatabaseIdentifier))") }
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
@@ -80,32 +86,41 @@ extension Database {
 
     /// Whether `table` exists, temporary tables included. Ripple's own tables (the commit
     /// log, see ``Configuration/logsChangedTables``) do not count.
-    public func tableExists(_ table: String) throws -> Bool {
+    ///
+    /// - parameter table: A table name.
+    /// - parameter schemaName: The schema to look in; when nil, any schema. Throws when
+    ///   there is no such schema.
+    public func tableExists(_ table: String, in schemaName: String? = nil) throws -> Bool {
         guard !RippleTables.isHidden(table) else { return false }
-        return try Bool.fetchOne(self, sql: """
-            SELECT EXISTS (
-              SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE
-              UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?1 COLLATE NOCASE)
-            """, arguments: [table]) ?? false
+        return try schemaObjectExists(type: "table", name: table, in: schemaName)
     }
 
-    /// The primary key of `table`. Throws when there is no such table.
-    public func primaryKey(_ table: String) throws -> PrimaryKeyInfo {
-        let key = table.lowercased()
+    /// The primary key of `table`. Throws when there is no such table, and for a view,
+    /// unless the configuration's `schemaSource` tells its primary key.
+    ///
+    /// - parameter table: A table name.
+    /// - parameter schemaName: The schema to look in; when nil, the first schema that has
+    ///   the table, in SQLite's order. Throws when there is no such schema.
+    public func primaryKey(_ table: String, in schemaName: String? = nil) throws -> PrimaryKeyInfo {
+        let key = try schemaCacheKey(table, in: schemaName)
         if let info = schemaCache.primaryKeys[key] { return info }
-        return try withoutRecordingReads { try readPrimaryKey(table, key: key) }
+        return try withoutRecordingReads { try readPrimaryKey(table, in: schemaName, key: key) }
     }
 
-    private func readPrimaryKey(_ table: String, key: String) throws -> PrimaryKeyInfo {
-        if let source = configuration.schemaSource, try isView(table) {
-            guard let columns = try source.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: table, schemaID: .main)) else {
+    private func readPrimaryKey(_ table: String, in schemaName: String?, key: String) throws -> PrimaryKeyInfo {
+        if try schemaObjectExists(type: "view", name: table, in: schemaName) {
+            guard let source = configuration.schemaSource else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "database view \(table) has no primary key")
+            }
+            guard let columns = try source.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: table, schemaID: schemaID(schemaName))) else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "view \(table) has no primary key: the schema source of the configuration tells none")
             }
             let info = PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isWithoutRowID: false)
             schemaCache.primaryKeys[key] = info
             return info
         }
-        let rows = try Row.fetchAll(self, sql: "PRAGMA table_info(\(table.quotedDatabaseIdentifier))")
+        let prefix = try schemaPrefix(schemaName)
+        let rows = try Row.fetchAll(self, sql: "PRAGMA \(prefix)table_info(\(table.quotedDatabaseIdentifier))")
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
@@ -116,8 +131,8 @@ extension Database {
         }
         pkColumns.sort { $0.position < $1.position }
         let isWithoutRowID = try Bool.fetchOne(
-            self, sql: "SELECT wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema = 'main'",
-            arguments: [table]) ?? false
+            self, sql: "SELECT wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema = ? COLLATE NOCASE",
+            arguments: [table, schemaName ?? "main"]) ?? false
         let info: PrimaryKeyInfo
         if pkColumns.isEmpty {
             info = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isWithoutRowID: false)

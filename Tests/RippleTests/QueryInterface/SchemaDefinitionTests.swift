@@ -26,7 +26,7 @@ final class SchemaDefinitionTests: XCTestCase {
                 "score" INTEGER CHECK ("score" >= 0), "email" TEXT UNIQUE ON CONFLICT REPLACE, \
                 "created" DATETIME DEFAULT (CURRENT_TIMESTAMP), "doubled" INTEGER GENERATED ALWAYS AS ("score" * 2) VIRTUAL)
                 """)
-            XCTAssertEqual(try db.indexes(on: "place").first { $0.origin == "c" }?.columns, ["score"])
+            XCTAssertEqual(try db.indexes(on: "place").first { $0.origin == .createIndex }?.columns, ["score"])
             try db.execute(sql: "INSERT INTO place (score) VALUES (3)")
             let row = try Row.fetchOne(db, sql: "SELECT favorite, name, doubled FROM place")!
             XCTAssertEqual(row["favorite"] as Bool, false)

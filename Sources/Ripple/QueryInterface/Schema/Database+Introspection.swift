@@ -6,9 +6,30 @@ public struct IndexInfo: Hashable, Sendable {
     public let columns: [String]
     /// Whether the index is unique.
     public let isUnique: Bool
-    /// How the index was made: `"c"` by `CREATE INDEX`, `"u"` by a `UNIQUE` constraint,
-    /// `"pk"` by a `PRIMARY KEY` constraint.
-    public let origin: String
+    /// How the index was made.
+    public let origin: Origin
+
+    /// How an index was made, as `PRAGMA index_list` tells it.
+    public struct Origin: RawRepresentable, Hashable, Sendable, DatabaseValueConvertible {
+        /// `"c"`, `"u"` or `"pk"`.
+        public var rawValue: String
+
+        /// An origin from its raw value.
+        ///
+        /// - parameter rawValue: `"c"`, `"u"` or `"pk"`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// An index made by `CREATE INDEX`.
+        public static let createIndex = Origin(rawValue: "c")
+
+        /// An index made by a `UNIQUE` constraint.
+        public static let uniqueConstraint = Origin(rawValue: "u")
+
+        /// An index made by a `PRIMARY KEY` constraint.
+        public static let primaryKeyConstraint = Origin(rawValue: "pk")
+    }
 }
 
 /// A foreign key of a table, as the schema defines it.
@@ -39,47 +60,82 @@ public struct ForeignKeyInfo: Hashable, Sendable {
 
 extension Database {
     /// Whether the view exists.
-    public func viewExists(_ name: String) throws -> Bool {
-        try schemaObjectExists(type: "view", name: name)
+    ///
+    /// - parameter name: A view name.
+    /// - parameter schemaName: The schema to look in; when nil, any schema. Throws when
+    ///   there is no such schema.
+    public func viewExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectExists(type: "view", name: name, in: schemaName)
     }
 
     /// Whether the trigger exists.
-    public func triggerExists(_ name: String) throws -> Bool {
-        try schemaObjectExists(type: "trigger", name: name)
+    ///
+    /// - parameter name: A trigger name.
+    /// - parameter schemaName: The schema to look in; when nil, any schema. Throws when
+    ///   there is no such schema.
+    public func triggerExists(_ name: String, in schemaName: String? = nil) throws -> Bool {
+        try schemaObjectExists(type: "trigger", name: name, in: schemaName)
     }
 
-    private func schemaObjectExists(type: String, name: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: """
-            SELECT EXISTS (
-              SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2 COLLATE NOCASE
-              UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = ?1 AND name = ?2 COLLATE NOCASE)
-            """, arguments: [type, name]) ?? false
-    }
-
-    /// The indexes of a table. Throws when there is no such table.
-    public func indexes(on table: String) throws -> [IndexInfo] {
-        guard try tableExists(table) else {
+    /// The indexes of a table. Throws when there is no such table. Indexes on expressions
+    /// are left out.
+    ///
+    /// - parameter table: A table name.
+    /// - parameter schemaName: The schema to look in; when nil, the first schema that has
+    ///   the table, in SQLite's order. Throws when there is no such schema.
+    public func indexes(on table: String, in schemaName: String? = nil) throws -> [IndexInfo] {
+        guard try tableExists(table, in: schemaName) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
-        return try Row.fetchAll(self, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?) ORDER BY seq", arguments: [table]).map { row in
+        // (The schema argument of a pragma function: NULL lets SQLite resolve the name.)
+        let indexRows = try Row.fetchAll(self, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?, ?) ORDER BY seq", arguments: [table, schemaName])
+        return try indexRows.compactMap { row in
             let name: String = try row.decode(forColumn: "name")
-            let columns = try String.fetchAll(self, sql: "SELECT name FROM pragma_index_info(?) WHERE name IS NOT NULL ORDER BY seqno", arguments: [name])
-            return IndexInfo(name: name, columns: columns, isUnique: try row.decode(forColumn: "unique"), origin: try row.decode(forColumn: "origin"))
+            let columns = try String?.fetchAll(self, sql: "SELECT name FROM pragma_index_info(?, ?) ORDER BY seqno", arguments: [name, schemaName])
+            // (A NULL name is an expression or the rowid: such an index is not described.)
+            guard !columns.contains(nil) else { return nil }
+            return IndexInfo(name: name, columns: columns.compactMap { $0 }, isUnique: try row.decode(forColumn: "unique"), origin: try row.decode(forColumn: "origin"))
         }
+    }
+
+    /// Whether `columns` hold a unique key of the table: its primary key (the rowid too,
+    /// for a table that has one) or the columns of a unique index, in any order, with
+    /// maybe other columns. False for a view whose primary key the configuration's
+    /// `schemaSource` does not tell.
+    ///
+    /// - parameter table: A table or view name.
+    /// - parameter columns: Column names, compared without regard to case.
+    public func table(_ table: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+        let given = Set(columns.map { $0.lowercased() })
+        func covers(_ key: [String]) -> Bool {
+            !key.isEmpty && given.isSuperset(of: key.map { $0.lowercased() })
+        }
+        if try viewExists(table) {
+            guard configuration.schemaSource != nil else { return false }
+            return try covers(primaryKey(table).columns)
+        }
+        let primaryKey = try primaryKey(table)
+        if covers(primaryKey.columns) { return true }
+        if !primaryKey.isWithoutRowID, covers(["rowid"]) { return true }
+        return try indexes(on: table).contains { $0.isUnique && covers($0.columns) }
     }
 
     /// The foreign keys of a table. Throws when there is no such table.
-    public func foreignKeys(on table: String) throws -> [ForeignKeyInfo] {
-        guard try tableExists(table) else {
+    ///
+    /// - parameter table: A table name.
+    /// - parameter schemaName: The schema to look in; when nil, the first schema that has
+    ///   the table, in SQLite's order. Throws when there is no such schema.
+    public func foreignKeys(on table: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+        guard try tableExists(table, in: schemaName) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
-        let rows = try Row.fetchAll(self, sql: "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", arguments: [table])
+        let rows = try Row.fetchAll(self, sql: "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?, ?) ORDER BY id, seq", arguments: [table, schemaName])
         var keys: [ForeignKeyInfo] = []
         var current: (id: Int, table: String, mapping: [(String, String?)])?
         func flush() throws {
             guard let key = current else { return }
             let missing = key.mapping.contains { $0.1 == nil }
-            let primaryKey = missing ? try primaryKey(key.table).columns : []
+            let primaryKey = missing ? try primaryKey(key.table, in: schemaName).columns : []
             let mapping = key.mapping.enumerated().map { index, pair in (origin: pair.0, destination: pair.1 ?? primaryKey[index]) }
             keys.append(ForeignKeyInfo(id: key.id, destinationTable: key.table, mapping: mapping))
         }
