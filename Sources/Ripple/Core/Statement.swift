@@ -50,8 +50,8 @@ public final class Statement {
     // on the hottest paths (one per row and per execution).
 
     // @exclusivity(unchecked): see the measurement at Database's fields.
-    /// The arguments last bound with ``setArguments(_:)`` or ``execute(arguments:)``.
-    @exclusivity(unchecked) public private(set) var arguments: StatementArguments = StatementArguments()
+    /// The arguments last bound (the public `arguments`).
+    @exclusivity(unchecked) var boundArguments: StatementArguments = StatementArguments()
 
     @exclusivity(unchecked) private var argumentsWereBound = false
 
@@ -202,7 +202,7 @@ public final class Statement {
                 try bind(value, at: CInt(offset + 1), arguments)
             }
         }
-        self.arguments = arguments
+        boundArguments = arguments
         argumentsWereBound = true
     }
 

@@ -80,9 +80,17 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
     public var isEmpty: Bool { positional.isEmpty && namedValues.isEmpty }
 
     /// Appends the values of `other`; its named values replace those of the same name.
-    public mutating func append(contentsOf other: StatementArguments) {
+    ///
+    /// - parameter other: The arguments to append.
+    /// - returns: The named values that were replaced, by name.
+    @discardableResult
+    public mutating func append(contentsOf other: StatementArguments) -> [String: DatabaseValue] {
         positional.append(contentsOf: other.positional)
-        namedValues.merge(other.namedValues) { _, new in new }
+        var replaced: [String: DatabaseValue] = [:]
+        for (name, value) in other.namedValues {
+            if let old = namedValues.updateValue(value, forKey: name) { replaced[name] = old }
+        }
+        return replaced
     }
 
     /// The concatenation of two sets of arguments.
