@@ -70,13 +70,7 @@ public final class DatabasePool: DatabaseWriter {
             countsAccesses: ExternalChangeMonitor.monitors(path: path, configuration: configuration),
             readStarts: .waitsFor(readStarts))
         if !configuration.readonly {
-            try writer.sync { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                guard mode?.lowercased() == "wal" else {
-                    throw DatabaseError(message: "could not activate WAL mode at \(path) (journal mode: \(mode ?? "unknown"))")
-                }
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
+            try writer.sync { try $0.setUpWALMode() }
         }
         // Readers never write: opening them read-only makes writes in `read` fail.
         let readerConfiguration = { var config = configuration; config.readonly = true; return config }()

@@ -37,6 +37,9 @@ public final class DatabaseQueue: DatabaseWriter {
             label: configuration.label ?? "Ripple.DatabaseQueue",
             context: AccessContext(role: .writer),
             countsAccesses: ExternalChangeMonitor.monitors(path: path, configuration: configuration))
+        if case .wal = configuration.journalMode, !configuration.readonly {
+            try writer.sync { try $0.setUpWALMode() }
+        }
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
     }
 

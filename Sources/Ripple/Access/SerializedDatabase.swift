@@ -44,7 +44,12 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
         self.configuration = configuration
         self.context = context
         self.occupancy = countsAccesses ? AccessOccupancy() : nil
-        self.queue = DispatchQueue(label: label)
+        // Readers (read-only connections) target `targetQueue`, the writer
+        // `writeTargetQueue` first.
+        let target = (readonly ?? configuration.readonly)
+            ? configuration.targetQueue
+            : configuration.writeTargetQueue ?? configuration.targetQueue
+        self.queue = DispatchQueue(label: label, target: target)
         self.db = try Database(
             path: path, description: label, configuration: configuration, readonly: readonly,
             readStarts: readStarts)

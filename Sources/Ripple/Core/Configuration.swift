@@ -122,6 +122,26 @@ public struct Configuration: Sendable {
     /// ```
     public var transactionClock: any TransactionClock = .default
 
+    /// Whether a ``DatabaseQueue`` switches the database to the WAL journal mode when it
+    /// opens it (unless read-only). A ``DatabasePool`` always uses WAL. Default `.default`,
+    /// which leaves the journal mode as it is.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.journalMode = .wal
+    /// let dbQueue = try DatabaseQueue(path: "/path/to/db.sqlite", configuration: config)
+    /// ```
+    public var journalMode = JournalModeConfiguration.default
+
+    /// The dispatch queue that the queues of the connections target: the reader
+    /// connections, and the writer unless `writeTargetQueue` is set. Nil for the default
+    /// global queue.
+    public var targetQueue: DispatchQueue? = nil
+
+    /// The dispatch queue that the queue of the writer connection targets (of a
+    /// non-read-only ``DatabaseQueue``, or of a ``DatabasePool``). Nil for `targetQueue`.
+    public var writeTargetQueue: DispatchQueue? = nil
+
     /// Closures run on each new connection, in order, right after it opens.
     var preparations: [@Sendable (Database) throws -> Void] = []
 
