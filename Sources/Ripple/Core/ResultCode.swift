@@ -138,4 +138,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let SQLITE_CONSTRAINT_VTAB = ResultCode(rawValue: 19 | (9 << 8))
     /// SQLite's extended result code `SQLITE_CONSTRAINT_ROWID`.
     public static let SQLITE_CONSTRAINT_ROWID = ResultCode(rawValue: 19 | (10 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_PINNED`.
+    public static let SQLITE_CONSTRAINT_PINNED = ResultCode(rawValue: 19 | (11 << 8))
+    /// SQLite's extended result code `SQLITE_CONSTRAINT_DATATYPE`.
+    public static let SQLITE_CONSTRAINT_DATATYPE = ResultCode(rawValue: 19 | (12 << 8))
 }
