@@ -78,4 +78,19 @@ final class GRDBSpellingDatabaseTests: XCTestCase {
         dbQueue.releaseMemory()
         XCTAssertEqual(try dbQueue.read { try Int.fetchOne($0, sql: "SELECT 1") }, 1)
     }
+
+    func testRowsAsCollectionsAdaptersAndLiterals() throws {
+        try DatabaseQueue().read { db in
+            let adapter = ColumnMapping(["name": "b"]).addingScopes(["suffix": SuffixRowAdapter(fromIndex: 1)])
+            let row = try Row.fetchOne(db, sql: "SELECT NULL AS a, 'x' AS b", adapter: adapter)!
+            XCTAssertEqual(row.distance(from: row.startIndex, to: row.endIndex), 1)
+            XCTAssertFalse(row.debugDescription.isEmpty)
+            let unadapted = row.unadapted
+            XCTAssertEqual(unadapted.coalesce(["a", "b"]) as String?, "x")
+            let statement = try db.cachedStatement(literal: "SELECT \(1)")
+            XCTAssertEqual(try Int.fetchOne(statement), 1)
+            XCTAssertGreaterThan(db.maximumStatementArgumentCount, 0)
+            XCTAssertEqual(DatabaseError.SQLITE_OK, .SQLITE_OK)
+        }
+    }
 }
