@@ -13,7 +13,7 @@ public struct PrimaryKeyInfo: Hashable, Sendable {
     public var isRowID: Bool { rowIDColumn != nil }
 }
 
-/// A column of a table, as the schema defines it (``Database/columns(in:)``).
+/// A column of a table, as the schema defines it (`Database.columns(in:in:)`).
 public struct ColumnInfo: Hashable, Sendable {
     /// The column name.
     public let name: String
@@ -72,7 +72,7 @@ extension Database {
         return columns
     }
 
-    /// Whether `name` is a view (cached, as ``primaryKey(_:)``; not recorded in a value
+    /// Whether `name` is a view (cached, as `primaryKey(_:in:)`; not recorded in a value
     /// observation's region).
     func isView(_ name: String) throws -> Bool {
         let key = name.lowercased()
