@@ -2,12 +2,13 @@ import CSQLite
 
 extension Database {
     /// Compiles a single statement from an SQL literal, or returns the one compiled
-    /// earlier for the same SQL, with the literal's arguments bound.
+    /// earlier for the same SQL, with the literal's arguments bound (if it has any: a
+    /// literal without arguments leaves the parameters to `execute(arguments:)`).
     ///
     /// - parameter sqlLiteral: An SQL literal, with its interpolated arguments.
     public func cachedStatement(literal sqlLiteral: SQL) throws -> Statement {
         let statement = try cachedStatement(sql: sqlLiteral.sql)
-        try statement.setArguments(sqlLiteral.arguments)
+        if !sqlLiteral.arguments.isEmpty { try statement.setArguments(sqlLiteral.arguments) }
         return statement
     }
 

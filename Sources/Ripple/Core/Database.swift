@@ -423,7 +423,8 @@ public final class Database {
     /// ```
     public func makeStatement(literal sqlLiteral: SQL) throws -> Statement {
         let statement = try makeStatement(sql: sqlLiteral.sql)
-        try statement.setArguments(sqlLiteral.arguments)
+        // A literal without arguments leaves the parameters to `execute(arguments:)`.
+        if !sqlLiteral.arguments.isEmpty { try statement.setArguments(sqlLiteral.arguments) }
         return statement
     }
 

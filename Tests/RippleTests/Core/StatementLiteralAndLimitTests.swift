@@ -10,6 +10,15 @@ final class StatementLiteralAndLimitTests: XCTestCase {
         }
     }
 
+    func testLiteralWithoutArgumentsLeavesParametersToExecution() throws {
+        try DatabaseQueue().write { db in
+            try db.execute(sql: "CREATE TABLE t(a)")
+            try db.cachedStatement(literal: "INSERT INTO t VALUES (?)").execute(arguments: [1])
+            try db.makeStatement(literal: "INSERT INTO t VALUES (:a)").execute(arguments: ["a": 2])
+            XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a"), [1, 2])
+        }
+    }
+
     func testMaximumStatementArgumentCountIsSQLiteLimit() throws {
         try DatabaseQueue().read { db in
             let maximum = db.maximumStatementArgumentCount
