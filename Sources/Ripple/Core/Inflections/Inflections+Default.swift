@@ -1,0 +1,106 @@
+extension Inflections {
+    /// The inflections that Ripple uses, English ones unless changed.
+    ///
+    /// Change them early, before the database is used:
+    ///
+    /// ```swift
+    /// Inflections.default.irregularSuffix("foot", "feet")
+    /// ```
+    ///
+    /// Reading and writing are thread-safe (each access holds a lock), but two threads that
+    /// both modify the default inflections may lose one of the changes.
+    public static var `default`: Inflections {
+        get { defaultStorage.withLock { $0 } }
+        set { defaultStorage.withLock { $0 = newValue } }
+    }
+
+    private static let defaultStorage = LockedState(Inflections.english)
+
+    /// English inflections: the rules of Ruby on Rails' ActiveSupport, which GRDB follows,
+    /// so that names derived from tables are the same.
+    static var english: Inflections {
+        var inflections = Inflections()
+        for (pattern, template) in EnglishRules.plurals {
+            inflections.plural(pattern, template)
+        }
+        for (pattern, template) in EnglishRules.singulars {
+            inflections.singular(pattern, template)
+        }
+        inflections.uncountableWords(EnglishRules.uncountables)
+        for (singular, plural) in EnglishRules.irregulars {
+            inflections.irregularSuffix(singular, plural)
+        }
+        return inflections
+    }
+}
+
+/// The English rules, each a case-insensitive pattern and its template; later rules win.
+private enum EnglishRules {
+    static let plurals: [(String, String)] = [
+        // regular nouns
+        ("$", "s"),
+        ("s$", "s"),
+        // Latin and Greek
+        ("^(ax|test)is$", "$1es"),
+        ("(octop|vir)us$", "$1i"), ("(octop|vir)i$", "$1i"),
+        ("(alias|bias|canvas|focus|gas|lens|status)$", "$1es"),
+        ("(bu)s$", "$1ses"),
+        ("(buffal|tomat|her)o$", "$1oes"),
+        ("([ti])um$", "$1a"), ("([ti])a$", "$1a"),
+        ("sis$", "ses"),
+        // f and fe to ves
+        ("(?:([^f])fe|([lr])f)$", "$1$2ves"),
+        ("(hive)$", "$1s"),
+        ("([^aeiouy]|qu)y$", "$1ies"),
+        ("(x|ch|ss|sh)$", "$1es"),
+        ("(matr|vert|ind)(?:ix|ex)$", "$1ices"),
+        ("^(m|l)ouse$", "$1ice"), ("^(m|l)ice$", "$1ice"),
+        ("^(ox)$", "$1en"), ("^(oxen)$", "$1"),
+        ("(quiz)$", "$1zes"),
+        ("(canva)s$", "$1ses"),
+    ]
+
+    static let singulars: [(String, String)] = [
+        // regular nouns
+        ("s$", ""),
+        ("(ss)$", "$1"),
+        ("(n)ews$", "$1ews"),
+        ("([ti])a$", "$1um"),
+        ("((a)naly|(b)a|(d)iagno|(p)arenthe|(p)rogno|(s)ynop|(t)he)(sis|ses)$", "$1sis"),
+        ("(^analy)(sis|ses)$", "$1sis"),
+        // ves to f and fe
+        ("([^f])ves$", "$1fe"),
+        ("(hive)s$", "$1"),
+        ("(tive)s$", "$1"),
+        ("([lr])ves$", "$1f"),
+        ("([^aeiouy]|qu)ies$", "$1y"),
+        ("(s)eries$", "$1eries"),
+        ("(m)ovies$", "$1ovie"),
+        ("(x|ch|ss|sh)es$", "$1"),
+        ("^(m|l)ice$", "$1ouse"),
+        ("(bus)(es)?$", "$1"),
+        ("(o)es$", "$1"),
+        ("(shoe)s$", "$1"),
+        ("(cris|test)(is|es)$", "$1is"),
+        ("^(a)x[ie]s$", "$1xis"),
+        ("(octop|vir)(us|i)$", "$1us"),
+        ("(alias|bias|canvas|focus|gas|lens|status)(es)?$", "$1"),
+        ("^(ox)en$", "$1"),
+        ("(vert|ind)ices$", "$1ex"),
+        ("(matr)ices$", "$1ix"),
+        ("(quiz)zes$", "$1"),
+        ("(database)s$", "$1"),
+    ]
+
+    static let uncountables = [
+        "advice", "corps", "dice", "equipment", "fish", "information", "jeans",
+        "kudos", "money", "offspring", "police", "rice", "sheep", "species",
+    ]
+
+    /// Singular and plural suffixes.
+    static let irregulars = [
+        ("child", "children"), ("foot", "feet"), ("leaf", "leaves"), ("man", "men"),
+        ("move", "moves"), ("person", "people"), ("sex", "sexes"), ("specimen", "specimens"),
+        ("zombie", "zombies"),
+    ]
+}
