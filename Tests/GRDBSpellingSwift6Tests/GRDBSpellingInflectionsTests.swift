@@ -34,4 +34,23 @@ final class GRDBSpellingInflectionsTests: XCTestCase {
         XCTAssertEqual(Inflections.default.pluralize("foot"), "footz")
         XCTAssertEqual(Inflections.default.pluralize("metadata"), "metadata")
     }
+
+    func testBelongsToPluralTable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "teams") { t in
+                t.autoIncrementedPrimaryKey("id")
+            }
+            try db.create(table: "countries") { t in
+                t.primaryKey("code", .text)
+            }
+            try db.create(table: "players") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("team")
+                t.belongsTo("country")
+            }
+            let destinations = try db.foreignKeys(on: "players").map(\.destinationTable)
+            XCTAssertEqual(Set(destinations), ["teams", "countries"])
+        }
+    }
 }

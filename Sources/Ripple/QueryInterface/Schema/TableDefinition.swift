@@ -94,6 +94,10 @@ public final class TableDefinition {
 
     /// A column that refers to the primary key of another table, named after it
     /// (`t.belongsTo("team")`: `teamId INTEGER REFERENCES team(id)`), and indexed.
+    ///
+    /// Without `inTable:`, the name refers to the table `team`, or else to its plural
+    /// `teams` (by ``Inflections/default``), or to the table being defined when its
+    /// singular is the same (`t.belongsTo("player")` in the table `players`).
     @discardableResult
     public func belongsTo(
         _ name: String, inTable table: String? = nil,
@@ -101,7 +105,7 @@ public final class TableDefinition {
         deferred: Bool = false, indexed: Bool = true) -> ForeignKeyDefinition
     {
         let definition = ForeignKeyDefinition(
-            name: name, table: table ?? name, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred, indexed: indexed)
+            name: name, table: table, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred, indexed: indexed)
         belongsToDefinitions.append((columns.count, definition))
         return definition
     }
@@ -135,20 +139,21 @@ public final class TableDefinition {
         var resolvedNames: [ObjectIdentifier: [String]] = [:]
         for (position, definition) in belongsToDefinitions.reversed() {
             var resolved: [ColumnDefinition] = []
-            let destination = try referencedPrimaryKey(db, table: definition.table)
+            let table = try referencedTable(db, of: definition)
+            let destination = try referencedPrimaryKey(db, table: table)
             if destination.count == 1 {
-                let column = ColumnDefinition(name: definition.name + "Id", type: try referencedType(db, table: definition.table, column: destination[0]))
-                column.references(definition.table, column: destination[0], onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
+                let column = ColumnDefinition(name: definition.name + "Id", type: try referencedType(db, table: table, column: destination[0]))
+                column.references(table, column: destination[0], onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
                 if definition.isNotNull { column.notNull() }
                 resolved.append(column)
             } else {
                 // A composite primary key: one column per key column, and a table constraint.
                 for key in destination {
-                    let column = ColumnDefinition(name: definition.name + key.prefix(1).uppercased() + key.dropFirst(), type: try referencedType(db, table: definition.table, column: key))
+                    let column = ColumnDefinition(name: definition.name + key.prefix(1).uppercased() + key.dropFirst(), type: try referencedType(db, table: table, column: key))
                     if definition.isNotNull { column.notNull() }
                     resolved.append(column)
                 }
-                foreignKey(resolved.map(\.name), references: definition.table, columns: destination, onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
+                foreignKey(resolved.map(\.name), references: table, columns: destination, onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
             }
             columns.insert(contentsOf: resolved, at: position)
             resolvedNames[ObjectIdentifier(definition)] = resolved.map(\.name)
@@ -179,6 +184,18 @@ public final class TableDefinition {
     }
 
     /// The primary key of a referenced table: this table itself when it refers to itself.
+    /// The table of a `belongsTo`: the one named by `inTable:`, else the table being defined
+    /// when its name has the same singular (`players` for `belongsTo("player")`), else the
+    /// table named as the association or as its plural (`team`, then `teams`).
+    private func referencedTable(_ db: Database, of definition: ForeignKeyDefinition) throws -> String {
+        if let table = definition.table { return table }
+        if name.singularized.lowercased() == definition.name.singularized.lowercased() { return name }
+        if try db.tableExists(definition.name) { return definition.name }
+        let plural = definition.name.pluralized
+        if try db.tableExists(plural) { return plural }
+        return definition.name  // missing: the primary key lookup throws
+    }
+
     private func referencedPrimaryKey(_ db: Database, table: String) throws -> [String] {
         if table.lowercased() == name.lowercased() {
             if let column = columns.first(where: \.isPrimaryKey) { return [column.name] }
@@ -199,14 +216,15 @@ public final class TableDefinition {
 /// The column of a `belongsTo` foreign key.
 public final class ForeignKeyDefinition {
     let name: String
-    let table: String
+    /// The table named by `inTable:`.
+    let table: String?
     let onDelete: Database.ForeignKeyAction?
     let onUpdate: Database.ForeignKeyAction?
     let deferred: Bool
     let indexed: Bool
     private(set) var isNotNull = false
 
-    init(name: String, table: String, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool, indexed: Bool) {
+    init(name: String, table: String?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool, indexed: Bool) {
         self.name = name
         self.table = table
         self.onDelete = onDelete
