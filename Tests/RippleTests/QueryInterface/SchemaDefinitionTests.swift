@@ -78,15 +78,15 @@ final class SchemaDefinitionTests: XCTestCase {
             // In the order of declaration, as in GRDB 7.
             XCTAssertEqual(try sql(of: "player", db), """
                 CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
-                "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "countryId" TEXT REFERENCES "country"("code") NOT NULL, \
+                "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "countryCode" TEXT REFERENCES "country"("code") NOT NULL, \
                 "coachId" INTEGER REFERENCES "player" ON DELETE SET NULL)
                 """)
-            XCTAssertEqual(Set(try db.indexes(on: "player").flatMap(\.columns)), ["teamId", "countryId"])
-            XCTAssertEqual(Set(try db.indexes(on: "player").map(\.name)), ["player_on_teamId", "player_on_countryId"], "GRDB 7's names")
+            XCTAssertEqual(Set(try db.indexes(on: "player").flatMap(\.columns)), ["teamId", "countryCode"])
+            XCTAssertEqual(Set(try db.indexes(on: "player").map(\.name)), ["player_on_teamId", "player_on_countryCode"], "GRDB 7's names")
             let keys = try db.foreignKeys(on: "player")
             XCTAssertEqual(Set(keys.map(\.destinationTable)), ["team", "country", "player"])
             XCTAssertEqual(keys.first { $0.destinationTable == "player" }?.destinationColumns, ["id"])
-            XCTAssertEqual(keys.first { $0.destinationTable == "country" }?.mapping.map(\.origin), ["countryId"])
+            XCTAssertEqual(keys.first { $0.destinationTable == "country" }?.mapping.map(\.origin), ["countryCode"])
         }
     }
 

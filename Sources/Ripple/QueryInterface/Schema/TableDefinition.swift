@@ -137,28 +137,37 @@ public final class TableDefinition {
         var parts: [String] = []
         // (Last declared first: each insertion leaves the earlier positions as they were.)
         var resolvedNames: [ObjectIdentifier: [String]] = [:]
+        var compositeKeys: [PendingForeignKey] = []
         for (position, definition) in belongsToDefinitions.reversed() {
             var resolved: [ColumnDefinition] = []
             let table = try referencedTable(db, of: definition)
             let destination = try referencedPrimaryKey(db, table: table)
+            // Named after the referenced key, as GRDB names them: `teamId` for `team(id)`,
+            // `countryCode` for `country(code)`, `parentId` for a hidden rowid.
+            let names = destination.map { key in
+                key.lowercased() == "rowid" ? definition.name + "Id" : definition.name + key.prefix(1).uppercased() + key.dropFirst()
+            }
             if destination.count == 1 {
-                let column = ColumnDefinition(name: definition.name + "Id", type: try referencedType(db, table: table, column: destination[0]))
+                let column = ColumnDefinition(name: names[0], type: try referencedType(db, table: table, column: destination[0]))
                 column.references(table, column: destination[0], onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
                 if definition.isNotNull { column.notNull() }
                 resolved.append(column)
             } else {
                 // A composite primary key: one column per key column, and a table constraint.
-                for key in destination {
-                    let column = ColumnDefinition(name: definition.name + key.prefix(1).uppercased() + key.dropFirst(), type: try referencedType(db, table: table, column: key))
+                for (key, name) in zip(destination, names) {
+                    let column = ColumnDefinition(name: name, type: try referencedType(db, table: table, column: key))
                     if definition.isNotNull { column.notNull() }
                     resolved.append(column)
                 }
-                foreignKey(resolved.map(\.name), references: table, columns: destination, onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
+                compositeKeys.append(PendingForeignKey(
+                    columns: resolved.map(\.name), table: table, destinationColumns: destination,
+                    onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred))
             }
             columns.insert(contentsOf: resolved, at: position)
             resolvedNames[ObjectIdentifier(definition)] = resolved.map(\.name)
         }
-        // Indexes in the order of declaration.
+        // Their table constraints, and indexes, in the order of declaration.
+        pendingForeignKeys.insert(contentsOf: compositeKeys.reversed(), at: 0)
         for (_, definition) in belongsToDefinitions where definition.indexed {
             if let names = resolvedNames[ObjectIdentifier(definition)] { indexedColumns.append(names) }
         }
