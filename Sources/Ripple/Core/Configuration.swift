@@ -166,6 +166,6 @@ public struct Configuration: Sendable {
         /// Retry for up to this many seconds, then fail with `SQLITE_BUSY`.
         case timeout(TimeInterval)
         /// Ask the closure, with the number of tries so far: true tries again.
-        case callback(@Sendable (_ numberOfTries: Int) -> Bool)
+        case callback(Database.BusyCallback)
     }
 }

@@ -78,7 +78,7 @@ final class SchemaDefinitionTests: XCTestCase {
             // In the order of declaration, as in GRDB 7.
             XCTAssertEqual(try sql(of: "player", db), """
                 CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
-                "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "countryCode" TEXT REFERENCES "country"("code") NOT NULL, \
+                "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "countryCode" TEXT NOT NULL REFERENCES "country"("code"), \
                 "coachId" INTEGER REFERENCES "player" ON DELETE SET NULL)
                 """)
             XCTAssertEqual(Set(try db.indexes(on: "player").flatMap(\.columns)), ["teamId", "countryCode"])

@@ -17,6 +17,11 @@ extension Database {
                 index: "\(name)_on_\(columns.joined(separator: "_"))", on: name, columns: columns,
                 options: options.contains(.ifNotExists) ? .ifNotExists : [])
         }
+        for columns in definition.uniqueIndexedColumns {
+            try create(
+                index: "\(name)_on_\(columns.joined(separator: "_"))", on: name, columns: columns,
+                options: options.contains(.ifNotExists) ? [.ifNotExists, .unique] : .unique)
+        }
     }
 
     /// Renames a table: `ALTER TABLE ... RENAME TO ...`.

@@ -15,6 +15,8 @@ public final class TableDefinition {
     private var constraints: [String] = []
     /// Indexes made after the table (`indexed()`, `belongsTo`).
     var indexedColumns: [[String]] = []
+    /// Unique indexes made after the table (composite `belongsTo(...).unique()`).
+    var uniqueIndexedColumns: [[String]] = []
     /// Foreign keys whose referenced columns are resolved when the table is made.
     private var pendingForeignKeys: [PendingForeignKey] = []
 
@@ -149,8 +151,13 @@ public final class TableDefinition {
             }
             if destination.count == 1 {
                 let column = ColumnDefinition(name: names[0], type: try referencedType(db, table: table, column: destination[0]))
-                column.references(table, column: destination[0], onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred)
+                // (Clauses in GRDB's order: NOT NULL, UNIQUE, then REFERENCES, with the
+                // hidden rowid named.)
                 if definition.isNotNull { column.notNull() }
+                if definition.isUnique { column.unique() }
+                column.clauses.append(ColumnDefinition.referencesClause(
+                    table: table, columns: destination, onDelete: definition.onDelete,
+                    onUpdate: definition.onUpdate, deferred: definition.deferred, namesRowID: true))
                 resolved.append(column)
             } else {
                 // A composite primary key: one column per key column, and a table constraint.
@@ -168,8 +175,14 @@ public final class TableDefinition {
         }
         // Their table constraints, and indexes, in the order of declaration.
         pendingForeignKeys.insert(contentsOf: compositeKeys.reversed(), at: 0)
-        for (_, definition) in belongsToDefinitions where definition.indexed {
-            if let names = resolvedNames[ObjectIdentifier(definition)] { indexedColumns.append(names) }
+        for (_, definition) in belongsToDefinitions {
+            guard let names = resolvedNames[ObjectIdentifier(definition)] else { continue }
+            if definition.isUnique {
+                // (One column is UNIQUE in its definition.)
+                if names.count > 1 { uniqueIndexedColumns.append(names) }
+            } else if definition.indexed {
+                indexedColumns.append(names)
+            }
         }
         belongsToDefinitions.removeAll()
         parts += columns.map(\.sql)
@@ -232,6 +245,7 @@ public final class ForeignKeyDefinition {
     let deferred: Bool
     let indexed: Bool
     private(set) var isNotNull = false
+    private(set) var isUnique = false
 
     init(name: String, table: String?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool, indexed: Bool) {
         self.name = name
@@ -248,6 +262,14 @@ public final class ForeignKeyDefinition {
         isNotNull = true
         return self
     }
+
+    /// The foreign key column(s) are unique: `teamId INTEGER UNIQUE REFERENCES team(id)`,
+    /// or a unique index on the columns of a composite key.
+    @discardableResult
+    public func unique() -> Self {
+        isUnique = true
+        return self
+    }
 }
 
 /// A column of a table definition; its modifiers chain:
@@ -256,7 +278,7 @@ public final class ColumnDefinition {
     let name: String
     let type: Database.ColumnType?
     private let rawSQL: String?
-    private var clauses: [String] = []
+    var clauses: [String] = []
     private(set) var isPrimaryKey = false
     private(set) var isIndexed = false
 
@@ -345,9 +367,9 @@ public final class ColumnDefinition {
         return self
     }
 
-    static func referencesClause(table: String, columns: [String]?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool) -> String {
+    static func referencesClause(table: String, columns: [String]?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool, namesRowID: Bool = false) -> String {
         var clause = "REFERENCES \(table.quotedDatabaseIdentifier)"
-        if let columns, columns != ["rowid"] { clause += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
+        if let columns, namesRowID || columns != ["rowid"] { clause += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
         if let onDelete { clause += " ON DELETE \(onDelete.rawValue)" }
         if let onUpdate { clause += " ON UPDATE \(onUpdate.rawValue)" }
         if deferred { clause += " DEFERRABLE INITIALLY DEFERRED" }
