@@ -19,6 +19,10 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {  // immuta
     public func close() throws { try base.close() }
     public func interrupt() { base.interrupt() }
     public func read<T>(_ value: (Database) throws -> T) throws -> T { try base.read(value) }
+    /// Reenters the wrapped reader's access (see `DatabaseReader.unsafeReentrantRead(_:)`).
+    ///
+    /// - parameter value: reads the database.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeReentrantRead(value) }
     public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T { try base.unsafeRead(value) }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {

@@ -242,6 +242,16 @@ public final class DatabasePool: DatabaseWriter {
         return try readers.barrier { _ in try writer.sync(updates) }
     }
 
+    /// Runs `value` on the pool's connection that the current thread accesses (the writer
+    /// or a reader), if any; otherwise as ``read(_:)`` does.
+    ///
+    /// - parameter value: reads the database.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        if writer.isHeldByCurrentThread { return try writer.onCurrentQueue(value) }
+        if let reader = readers.elements.first(where: \.isHeldByCurrentThread) { return try reader.onCurrentQueue(value) }
+        return try read(value)
+    }
+
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
         if writer.isHeldByCurrentThread { return try writer.onCurrentQueue(updates) }
         return try writer.syncWithoutChecks(updates)

@@ -112,6 +112,15 @@ public final class DatabaseQueue: DatabaseWriter {
         try writeWithoutTransaction(updates)
     }
 
+    /// Runs `value` in the access the current thread runs on this queue, if any; otherwise
+    /// as ``read(_:)`` does.
+    ///
+    /// - parameter value: reads the database.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        if writer.isHeldByCurrentThread { return try writer.onCurrentQueue(value) }
+        return try read(value)
+    }
+
     public func unsafeReentrantWrite<T>(_ updates: (Database) throws -> T) rethrows -> T {
         if writer.isHeldByCurrentThread { return try writer.onCurrentQueue(updates) }
         return try writer.syncWithoutChecks(updates)

@@ -26,6 +26,13 @@ public protocol DatabaseReader: AnyObject, Sendable {
     /// for it. A write throws `SQLITE_READONLY`.
     func read<T>(_ value: (Database) throws -> T) throws -> T
 
+    /// Runs `value` on the connection the current thread already accesses, when it accesses
+    /// one of this reader's; otherwise as ``read(_:)`` does. Inside an access, `value` runs
+    /// in that access's transaction, which may write: prefer the `db` argument.
+    ///
+    /// - parameter value: reads the database.
+    func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T
+
     /// Runs `value` without a transaction: consecutive fetches may see different states of
     /// the database when other threads write.
     func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T
@@ -78,5 +85,14 @@ final class ClosureBox<T>: @unchecked Sendable {  // one thread at a time: fille
 
     func release() {
         closure = nil
+    }
+}
+
+extension DatabaseReader {
+    /// A reader with no connection of its own to reenter reads as ``read(_:)`` does.
+    ///
+    /// - parameter value: reads the database.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try read(value)
     }
 }

@@ -69,6 +69,15 @@ public final class DatabaseSnapshot: DatabaseReader {
 
     /// Runs `value` on the snapshot's content, and waits for it. A write throws
     /// `SQLITE_READONLY`.
+    /// Runs `value` in the access the current thread runs on this snapshot, if any;
+    /// otherwise as ``read(_:)`` does.
+    ///
+    /// - parameter value: reads the database.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {
+        if reader.isHeldByCurrentThread { return try reader.onCurrentQueue(value) }
+        return try read(value)
+    }
+
     public func read<T>(_ value: (Database) throws -> T) throws -> T {
         try reader.sync { db in
             try Self.checkSnapshot(db)
