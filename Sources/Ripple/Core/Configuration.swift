@@ -36,6 +36,11 @@ public struct Configuration: Sendable {
     /// transaction.
     public var allowsUnsafeTransactions = false
 
+    /// Whether the descriptions of errors and traced statements show the statements'
+    /// arguments. Default false, so that logs do not leak private data; the arguments stay
+    /// in ``DatabaseError/arguments`` and ``DatabaseError/expandedDescription``.
+    public var publicStatementArguments = false
+
     /// The maximum number of concurrent readers of a ``DatabasePool``. Default 5.
     public var maximumReaderCount = 5
 

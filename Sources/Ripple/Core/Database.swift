@@ -351,7 +351,8 @@ public final class Database {
                 guard code == SQLITE_OK else {
                     // The error names the statement that failed, not the whole string.
                     let failingSQL = Self.firstStatementText(from: current, to: end)
-                    throw DatabaseError(connection: sqliteConnection, code: code, sql: failingSQL, arguments: arguments)
+                    throw DatabaseError(connection: sqliteConnection, code: code, sql: failingSQL, arguments: arguments,
+                                        publicStatementArguments: configuration.publicStatementArguments)
                 }
                 guard let sqliteStatement else { break }  // only white space or comments remain
                 let statement = Statement(
@@ -782,9 +783,9 @@ public final class Database {
     /// ```swift
     /// db.trace { print($0) }   // prints "SELECT * FROM player"
     /// ```
-    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)?) {
+    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
         traceHandler = trace
-        guard trace != nil else {
+        guard trace != nil, !options.isEmpty else {
             sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
             _CallbackContext.revoke(self)
             return
@@ -801,12 +802,12 @@ public final class Database {
         switch CInt(mask) {
         case SQLITE_TRACE_STMT:
             let sql = x.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-            traceHandler(.statement(TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql)))
+            traceHandler(.statement(TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments)))
         case SQLITE_TRACE_PROFILE:
             let nanoseconds = x?.assumingMemoryBound(to: Int64.self).pointee ?? 0
             let sql = sqlite3_sql(sqliteStatement).map { String(cString: $0) } ?? ""
             traceHandler(.profile(
-                statement: TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql),
+                statement: TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments),
                 duration: TimeInterval(nanoseconds) / 1e9))
         default:
             break
@@ -832,15 +833,31 @@ public enum TraceEvent: CustomStringConvertible {
             defer { sqlite3_free(cString) }
             return String(cString: cString)
         }
-        public var description: String { sql }
+        /// Whether ``description`` shows the bound values (see
+        /// ``Configuration/publicStatementArguments``).
+        let publicStatementArguments: Bool
+        /// The SQL; with ``Configuration/publicStatementArguments``, with its values.
+        public var description: String { publicStatementArguments ? expandedSQL : sql }
     }
 
+    /// The statement's SQL (with its values when ``Configuration/publicStatementArguments``
+    /// is set), preceded by the duration for a profile.
     public var description: String {
+        describe { $0.description }
+    }
+
+    /// The description with the statement's values in place of its parameters, whatever
+    /// the configuration: mind where it goes, since values may hold private data.
+    public var expandedDescription: String {
+        describe { $0.expandedSQL }
+    }
+
+    private func describe(_ text: (Statement) -> String) -> String {
         switch self {
         case .statement(let statement):
-            return statement.sql
+            return text(statement)
         case let .profile(statement, duration):
-            return String(format: "%.3f", duration) + "s " + statement.sql
+            return String(format: "%.3f", duration) + "s " + text(statement)
         }
     }
 }

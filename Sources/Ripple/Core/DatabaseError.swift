@@ -30,27 +30,51 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The arguments of the statement that failed, if any.
     public let arguments: StatementArguments?
 
+    /// Whether ``description`` shows the arguments (see
+    /// ``Configuration/publicStatementArguments``); ``expandedDescription`` always does.
+    let publicStatementArguments: Bool
+
     /// Creates an error.
+    ///
+    /// - parameter resultCode: the result code.
+    /// - parameter message: the message.
+    /// - parameter sql: the statement that failed.
+    /// - parameter arguments: its arguments.
+    /// - parameter publicStatementArguments: whether ``description`` shows the arguments
+    ///   (by default only ``expandedDescription`` does, so that logs do not leak them).
     public init(
         resultCode: ResultCode = .SQLITE_ERROR,
         message: String? = nil,
         sql: String? = nil,
-        arguments: StatementArguments? = nil)
+        arguments: StatementArguments? = nil,
+        publicStatementArguments: Bool = false)
     {
+        self.publicStatementArguments = publicStatementArguments
         self.extendedResultCode = resultCode
         self.message = message
         self.sql = sql
         self.arguments = arguments
     }
 
-    /// A readable description:
-    /// `SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT ...``
+    /// A readable description, with the primary result code:
+    /// `SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT ...``.
+    /// The arguments appear only with ``Configuration/publicStatementArguments``.
     public var description: String {
-        var text = "SQLite error \(extendedResultCode.rawValue)"
+        describe(withArguments: publicStatementArguments)
+    }
+
+    /// The description with the statement's arguments, whatever the configuration: mind
+    /// where it goes, since arguments may hold private data.
+    public var expandedDescription: String {
+        describe(withArguments: true)
+    }
+
+    private func describe(withArguments: Bool) -> String {
+        var text = "SQLite error \(extendedResultCode.rawValue & 0xFF)"
         if let message { text += ": \(message)" }
         if let sql {
             text += " - while executing `\(sql)`"
-            if let arguments, !arguments.isEmpty {
+            if withArguments, let arguments, !arguments.isEmpty {
                 text += " with arguments \(arguments)"
             }
         }
@@ -87,13 +111,13 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
 extension DatabaseError {
     /// The error SQLite reports on `connection` for `code`.
-    init(connection: OpaquePointer?, code: CInt, sql: String? = nil, arguments: StatementArguments? = nil) {
+    init(connection: OpaquePointer?, code: CInt, sql: String? = nil, arguments: StatementArguments? = nil, publicStatementArguments: Bool = false) {
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
         // The connection's last code can lag behind (e.g. after an OOM); keep the family right.
         let resultCode = (extended & 0xFF) == (code & 0xFF) ? extended : code
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
-        self.init(resultCode: ResultCode(rawValue: resultCode), message: message, sql: sql, arguments: arguments)
+        self.init(resultCode: ResultCode(rawValue: resultCode), message: message, sql: sql, arguments: arguments, publicStatementArguments: publicStatementArguments)
     }
 
     /// An error about a misused API (closed connection, bad arguments).

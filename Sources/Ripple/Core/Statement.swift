@@ -238,7 +238,8 @@ public final class Statement {
     }
 
     func bindingError(_ code: CInt, _ arguments: StatementArguments) -> DatabaseError {
-        DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
+        DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments,
+                      publicStatementArguments: database.configuration.publicStatementArguments)
     }
 
     /// The error for arguments whose positional values are not all used.
@@ -292,7 +293,8 @@ public final class Statement {
         }
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
-        let error = DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments)
+        let error = DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments,
+                                  publicStatementArguments: database.configuration.publicStatementArguments)
         reset()
         throw error
     }

@@ -159,8 +159,12 @@ final class StatementTests: XCTestCase {
             XCTAssertEqual(error?.extendedResultCode, .SQLITE_CONSTRAINT_PRIMARYKEY)
             XCTAssertEqual(error?.message, "UNIQUE constraint failed: player.id")
             XCTAssertEqual(error?.arguments, [1])
+            // As GRDB prints it: the primary code, and the arguments only in the expanded
+            // description (see `PublicStatementArgumentsTests`).
             XCTAssertEqual(error?.description,
-                "SQLite error 1555: UNIQUE constraint failed: player.id - while executing `INSERT INTO player (id) VALUES (?)` with arguments [1]")
+                "SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT INTO player (id) VALUES (?)`")
+            XCTAssertEqual(error?.expandedDescription,
+                "SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT INTO player (id) VALUES (?)` with arguments [1]")
             // The failed statement did not lose what was committed.
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player"), 1)
         }
