@@ -103,9 +103,15 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case countAll
         case countDistinct(Node)
         case inList(Node, [Node], negated: Bool)
+        /// An aggregate function with a `FILTER (WHERE ...)` clause.
+        case filteredAggregate(String, [Node], filter: Node)
     }
 
     let node: Node
+
+    /// Whether JSON-building functions read the expression as JSON rather than as a
+    /// plain string (`asJSON`, `JSONColumn`); see `jsonBuilderExpression`.
+    var prefersJSONInterpretation = false
 
     init(_ node: Node) {
         self.node = node
@@ -151,6 +157,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             return parenthesized(operand, &context) + (negated ? " NOT IN (" : " IN (") + items + ")"
         case let .collated(operand, collation):
             return parenthesized(operand, &context) + " COLLATE " + collation
+        case let .filteredAggregate(name, arguments, filter):
+            return sql(.function(name, arguments), &context) + " FILTER (WHERE " + sql(filter, &context) + ")"
         }
     }
 
