@@ -1,5 +1,5 @@
 // Compiled in Swift 6 and Swift 5 language modes (GRDBSpellingSwift5Tests links here):
-// JSON columns and functions, spelled as GRDB's documentation and tests write them.
+// JSON columns and functions, and common table expressions, spelled as GRDB's documentation and tests write them.
 import Foundation
 import Ripple
 import XCTest
@@ -54,6 +54,31 @@ final class GRDBSpellingJSONAndCTETests: XCTestCase {
                                         filter: Column("id") > 0),
                 as: String.self))
             XCTAssertEqual(names, #"["Paris"]"#)
+        }
+    }
+
+    func testCommonTableExpressions() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.write { db in
+            let answer = CommonTableExpression(named: "answer", sql: "SELECT 42 AS value")
+            let row = try answer.all().with(answer).fetchOne(db)
+            XCTAssertEqual(row, ["value": 42])
+
+            struct Answer: Decodable, FetchableRecord, Equatable { var value: Int }
+            let typed = CommonTableExpression<Answer>(named: "answer", sql: "SELECT 42 AS value")
+            XCTAssertEqual(try typed.all().with(typed).fetchOne(db), Answer(value: 42))
+
+            let counter = CommonTableExpression<Int>(
+                recursive: true,
+                named: "counter",
+                columns: ["x"],
+                literal: "VALUES(\(0)) UNION ALL SELECT x+1 FROM counter WHERE x < \(3)")
+            XCTAssertEqual(try counter.all().with(counter).fetchAll(db), [0, 1, 2, 3])
+
+            let ids = CommonTableExpression(named: "ids", request: Player.select(Column("id")))
+            _ = CommonTableExpression(named: "foo", request: SQLRequest<Void>("SELECT 1"))
+            try Player.with(ids).filter(ids.contains(Column("id"))).deleteAll(db)
+            XCTAssertEqual(try Player.fetchCount(db), 0)
         }
     }
 }

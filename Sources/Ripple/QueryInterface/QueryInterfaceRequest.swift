@@ -28,6 +28,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     var groupsByPrimaryKey = false
     /// `withStableOrder()`: the primary key ends the ordering, read when the SQL is made.
     var hasStableOrder = false
+    /// `with(_:)`: the `WITH` clause.
+    var commonTableExpressions: [CTEDefinition] = []
 
     init(tableName: String, selection: [SQLSelection] = [.allColumns]) {
         self.tableName = tableName
@@ -200,6 +202,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         request.ordersByPrimaryKey = ordersByPrimaryKey
         request.groupsByPrimaryKey = groupsByPrimaryKey
         request.hasStableOrder = hasStableOrder
+        request.commonTableExpressions = commonTableExpressions
         return request
     }
 
@@ -208,7 +211,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// The SQL and arguments of the request.
     public func makeSQL(_ db: Database, forSingleResult: Bool = false) throws -> SQL {
         var context = SQLGenerationContext()
-        var sql = "SELECT "
+        var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "SELECT "
         if isDistinct { sql += "DISTINCT " }
         sql += selection.map { $0.sql(&context) }.joined(separator: ", ")
         sql += " FROM " + tableName.quotedDatabaseIdentifier
@@ -400,7 +403,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// `DELETE FROM ... WHERE ...`, its arguments in `context`.
     func deleteSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
-        var sql = "DELETE FROM " + tableName.quotedDatabaseIdentifier
+        var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
         if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
         return sql
     }
@@ -433,7 +436,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         _ db: Database, _ conflictResolution: Database.ConflictResolution?,
         _ assignments: [ColumnAssignment], _ context: inout SQLGenerationContext) throws -> String
     {
-        var sql = "UPDATE "
+        var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "UPDATE "
         if let conflictResolution { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier + " SET "
         sql += assignments.map { $0.columnName.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
