@@ -31,7 +31,4 @@ public struct JSONColumn: ColumnExpression, SQLJSONExpressible, SQLOrderingTerm,
     public var sqlExpression: SQLExpression {
         SQLExpression(.column(name)).withJSONInterpretation()
     }
-
-    /// The column, in ascending order.
-    public var sqlOrdering: SQLOrdering { SQLOrdering(implicitlyAscending: sqlExpression) }
 }

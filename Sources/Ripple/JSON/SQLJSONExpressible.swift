@@ -113,3 +113,10 @@ extension DatabaseValue {
         AnySQLJSONExpressible(sqlExpression: sqlExpression)
     }
 }
+
+extension AnySQLJSONExpressible: SQLSelectable, SQLOrderingTerm {}
+
+extension SQLOrderingTerm where Self: SQLJSONExpressible {
+    /// The expression, in ascending order.
+    public var sqlOrdering: SQLOrdering { SQLOrdering(implicitlyAscending: sqlExpression) }
+}

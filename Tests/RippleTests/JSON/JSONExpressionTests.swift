@@ -93,4 +93,15 @@ final class JSONExpressionTests: XCTestCase {
             XCTAssertTrue(error is DatabaseError, "\(error)")
         }
     }
+
+    func testJSONValuesAreSelectableAndIndexable() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.write { db in
+            try db.create(index: "player_on_age", on: "player", expressions: [JSONColumn("info").jsonExtract(atPath: "$.age")])
+            let indexSQL = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'player_on_age'")
+            XCTAssertEqual(indexSQL, #"CREATE INDEX "player_on_age" ON "player"(JSON_EXTRACT("info", '$.age'))"#)
+            let row = try Row.fetchOne(db, Table<Row>("player").select([Column("name").asJSON, JSONColumn("info")]).order(JSONColumn("info")))
+            XCTAssertEqual(row?[0], "Arthur")
+        }
+    }
 }

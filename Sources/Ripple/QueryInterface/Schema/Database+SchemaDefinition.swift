@@ -56,11 +56,30 @@ extension Database {
     /// try db.create(index: "bestScores", on: "player", columns: ["score"], condition: Column("score") > 1000)
     /// ```
     public func create(index name: String, on table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
+        try create(index: name, on: table, expressions: columns.map { Column($0) }, options: options, condition: condition)
+    }
+
+    /// Creates an index on expressions.
+    ///
+    /// ```swift
+    /// try db.create(index: "byCountry", on: "player", expressions: [JSONColumn("address")["country"]])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The index name.
+    ///   - table: The indexed table.
+    ///   - expressions: The indexed expressions, written with their values inlined.
+    ///   - options: `unique`, `ifNotExists`.
+    ///   - condition: When not nil, the index is partial: it indexes the rows where it holds.
+    public func create(
+        index name: String, on table: String, expressions: [any SQLExpressible],
+        options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws
+    {
         var sql = "CREATE "
         if options.contains(.unique) { sql += "UNIQUE " }
         sql += "INDEX "
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
-        sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))"
+        sql += "\(name.quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier)(\(expressions.map(\.inlineSQL).joined(separator: ", ")))"
         if let condition { sql += " WHERE \(condition.inlineSQL)" }
         try execute(sql: sql)
     }
