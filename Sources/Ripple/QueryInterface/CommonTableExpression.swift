@@ -26,6 +26,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     ///   - columns: The names of its columns, when the query does not name them.
     ///   - sql: A `SELECT` statement.
     ///   - arguments: The values of its parameters.
+    ///   - type: The type that `all()` fetches.
     public init(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         sql: String, arguments: StatementArguments = StatementArguments(),
@@ -42,6 +43,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     ///   - tableName: The name of the table the expression defines.
     ///   - columns: The names of its columns, when the query does not name them.
     ///   - sqlLiteral: A `SELECT` statement, with interpolated arguments.
+    ///   - type: The type that `all()` fetches.
     public init(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         literal sqlLiteral: SQL, as type: RowDecoder.Type = RowDecoder.self)
@@ -56,6 +58,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     ///   - tableName: The name of the table the expression defines.
     ///   - columns: The names of its columns, when the query does not name them.
     ///   - request: The request whose SQL defines the expression.
+    ///   - type: The type that `all()` fetches.
     public init<T>(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         request: SQLRequest<T>, as type: RowDecoder.Type = RowDecoder.self)
@@ -71,6 +74,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     ///   - tableName: The name of the table the expression defines.
     ///   - columns: The names of its columns, when the query does not name them.
     ///   - request: The request whose SQL defines the expression.
+    ///   - type: The type that `all()` fetches.
     public init<T>(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         request: QueryInterfaceRequest<T>, as type: RowDecoder.Type = RowDecoder.self)
