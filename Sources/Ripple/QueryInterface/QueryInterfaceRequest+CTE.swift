@@ -25,3 +25,13 @@ extension TableRecord {
         all().with(cte)
     }
 }
+
+extension Table {
+    /// A request of all rows of the table, with a common table expression in its `WITH`
+    /// clause.
+    ///
+    /// - Parameter cte: A common table expression.
+    public func with<T>(_ cte: CommonTableExpression<T>) -> QueryInterfaceRequest<RowDecoder> {
+        all().with(cte)
+    }
+}

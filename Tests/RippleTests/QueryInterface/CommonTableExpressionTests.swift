@@ -47,6 +47,7 @@ final class CommonTableExpressionTests: XCTestCase {
             // The last expression of a name wins.
             XCTAssertEqual(try String.fetchAll(db, best.all().with(best).with(other)), ["nobody"])
             XCTAssertEqual(try best.all().with(best).fetchCount(db), 1)
+            XCTAssertEqual(try Table<Row>("player").with(best).filter(best.contains(Column("name"))).fetchCount(db), 1)
         }
     }
 
