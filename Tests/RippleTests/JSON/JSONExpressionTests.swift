@@ -97,6 +97,8 @@ final class JSONExpressionTests: XCTestCase {
     func testJSONValuesAreSelectableAndIndexable() throws {
         let dbQueue = try makeQueue()
         try dbQueue.write { db in
+            // A JSON text column is a TEXT column.
+            XCTAssertEqual(try db.columns(in: "player").map(\.type), ["TEXT", "TEXT"])
             try db.create(index: "player_on_age", on: "player", expressions: [JSONColumn("info").jsonExtract(atPath: "$.age")])
             let indexSQL = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'player_on_age'")
             XCTAssertEqual(indexSQL, #"CREATE INDEX "player_on_age" ON "player"(JSON_EXTRACT("info", '$.age'))"#)

@@ -17,8 +17,9 @@ extension Database {
         public static let date = ColumnType(rawValue: "DATE")
         public static let datetime = ColumnType(rawValue: "DATETIME")
         public static let any = ColumnType(rawValue: "ANY")
-        /// JSON stored as text: the type of nested `Codable` values of records.
-        public static let jsonText = ColumnType(rawValue: "jsonText")
+        /// JSON stored as text: the type of nested `Codable` values of records. It is SQL's
+        /// `TEXT`, as in GRDB; the name says the intent.
+        public static let jsonText = ColumnType(rawValue: "TEXT")
         /// JSON stored as text, or binary JSON (JSONB).
         public static let json = ColumnType(rawValue: "JSON")
     }
