@@ -243,7 +243,7 @@ public final class DatabasePool: DatabaseWriter {
     }
 
     /// Runs `value` on the pool's connection that the current thread accesses (the writer
-    /// or a reader), if any; otherwise as ``read(_:)`` does.
+    /// or a reader), if any; otherwise as `read(_:)` does.
     ///
     /// - parameter value: reads the database.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

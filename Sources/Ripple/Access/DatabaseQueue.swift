@@ -113,7 +113,7 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     /// Runs `value` in the access the current thread runs on this queue, if any; otherwise
-    /// as ``read(_:)`` does.
+    /// as `read(_:)` does.
     ///
     /// - parameter value: reads the database.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

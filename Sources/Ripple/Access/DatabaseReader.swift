@@ -27,7 +27,7 @@ public protocol DatabaseReader: AnyObject, Sendable {
     func read<T>(_ value: (Database) throws -> T) throws -> T
 
     /// Runs `value` on the connection the current thread already accesses, when it accesses
-    /// one of this reader's; otherwise as ``read(_:)`` does. Inside an access, `value` runs
+    /// one of this reader's; otherwise as `read(_:)` does. Inside an access, `value` runs
     /// in that access's transaction, which may write: prefer the `db` argument.
     ///
     /// - parameter value: reads the database.
@@ -89,7 +89,7 @@ final class ClosureBox<T>: @unchecked Sendable {  // one thread at a time: fille
 }
 
 extension DatabaseReader {
-    /// A reader with no connection of its own to reenter reads as ``read(_:)`` does.
+    /// A reader with no connection of its own to reenter reads as `read(_:)` does.
     ///
     /// - parameter value: reads the database.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

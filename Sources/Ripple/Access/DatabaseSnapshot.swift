@@ -70,7 +70,7 @@ public final class DatabaseSnapshot: DatabaseReader {
     /// Runs `value` on the snapshot's content, and waits for it. A write throws
     /// `SQLITE_READONLY`.
     /// Runs `value` in the access the current thread runs on this snapshot, if any;
-    /// otherwise as ``read(_:)`` does.
+    /// otherwise as `read(_:)` does.
     ///
     /// - parameter value: reads the database.
     public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T {

@@ -56,8 +56,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         self.arguments = arguments
     }
 
-    /// A readable description, with the primary result code:
-    /// `SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT ...``.
+    /// A readable description, with the primary result code, such as
+    /// "SQLite error 19: UNIQUE constraint failed: player.id - while executing ...".
     /// The arguments appear only with ``Configuration/publicStatementArguments``.
     public var description: String {
         describe(withArguments: publicStatementArguments)
