@@ -33,7 +33,7 @@ extension RangeReplaceableCollection {
 extension Array {
     /// The remaining elements of a cursor. (Array's own, more specific than the one of
     /// `RangeReplaceableCollection`: `fetchAll` goes through it, and the generic one is
-    /// slower; see Benchmarks/README.md, session 19.)
+    /// slower (measured: Benchmarks/README.md, "Shortcuts").)
     @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()

@@ -112,8 +112,7 @@ public final class RowCursor: Cursor {
     /// The row, read in place from the statement.
     ///
     /// Exclusivity: unchecked, as `isDone`. The runtime's check of this public field at
-    /// each `next()` costs 100 instructions per row, 4% of W2a (callgrind, W2a --quick:
-    /// 4.1M of 101.6M instructions in swift_beginAccess and its callees, 40,000 rows).
+    /// each `next()` costs 4% of W2a (measured: Benchmarks/README.md, "Shortcuts").
     @exclusivity(unchecked) public private(set) var row: Row
     // @exclusivity(unchecked): see the measurement at Database's fields.
     @exclusivity(unchecked) private var isDone = false

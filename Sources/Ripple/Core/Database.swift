@@ -15,9 +15,8 @@ import Foundation
 /// `Database` is not `Sendable`: it must not leave the closure it was given to.
 public final class Database {
     // Exclusivity: the fields marked @exclusivity(unchecked) in Core and Record are confined to
-    // the connection's queue (or to one decoder) and never accessed re-entrantly. Measured
-    // (callgrind, --quick, whole workload) with the runtime's checks back on all of them:
-    // W1a +2.3%, W2a +3.1%, W2b +30.5%, W2c +22.5%, W5c +2.7% instructions.
+    // the connection's queue (or to one decoder) and never accessed re-entrantly; the
+    // runtime's checks of them slow every workload (measured: Benchmarks/README.md, "Shortcuts").
     /// The raw SQLite connection handle; nil once closed.
     @exclusivity(unchecked) public private(set) var sqliteConnection: OpaquePointer?
 
@@ -579,7 +578,7 @@ public final class Database {
     /// outside of a transaction. See ``transactionDate``.
     private var currentTransactionDate: Result<Date, any Error>?
     /// Whether `configuration.transactionClock` is the system's: known once, since a type
-    /// check of the existential costs 60 instructions at each `BEGIN` and `COMMIT`.
+    /// check of the existential has a cost at each `BEGIN` and `COMMIT`.
     private let usesSystemClock: Bool
     /// Whether the transaction statement that runs started outside of a transaction.
     private var transactionStatementStartsOutsideOfTransaction = false

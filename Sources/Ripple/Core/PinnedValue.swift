@@ -3,8 +3,8 @@
 ///
 /// SQLite's row callbacks run for each changed row. Reaching a Swift object from their
 /// context pointer (an unretained reference taken back) retains and releases it around the
-/// call: with the broker and its execution, four atomic operations for each row (callgrind,
-/// W1b --quick: 160,000 retains and releases for 40,000 inserts). A pinned value is plain
+/// call: with the broker and its execution, four atomic operations for each row
+/// (measured: Benchmarks/README.md, "Shortcuts"). A pinned value is plain
 /// memory: the callback reads and writes it in place.
 ///
 /// Invariant: `pointer` is valid from `init` to `deinit`, and nothing else frees it. Whoever

@@ -154,8 +154,8 @@ extension String {
 
     /// The string between two `quote` characters, each `quote` inside doubled: an SQL
     /// identifier (`"`) or string literal (`'`). (Without Foundation's
-    /// `replacingOccurrences`, which cost about 4,600 instructions for each identifier of
-    /// a query interface request, W8.)
+    /// `replacingOccurrences`, costly for each identifier of a query interface request
+    /// (measured: Benchmarks/README.md, "Shortcuts").)
     func sqlQuoted(by quote: UInt8) -> String {
         var result = [UInt8]()
         result.reserveCapacity(utf8.count + 2)

@@ -254,9 +254,8 @@ func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     for byte in bytes { union |= byte }
     if union < 0x80 {
         // A small string (up to 15 bytes on 64-bit platforms, 10 on 32-bit ones) is built
-        // with less work by this initializer than by `String(decoding:as:)`: 245
-        // instructions a string against 299 (callgrind, 4 to 10 bytes, W2a's texts), up to
-        // 100 fewer at 1 to 15 bytes. From 16 bytes on, it is the slower one by about 50.
+        // with less work by this initializer than by `String(decoding:as:)`; from 16 bytes
+        // on, it is the slower one (measured: Benchmarks/README.md, "Shortcuts").
         // (It repairs invalid UTF-8 instead of failing: ASCII only may come here.)
         if bytes.count <= (MemoryLayout<Int>.size == 8 ? 15 : 10) {
             return String(unsafeUninitializedCapacity: bytes.count) { buffer in

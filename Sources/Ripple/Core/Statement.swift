@@ -33,7 +33,7 @@ public final class Statement {
     /// compiles the statement again after a schema change (`SELECT *` of an altered table).
     /// (Unchecked exclusivity: see the measurement at `Database`'s fields. The runtime's
     /// checks of this field and of the connection's schema cache, hoisted around the step
-    /// loop because a recompilation resets them, cost 150 instructions for each statement.)
+    /// loop because a recompilation resets them, have a cost for each statement.)
     @exclusivity(unchecked) public private(set) var columnCount: Int
 
     /// The number of parameters.

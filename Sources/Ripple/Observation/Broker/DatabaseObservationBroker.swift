@@ -24,9 +24,8 @@ import CRippleSupport
 final class DatabaseObservationBroker: StatementExecutionHook {
     /// The connection owns its broker, which never outlives it.
     ///
-    /// `unowned(unsafe)`: a safe `unowned` reference is checked and counted at each use, a
-    /// hundred instructions for each statement (callgrind, W1b --quick: 3.8M of
-    /// swift_unownedRetainStrong for 40,000 statements). The database owns the broker and
+    /// `unowned(unsafe)`: a safe `unowned` reference is checked and counted at each use,
+    /// for each statement (measured: Benchmarks/README.md, "Shortcuts"). The database owns the broker and
     /// clears its statement hook (the broker) when it closes, before it can go.
     unowned(unsafe) let database: Database
     /// The raw connection, for the hooks: valid until `connectionWillClose()`.
@@ -35,9 +34,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     // Exclusivity: the state below is confined to the connection's queue, and no callback
     // of an observer runs inside a mutating access to it (loops walk copies, and observers
     // are released after the registry changed). The runtime's dynamic checks of these
-    // fields cost 1,500 instructions per statement, a third of the broker's cost
-    // (callgrind, W1d --quick: 61M of 461M instructions in swift_beginAccess and its
-    // callees, 40,000 statements), so they are unchecked.
+    // fields cost a third of the broker's time per statement, so they are unchecked
+    // (measured: Benchmarks/README.md, "Shortcuts").
     @exclusivity(unchecked) var registry = ObserverRegistry()
     @exclusivity(unchecked) var savepoints = SavepointStack()
     /// The statement whose row changes are being collected. Set through
@@ -63,8 +61,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// from the questions before the statement to the end of its execution. With one
     /// active user, its events are told through this reference: the references of a
     /// weakly referenced object are counted in its side table, where a weak load and the
-    /// release that follows cost 140 instructions and two slow atomic operations
-    /// (callgrind, W1b). An observer is thus kept alive while a statement it observes
+    /// release that follows cost two slow atomic operations (measured: Benchmarks/README.md, "Shortcuts").
+    /// An observer is thus kept alive while a statement it observes
     /// runs.
     @exclusivity(unchecked) private var liveObservers: [any TransactionObserver] = []
     /// The running statement, when it has no execution because it was inert (see
@@ -217,7 +215,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     func endExecution() {
         execution = nil
         hookContext.pointer.pointee.log = nil
-        // (A loop: removeAll(keepingCapacity:) costs 240 instructions more.)
+        // (A loop: removeAll(keepingCapacity:) costs more (measured: Benchmarks/README.md, "Shortcuts").)
         while liveObservers.popLast() != nil {}
     }
 
@@ -236,7 +234,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
         // The statement's cache is moved out while the execution starts, and moved back
         // after: a reference held across the observers' calls would be retained and
-        // released, two atomic operations for each statement (callgrind, W1b).
+        // released, two atomic operations for each statement.
         let cache = takeCachedActivation(for: statement)
         startExecution(of: statement, cache: cache)
         if cache.isCacheable { statement.observation.cache = consume cache }
@@ -297,7 +295,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         var matchedCount = 0
         var answersDiffer = candidate == nil
         // The list is read in place, not copied: a copy is a retain and a release of its
-        // storage, two atomic operations for each statement (callgrind, W1b). An observer
+        // storage, two atomic operations for each statement. An observer
         // that changes the registry while it is asked (by adding or removing observers)
         // moves the rest of the questions to `askObserversAfterRegistryChange`.
         let generation = registry.generation

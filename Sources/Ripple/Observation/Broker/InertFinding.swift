@@ -1,7 +1,7 @@
 /// That a statement could matter to no observer, and what that finding rests on: a
 /// statement run in a loop (an import) that no observer cares about, or no longer in this
-/// transaction, is found inert once, and its next runs cost a comparison (W1c, W1d, W8:
-/// about 340 instructions a statement, callgrind).
+/// transaction, is found inert once, and its next runs cost a comparison (W1c, W1d, W8;
+/// (measured: Benchmarks/README.md, "Shortcuts")).
 ///
 /// Made only when the broker had no application observer to ask: those are asked
 /// `observes(eventsOfKind:)` before each statement, as the seeds promise. What else the

@@ -24,9 +24,8 @@ final class ObserverEntry {
     // Exclusivity: the state below is confined to the connection's queue, and no callback
     // of an observer runs inside a mutating access to it (loops walk copies, and observers
     // are released after the registry changed). The runtime's dynamic checks of these
-    // fields of the broker, its executions and entries cost 1,500 instructions per statement, a third of the broker's cost
-    // (callgrind, W1d --quick: 61M of 461M instructions in swift_beginAccess and its
-    // callees, 40,000 statements), so they are unchecked.
+    // fields of the broker, its executions and entries cost a third of the broker's time
+    // per statement, so they are unchecked (measured: Benchmarks/README.md, "Shortcuts").
     /// Set when the entry leaves the registry.
     @exclusivity(unchecked) var isRemoved = false
     /// Set by `stopObservingDatabaseChangesUntilNextTransaction()`, until the transaction ends.

@@ -8,7 +8,7 @@ import CSQLite
 /// does not report. For a statement that only inserts, into rowid tables, where no
 /// `REPLACE` can delete a row, and whose observers do not want pre-update events, both
 /// hooks report the same rows: the update hook serves then, since SQLite prepares each
-/// pre-update call at a cost (170 instructions for each inserted row, callgrind W1b).
+/// pre-update call at a cost for each inserted row (measured: Benchmarks/README.md, "Shortcuts").
 extension DatabaseObservationBroker {
     /// The row callback SQLite calls.
     enum RowHook {

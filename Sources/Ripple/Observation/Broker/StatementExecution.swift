@@ -160,7 +160,7 @@ final class StatementExecution {
     /// ``deliverEvents()`` for a statement with one active user, `observer`, held since the
     /// statement started, until it is stopped or removed. (A second loop rather than an
     /// optional parameter of the first: binding the optional observer retains and
-    /// releases it in its side table, 195 instructions for each statement, callgrind W1b.)
+    /// releases it in its side table for each statement (measured: Benchmarks/README.md, "Shortcuts").)
     func deliverEvents(toSoleUser observer: any TransactionObserver) {
         assert(activeUsers.count == 1 && activeUsers[0].entry.isEntry(of: ObjectIdentifier(observer)), "the observer of the only active user")
         // (The entry is read in place at each event: a local reference to it is a retain
@@ -236,7 +236,7 @@ final class StatementExecution {
     ///   `DatabaseObservationBroker.impactEpoch`): once every watcher of the slots is
     ///   touched, they stay so until the transaction ends, and the next statements of
     ///   the transaction do not look at them again (a loop of inserts into a table of 20
-    ///   observations looked at 20 entries for each insert, callgrind W8).
+    ///   observations looked at 20 entries for each insert, W8).
     func needsRowEvents(regionObserversAreUntouched: Bool, impactEpoch: Int) -> Bool {
         if !activeUsers.isEmpty { return true }
         if regionObserversAreUntouched { return !hasNoWatchers }

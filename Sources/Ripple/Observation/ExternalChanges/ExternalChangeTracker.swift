@@ -24,10 +24,8 @@ final class ExternalChangeTracker {
     // Exclusivity: the tracker is confined to the writer's queue, and its fields are read
     // and written in short methods that call out to no observer. The runtime's dynamic
     // checks of the fields that each transaction touches (its statements' reports, the WAL
-    // hook of each commit, the logging decision of each COMMIT) cost about 290
-    // instructions each (beginAccess, its thread-local access set, endAccess), 1,250 per
-    // one-insert transaction while a file is watched (callgrind, W5b --quick): those
-    // fields are unchecked.
+    // hook of each commit, the logging decision of each COMMIT) cost a one-insert
+    // transaction while a file is watched (measured: Benchmarks/README.md, "Shortcuts"): those fields are unchecked.
 
     /// Whether observers are registered, and the file is watched.
     @exclusivity(unchecked) private(set) var isActive = false
@@ -63,8 +61,8 @@ final class ExternalChangeTracker {
 
     /// Forgets this connection's commits since the position: the position moved past them.
     /// (The array keeps its storage: emptied by a new one, it grew again from nothing
-    /// between two checks, 1,180 reallocations in 4,000 one-insert transactions, about 110
-    /// instructions a transaction, callgrind W5b --quick.)
+    /// between two checks, reallocating in most one-insert transactions
+    /// (measured: Benchmarks/README.md, "Shortcuts").)
     func forgetOwnCommits() {
         ownCommits.removeAll()
     }

@@ -100,7 +100,7 @@ enum WALFile {
         var index = current.frame
         // Filled by the first read, not zeroed first: most scans (a check after the
         // writer's own commit) find no frame, and zeroing a page cost more than the rest
-        // of the scan (callgrind, W8: 4,100 of 11,100 instructions).
+        // of the scan (measured: Benchmarks/README.md, "Shortcuts").
         var frame: [UInt8] = []
         while true {
             let offset = Int64(headerSize) + Int64(index) * Int64(frameSize)

@@ -8,9 +8,8 @@ import Foundation
 /// fetches them, the change handler) lies in the subclass that the observation makes,
 /// `TypedValueObservationRunner<Value>`, behind three overridden methods. Generic code that
 /// the compiler cannot specialize (a class whose values only the application knows) looks
-/// up the metadata of each generic type it touches, each time: the fetch and delivery path
-/// of a generic runner paid about 5,000 instructions per fetch for it, the writer about
-/// 460 per observation and commit, a delivery about 16,000 (W8, callgrind).
+/// up the metadata of each generic type it touches, each time, on the fetch, commit and
+/// delivery paths (measured: Benchmarks/README.md, "Shortcuts").
 // @unchecked Sendable: what fetches, deliveries and cancellation share across threads is
 // behind `state`'s lock (`onError` and the subclass's handlers too); `region` and
 // `hasTrackedRegion` are only used on the writer's queue; the other properties are
@@ -296,7 +295,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// once cancelled.
     private func fetch(_ db: Database, recording: Bool) throws -> Fetched? {
         guard let events = state.withLock({ $0.isCancelled ? nil : $0.events }) else { return nil }
-        // (Without handlers, no key path: making one costs about 70 instructions.)
+        // (Without handlers, no key path: making one has a cost.)
         if !events.isEmpty { events.notify(\.willFetch) }
         func run() throws -> Fetched? {
             if recording {
@@ -343,7 +342,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
             return (!state.events.isEmpty, state.askForFetch() ? state.nextFetch() : nil)
         }) else { return }
         // (Without handlers, no copy of them, no use, no key path: a copy is a retain, and
-        // making a key path costs about 70 instructions.)
+        // making a key path has a cost.)
         if hasEvents { whileInUse { notify(\.databaseDidChange) } }
         if let request { startPoolFetch(request) }
     }
