@@ -9,15 +9,16 @@ import Foundation
 /// - A **retained** context holds one reference, given back once, by ``release(_:)`` (a
 ///   destructor that SQLite calls) or ``takeRetained(_:)`` (a thread that starts).
 ///
-/// In debug builds, each unretained context is registered until it is revoked, and each
-/// use asserts that it still is: a callback that outlives the owner's promise stops at the
-/// assert instead of reading freed memory.
+/// In debug builds, each context is registered (an unretained one until it is revoked, a
+/// retained one until its reference is given back), and each use asserts that it still
+/// is: a callback that outlives its context stops at the assert instead of reading freed
+/// memory, and a reference given back twice stops too.
 enum _CallbackContext<Object: AnyObject> {
     /// A pointer to `object` that does not retain it.
     static func unretained(_ object: Object) -> UnsafeMutableRawPointer {
         let pointer = Unmanaged.passUnretained(object).toOpaque()
         #if DEBUG
-        _CallbackContextRegistry.shared.withLock { _ = $0.insert(pointer) }
+        _CallbackContextRegistry.unretained.withLock { _ = $0.insert(pointer) }
         #endif
         return pointer
     }
@@ -26,7 +27,7 @@ enum _CallbackContext<Object: AnyObject> {
     static func object(_ pointer: UnsafeRawPointer?) -> Object {
         guard let pointer else { preconditionFailure("a C callback ran without its context") }
         #if DEBUG
-        assert(_CallbackContextRegistry.shared.withLock { $0.contains(UnsafeMutableRawPointer(mutating: pointer)) },
+        assert(_CallbackContextRegistry.unretained.withLock { $0.contains(UnsafeMutableRawPointer(mutating: pointer)) },
                "a C callback ran after its context was revoked")
         #endif
         return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
@@ -36,35 +37,60 @@ enum _CallbackContext<Object: AnyObject> {
     static func revoke(_ object: Object) {
         #if DEBUG
         let pointer = Unmanaged.passUnretained(object).toOpaque()
-        _CallbackContextRegistry.shared.withLock { _ = $0.remove(pointer) }
+        _CallbackContextRegistry.unretained.withLock { _ = $0.remove(pointer) }
         #endif
     }
 
     /// A pointer that holds one reference to `object`, until ``release(_:)`` or
     /// ``takeRetained(_:)``.
     static func retained(_ object: Object) -> UnsafeMutableRawPointer {
-        Unmanaged.passRetained(object).toOpaque()
+        let pointer = Unmanaged.passRetained(object).toOpaque()
+        #if DEBUG
+        _CallbackContextRegistry.retained.withLock { $0[pointer, default: 0] += 1 }
+        #endif
+        return pointer
     }
 
     /// The object of a retained context, which still holds its reference.
     static func retainedObject(_ pointer: UnsafeRawPointer) -> Object {
-        Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        #if DEBUG
+        assert(_CallbackContextRegistry.retained.withLock { $0[UnsafeMutableRawPointer(mutating: pointer)] != nil },
+               "a retained context was used after its reference was given back")
+        #endif
+        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Gives back the reference of a retained context.
     static func release(_ pointer: UnsafeRawPointer) {
+        giveBack(pointer)
         Unmanaged<Object>.fromOpaque(pointer).release()
     }
 
     /// Takes the reference of a retained context: the caller owns the object now.
     static func takeRetained(_ pointer: UnsafeRawPointer) -> Object {
-        Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+        giveBack(pointer)
+        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    private static func giveBack(_ pointer: UnsafeRawPointer) {
+        #if DEBUG
+        let key = UnsafeMutableRawPointer(mutating: pointer)
+        let hadReference = _CallbackContextRegistry.retained.withLock { references -> Bool in
+            guard let count = references[key] else { return false }
+            references[key] = count > 1 ? count - 1 : nil
+            return true
+        }
+        assert(hadReference, "a retained context's reference was given back twice")
+        #endif
     }
 }
 
 #if DEBUG
-/// The unretained contexts not revoked yet (debug builds only).
+/// The contexts in use (debug builds only): unretained ones not revoked yet, and the
+/// references of retained ones not given back (an object may be handed to several
+/// connections: a collation).
 enum _CallbackContextRegistry {
-    static let shared = LockedState(Set<UnsafeMutableRawPointer>())
+    static let unretained = LockedState(Set<UnsafeMutableRawPointer>())
+    static let retained = LockedState([UnsafeMutableRawPointer: Int]())
 }
 #endif

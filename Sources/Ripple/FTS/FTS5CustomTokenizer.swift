@@ -73,9 +73,9 @@ private final class FTS5TokenizerRegistration {
         let registration = FTS5TokenizerRegistration(db: db) { try Tokenizer(db: $0, arguments: $1) }
         var module = fts5_tokenizer(xCreate: xCreate, xDelete: xDelete, xTokenize: xTokenize)
         // Released by FTS5 with xDestroy, also when the registration fails.
-        let userData = _FTS5RetainedObject.retain(registration)
+        let userData = _CallbackContext<AnyObject>.retained(registration)
         let code = createTokenizer(api, Tokenizer.name, userData, &module, { userData in
-            if let userData { _FTS5RetainedObject.release(userData) }
+            if let userData { _CallbackContext<AnyObject>.release(userData) }
         })
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "could not register the FTS5 tokenizer \(Tokenizer.name)")
@@ -90,14 +90,14 @@ private func xCreate(
     _ ppOut: UnsafeMutablePointer<OpaquePointer?>?) -> CInt
 {
     guard let userData, let ppOut,
-          let registration = _FTS5RetainedObject.object(userData) as? FTS5TokenizerRegistration,
+          let registration = _CallbackContext<AnyObject>.retainedObject(userData) as? FTS5TokenizerRegistration,
           let db = registration.db
     else { return SQLITE_ERROR }
     let arguments = (0..<Int(max(nArg, 0))).compactMap { azArg?[$0].map { String(cString: $0) } }
     do {
         let tokenizer = try registration.make(db, arguments)
         // Released by xDelete.
-        ppOut.pointee = OpaquePointer(_FTS5RetainedObject.retain(tokenizer))
+        ppOut.pointee = OpaquePointer(_CallbackContext<AnyObject>.retained(tokenizer))
         return SQLITE_OK
     } catch let error as DatabaseError {
         return error.extendedResultCode.rawValue
@@ -107,7 +107,7 @@ private func xCreate(
 }
 
 private func xDelete(_ tokenizer: OpaquePointer?) {
-    if let tokenizer { _FTS5RetainedObject.release(UnsafeMutableRawPointer(tokenizer)) }
+    if let tokenizer { _CallbackContext<AnyObject>.release(UnsafeMutableRawPointer(tokenizer)) }
 }
 
 private func xTokenize(
@@ -119,7 +119,7 @@ private func xTokenize(
     _ tokenCallback: FTS5TokenCallback?) -> CInt
 {
     guard let tokenizer, let tokenCallback,
-          let object = _FTS5RetainedObject.object(UnsafeMutableRawPointer(tokenizer)) as? any FTS5Tokenizer
+          let object = _CallbackContext<AnyObject>.retainedObject(UnsafeMutableRawPointer(tokenizer)) as? any FTS5Tokenizer
     else { return SQLITE_ERROR }
     return object.tokenize(
         context: context, tokenization: FTS5Tokenization(rawValue: flags),
