@@ -50,7 +50,7 @@ extension ColumnExpression where Self: RawRepresentable, RawValue == String {
 
 /// The ordering of a request: `score DESC`.
 public struct SQLOrdering: Sendable, CustomStringConvertible {
-    let expression: SQLExpression
+    var expression: SQLExpression
     let isDescending: Bool
     /// `FIRST` or `LAST` (`NULLS FIRST`), when not SQLite's default for the direction.
     var nulls: String?
@@ -127,6 +127,8 @@ extension SQLExpression: SQLOrderingTerm {
 public struct SQLSelection: Sendable {
     enum Kind: Sendable {
         case allColumns
+        /// `"team".*`: all columns of an aliased table.
+        case qualifiedAllColumns(TableAliasIdentity)
         case expression(SQLExpression)
         case aliased(SQLExpression, String)
         /// Raw SQL, maybe of several columns (`select(sql:)`).
@@ -146,7 +148,7 @@ public struct SQLSelection: Sendable {
     var countableExpression: SQLExpression? {
         switch kind {
         case .expression(let expression), .aliased(let expression, _): return expression
-        case .allColumns, .literal: return nil
+        case .allColumns, .qualifiedAllColumns, .literal: return nil
         }
     }
 
@@ -157,7 +159,8 @@ public struct SQLSelection: Sendable {
     /// The SQL, with `*` qualified by a quoted table name when one is given.
     func sql(_ context: inout SQLGenerationContext, qualifier: String?) -> String {
         switch kind {
-        case .allColumns: return qualifier.map { $0 + ".*" } ?? "*"
+        case .allColumns: return (qualifier ?? context.qualifier).map { $0 + ".*" } ?? "*"
+        case .qualifiedAllColumns(let alias): return context.sqlName(of: alias) + ".*"
         case .expression(let expression): return expression.sql(&context)
         case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
         case .literal(let fragment): return context.bind(sql: fragment.sql, values: fragment.values)

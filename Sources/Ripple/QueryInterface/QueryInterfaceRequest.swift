@@ -30,6 +30,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     var hasStableOrder = false
     /// `with(_:)`: the `WITH` clause.
     var commonTableExpressions: [CTEDefinition] = []
+    /// The associations joined to the request (`including`, `joining`).
+    var joins: [AssociationJoin] = []
+    /// `aliased(_:)`: the alias of the request's table.
+    var alias: TableAliasIdentity?
 
     init(tableName: String, selection: [SQLSelection] = [.allColumns]) {
         self.tableName = tableName
@@ -203,6 +207,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         request.groupsByPrimaryKey = groupsByPrimaryKey
         request.hasStableOrder = hasStableOrder
         request.commonTableExpressions = commonTableExpressions
+        request.joins = joins
+        request.alias = alias
         return request
     }
 
@@ -212,9 +218,14 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     public func makeSQL(_ db: Database, forSingleResult: Bool = false) throws -> SQL {
         var context = SQLGenerationContext()
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "SELECT "
+        // Columns are qualified by their table when the request joins associations.
+        let plan = JoinPlan(self)
+        plan?.enter(&context)
         if isDistinct { sql += "DISTINCT " }
         sql += selection.map { $0.sql(&context) }.joined(separator: ", ")
+        if let plan { sql += plan.joinedSelectionSQL(&context) }
         sql += " FROM " + tableName.quotedDatabaseIdentifier
+        if let plan { sql += try plan.tableAliasSQL(0) + plan.joinSQL(db, &context) }
         if let predicate = try wherePredicate(db) {
             sql += " WHERE " + predicate.sql(&context)
         }
@@ -240,14 +251,22 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
                 orderings = orderings.map(\.reversed)
             }
         }
-        if !orderings.isEmpty {
-            sql += " ORDER BY " + orderings.map { $0.sql(&context) }.joined(separator: ", ")
+        var orderingSQL = orderings.map { $0.sql(&context) }
+        if let plan { orderingSQL += plan.joinedOrderingSQL(&context, reversed: isReversed) }
+        if !orderingSQL.isEmpty {
+            sql += " ORDER BY " + orderingSQL.joined(separator: ", ")
         }
         if let limit = forSingleResult ? 1 : limitCount {
             sql += " LIMIT \(limit)"
             if let offsetCount, !forSingleResult || limitCount == nil { sql += " OFFSET \(offsetCount)" }
         } else if let offsetCount {
             sql += " LIMIT -1 OFFSET \(offsetCount)"
+        }
+        if let undefinedAlias = context.undefinedAlias {
+            throw DatabaseError(message: """
+                the request uses \(undefinedAlias), which names no table of the request: \
+                give it to `aliased(_:)` of the request or of one of its associations
+                """)
         }
         return SQL(sql: sql, arguments: StatementArguments(context.arguments))
     }
@@ -258,7 +277,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// The WHERE clause, with key filters resolved against the schema.
     func wherePredicate(_ db: Database) throws -> SQLExpression? {
-        guard !filters.isEmpty else { return nil }
+        let terms = try whereTerms(db)
+        return terms.isEmpty ? nil : Self.conjunction(terms)
+    }
+
+    /// The terms of the WHERE clause, with key filters resolved against the schema.
+    func whereTerms(_ db: Database) throws -> [SQLExpression] {
         var expressions: [SQLExpression] = []
         for filter in filters {
             switch filter {
@@ -272,7 +296,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
                 expressions.append(try predicate(db).sqlExpression)
             }
         }
-        return Self.conjunction(expressions)
+        return expressions
     }
 
     private func primaryKey(_ db: Database) throws -> PrimaryKeyInfo {
@@ -339,7 +363,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let statement = try db.cachedStatement(sql: sql.sql)
         // The statement carries its arguments, as in GRDB, for code that runs it directly.
         try statement.setArguments(sql.arguments)
-        let prepared = PreparedRequest(statement: statement, arguments: sql.arguments)
+        let adapter = joins.isEmpty ? nil : try JoinPlan(self)?.rowAdapter(db)
+        let prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
         if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs.
             db.observation.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
@@ -371,7 +396,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         } else if isAggregated || isLimited {
             return try fetchCountOfSubquery(db)
         }
-        var request = select(count).asRequest(of: Int.self).unordered()
+        var request = select(count).withoutJoinedSelection().asRequest(of: Int.self).unordered()
         request.isDistinct = false
         // Fetched as a list, for a statement without LIMIT; the region of the request's
         // own statement stays, rowids included.
@@ -401,10 +426,41 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return db.changesCount
     }
 
+    /// The WHERE clause of a batch delete or update; with joined associations, the rows
+    /// the joins select, by primary key: `WHERE "id" IN (SELECT "book"."id" FROM ... JOIN ...)`.
+    private func batchWhereClause(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
+        guard !joins.isEmpty else {
+            guard let predicate = try wherePredicate(db) else { return "" }
+            return " WHERE " + predicate.sql(&context)
+        }
+        let primaryKey = try db.primaryKey(tableName)
+        let keyColumns = primaryKey.rowIDColumn != nil && primaryKey.columns.isEmpty ? ["rowid"] : primaryKey.columns
+        var keys = select(keyColumns.map { Column($0) }).withoutJoinedSelection()
+        keys.commonTableExpressions = []
+        let subquery = try keys.makeSQL(db)
+        let lhs = keyColumns.count == 1
+            ? keyColumns[0].quotedDatabaseIdentifier
+            : "(" + keyColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        return " WHERE " + lhs + " IN (" + context.bind(sql: subquery.sql, values: subquery.arguments.values) + ")"
+    }
+
+    /// The request, its joined associations selecting nothing: for counts and batch
+    /// changes.
+    func withoutJoinedSelection() -> Self {
+        var request = self
+        request.joins = joins.map { join in
+            var join = join
+            join.selection = .none
+            join.association.destination = join.association.destination.withoutJoinedSelection()
+            return join
+        }
+        return request
+    }
+
     /// `DELETE FROM ... WHERE ...`, its arguments in `context`.
     func deleteSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
-        if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
+        sql += try batchWhereClause(db, &context)
         return sql
     }
 
@@ -440,7 +496,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if let conflictResolution { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier + " SET "
         sql += assignments.map { $0.columnName.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
-        if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
+        sql += try batchWhereClause(db, &context)
         return sql
     }
 }

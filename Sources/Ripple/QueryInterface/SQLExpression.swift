@@ -22,6 +22,21 @@ struct SQLGenerationContext {
     /// statements (`CHECK`, `DEFAULT`, generated columns, partial indexes) take no
     /// arguments.
     var inlinesValues = false
+    /// The quoted SQL name of the table whose columns are written: set while the parts of
+    /// a request with joins are written, so that `Column("name")` is `"player"."name"`.
+    var qualifier: String?
+    /// The SQL names of the table aliases of the request being written.
+    var aliasNames: [ObjectIdentifier: String] = [:]
+    /// An alias was used whose table is not in the request (see `TableAlias`).
+    var undefinedAlias: String?
+
+    /// The quoted SQL name of `alias` in the request being written.
+    mutating func sqlName(of alias: TableAliasIdentity) -> String {
+        if let name = aliasNames[ObjectIdentifier(alias)] { return name }
+        if aliasNames.isEmpty, let name = alias.userName { return name.quotedDatabaseIdentifier }
+        undefinedAlias = alias.userName ?? "an unnamed TableAlias"
+        return (alias.userName ?? "undefined").quotedDatabaseIdentifier
+    }
 
     mutating func bind(_ value: DatabaseValue) -> String {
         if inlinesValues { return value.sqlLiteral }
@@ -94,6 +109,8 @@ extension SQLExpressible {
 public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
     indirect enum Node: Sendable {
         case column(String)
+        /// A column of an aliased table: `teamAlias[Column("name")]`.
+        case qualifiedColumn(TableAliasIdentity, String)
         case value(DatabaseValue)
         case literal(String, [DatabaseValue])
         case prefix(String, Node)
@@ -107,7 +124,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case filteredAggregate(String, [Node], filter: Node)
     }
 
-    let node: Node
+    var node: Node
 
     /// Whether JSON-building functions read the expression as JSON rather than as a
     /// plain string (`asJSON`, `JSONColumn`); see `jsonBuilderExpression`.
@@ -136,7 +153,10 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
     private static func sql(_ node: Node, _ context: inout SQLGenerationContext) -> String {
         switch node {
         case .column(let name):
+            if let qualifier = context.qualifier { return qualifier + "." + name.quotedDatabaseIdentifier }
             return name.quotedDatabaseIdentifier
+        case let .qualifiedColumn(alias, name):
+            return context.sqlName(of: alias) + "." + name.quotedDatabaseIdentifier
         case .value(let value):
             return value.isNull ? "NULL" : context.bind(value)
         case let .literal(sql, arguments):

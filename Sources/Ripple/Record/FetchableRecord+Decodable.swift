@@ -169,6 +169,7 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
     func rewind() {
         storage.pointer.pointee.predictions.byName.rewind()
         storage.pointer.pointee.predictions.byKey.rewind()
+        storage.pointer.pointee.decodedRootKey = false
     }
 }
 
@@ -218,6 +219,9 @@ struct RecordDecodingStorage {
     /// value (see `CodingKeyPrediction`), resolved on the first record and predicted for
     /// the next ones.
     var predictions = RecordColumnPredictions()
+    /// Whether a property of the record being decoded, with neither a column nor a scope,
+    /// was decoded from the whole row (see `decodeWithoutColumn`); once a record.
+    var decodedRootKey = false
     /// For a statement row, the lookups of its statement, where the predictions come from
     /// and go back to when the row is done: the next cursor of the statement (an
     /// observation's request, fetched again) starts with them. (Predictions hold for the
@@ -341,17 +345,45 @@ struct RecordDecodingStorage {
     }
 
     mutating func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
-        guard let index = index(key) else { throw missingColumn(key) }
+        guard let index = index(key) else { return try decodeWithoutColumn(T.self, key) }
         return try withRow { try Self.decodeValue(T.self, $0.databaseValue(atIndex: index), column: key.stringValue, index: index, statement: $0.statement) }
     }
 
     mutating func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let index = index(key) else { return nil }
+        guard let index = index(key) else {
+            // A scope of all NULLs is a missing optional association.
+            guard let scopedRow = withRow({ $0.scopesTree[key.stringValue] }), scopedRow.containsNonNullValue else { return nil }
+            return try decodeRecord(T.self, from: scopedRow)
+        }
         return try withRow { row in
             let dbValue = row.databaseValue(atIndex: index)
             if dbValue.isNull { return nil }
             return try Self.decodeValue(T.self, dbValue, column: key.stringValue, index: index, statement: row.statement)
         }
+    }
+
+    /// A property without a column: a record included by an association (the scope of
+    /// its key), or, for one property of the record, the record that the request's own
+    /// columns make (`var book: Book` in a `BookInfo` fetched by
+    /// `Book.including(required: Book.author)`).
+    @inline(never)
+    mutating func decodeWithoutColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+        if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
+            return try decodeRecord(T.self, from: scopedRow)
+        }
+        guard !decodedRootKey, !(T.self is any DatabaseValueConvertible.Type) else { throw missingColumn(key) }
+        decodedRootKey = true
+        // A decoder of its own: this one is in use for the record around.
+        let row = withRow { $0 }
+        return try T(from: DatabaseRowDecoder(row: row, ownsRow: true))
+    }
+
+    /// A record decoded from a scope of the row.
+    private func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row) throws -> T {
+        if let recordType = T.self as? any FetchableRecord.Type {
+            return try recordType.init(row: scopedRow) as! T
+        }
+        return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true))
     }
 
     private static func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws -> T {

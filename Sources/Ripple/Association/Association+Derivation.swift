@@ -1,0 +1,171 @@
+// The requests that an association stands for: filtered, ordered, selected, aliased, and
+// joined to other associations, as `QueryInterfaceRequest` is.
+
+extension Association {
+    private func withDestination(_ update: (inout QueryInterfaceRequest<Row>) -> Void) -> Self {
+        var association = self
+        update(&association._sqlAssociation.destination)
+        return association
+    }
+
+    /// The association, under another key: the name of its scope in fetched rows, and of
+    /// the property that `Decodable` records decode from it.
+    ///
+    /// - Parameter key: The key.
+    public func forKey(_ key: String) -> Self {
+        var association = self
+        association._sqlAssociation.key = .fixed(key)
+        return association
+    }
+
+    /// The association, under the key of a coding key.
+    ///
+    /// - Parameter codingKey: The coding key whose string value is the key.
+    public func forKey(_ codingKey: some CodingKey) -> Self {
+        forKey(codingKey.stringValue)
+    }
+
+    /// The association, its table named by `alias` in the SQL, so that other parts of the
+    /// request can refer to its columns.
+    ///
+    /// - Parameter alias: The alias.
+    public func aliased<T>(_ alias: TableAlias<T>) -> Self {
+        withDestination { $0.alias = alias.identity }
+    }
+
+    /// Keeps the associated rows that satisfy `predicate` (in the join's `ON` clause).
+    ///
+    /// - Parameter predicate: A condition on the destination table's columns.
+    public func filter(_ predicate: some SQLExpressible) -> Self {
+        withDestination { $0 = $0.filter(predicate) }
+    }
+
+    /// Keeps the associated row of this primary key.
+    ///
+    /// - Parameter key: A primary key value.
+    public func filter(key: some DatabaseValueConvertible) -> Self {
+        withDestination { $0 = $0.filter(key: key) }
+    }
+
+    /// Keeps the associated rows of these primary keys.
+    ///
+    /// - Parameter keys: Primary key values.
+    public func filter<S: Sequence>(keys: S) -> Self where S.Element: DatabaseValueConvertible {
+        withDestination { $0 = $0.filter(keys: keys) }
+    }
+
+    /// Keeps the associated rows that satisfy an SQL condition.
+    ///
+    /// - Parameters:
+    ///   - sql: An SQL condition.
+    ///   - arguments: The values of its parameters.
+    public func filter(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        withDestination { $0 = $0.filter(sql: sql, arguments: arguments) }
+    }
+
+    /// Orders the request by these orderings of the associated table, after the request's
+    /// own orderings.
+    ///
+    /// - Parameter orderings: Orderings of the destination table's columns.
+    public func order(_ orderings: any SQLOrderingTerm...) -> Self {
+        withDestination { $0.orderings = orderings.map(\.sqlOrdering) }
+    }
+
+    /// Orders the request by an SQL ordering of the associated table.
+    ///
+    /// - Parameters:
+    ///   - sql: An SQL ordering.
+    ///   - arguments: The values of its parameters.
+    public func order(sql: String, arguments: StatementArguments = StatementArguments()) -> Self {
+        withDestination { $0 = $0.order(sql: sql, arguments: arguments) }
+    }
+
+    /// Removes the orderings of the associated table.
+    public func unordered() -> Self {
+        withDestination { $0.orderings = [] }
+    }
+
+    /// Selects these columns of the associated table instead of all.
+    ///
+    /// - Parameter selection: Columns or expressions of the destination table.
+    public func select(_ selection: any SQLSelectable...) -> Self {
+        withDestination { $0 = $0.select(selection) }
+    }
+
+    /// Selects these columns of the associated table instead of all.
+    ///
+    /// - Parameter selection: Columns or expressions of the destination table.
+    public func select(_ selection: [any SQLSelectable]) -> Self {
+        withDestination { $0 = $0.select(selection) }
+    }
+
+    /// Selects these columns of the associated table, in addition to the selected ones.
+    ///
+    /// - Parameter selection: Columns or expressions of the destination table.
+    public func annotated(with selection: any SQLSelectable...) -> Self {
+        withDestination { $0.selection += selection.map(\.sqlSelection) }
+    }
+
+    /// Includes another association of the destination, whose rows must exist.
+    ///
+    /// - Parameter association: An association from this association's destination.
+    public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        withDestination { $0 = $0.joined(association._sqlAssociation, .required, .scoped) }
+    }
+
+    /// Includes another association of the destination, whose rows may be missing.
+    ///
+    /// - Parameter association: An association from this association's destination.
+    public func including<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        withDestination { $0 = $0.joined(association._sqlAssociation, .optional, .scoped) }
+    }
+
+    /// Joins another association of the destination, whose rows must exist, without
+    /// selecting it.
+    ///
+    /// - Parameter association: An association from this association's destination.
+    public func joining<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        withDestination { $0 = $0.joined(association._sqlAssociation, .required, .none) }
+    }
+
+    /// Joins another association of the destination, whose rows may be missing, without
+    /// selecting it.
+    ///
+    /// - Parameter association: An association from this association's destination.
+    public func joining<A: Association>(optional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        withDestination { $0 = $0.joined(association._sqlAssociation, .optional, .none) }
+    }
+
+    /// Selects the columns of another association of the destination, whose rows must
+    /// exist, in the destination's scope.
+    ///
+    /// - Parameter association: An association from this association's destination.
+    public func annotated<A: Association>(withRequired association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        withDestination { $0 = $0.joined(association._sqlAssociation, .required, .annotation) }
+    }
+
+    /// Selects the columns of another association of the destination, whose rows may be
+    /// missing, in the destination's scope.
+    ///
+    /// - Parameter association: An association from this association's destination.
+    public func annotated<A: Association>(withOptional association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        withDestination { $0 = $0.joined(association._sqlAssociation, .optional, .annotation) }
+    }
+}
+
+extension Association where RowDecoder: TableRecord {
+    /// Keeps the associated rows that satisfy a condition on the destination's columns:
+    /// `Book.author.filter { $0.country == "FR" }`.
+    ///
+    /// - Parameter predicate: A closure of the destination's `DatabaseComponents`.
+    public func filter(_ predicate: (RowDecoder.DatabaseComponents) -> some SQLExpressible) -> Self {
+        filter(predicate(RowDecoder.databaseComponents))
+    }
+
+    /// Orders the request by orderings of the destination's columns.
+    ///
+    /// - Parameter orderings: A closure of the destination's `DatabaseComponents`.
+    public func order(_ orderings: (RowDecoder.DatabaseComponents) -> any SQLOrderingTerm) -> Self {
+        order(orderings(RowDecoder.databaseComponents))
+    }
+}

@@ -1,0 +1,116 @@
+/// A link from one record type to another, declared once on the record and used in
+/// requests: `Book.including(required: Book.author)`.
+///
+/// Associations are `BelongsToAssociation`, `HasOneAssociation` and `HasManyAssociation`,
+/// made by `belongsTo`, `hasOne` and `hasMany` of `TableRecord`. An association is also a
+/// request on its destination table: filter it, order it, select from it, join it to
+/// other associations, and the request it is included in reads what it says.
+///
+/// ```swift
+/// struct Book: TableRecord, FetchableRecord, Decodable {
+///     static let author = belongsTo(Author.self)
+/// }
+/// struct BookInfo: FetchableRecord, Decodable {
+///     var book: Book
+///     var author: Author
+/// }
+/// let infos = try Book
+///     .including(required: Book.author.filter(Column("country") == "FR"))
+///     .asRequest(of: BookInfo.self)
+///     .fetchAll(db)
+/// ```
+public protocol Association<OriginRowDecoder, RowDecoder>: Sendable {
+    /// The record type the association starts from.
+    associatedtype OriginRowDecoder
+    /// The record type the association leads to.
+    associatedtype RowDecoder
+
+    /// What requests know of the association (opaque).
+    var _sqlAssociation: _SQLAssociation { get set }
+}
+
+/// An association that leads to one record at most (`belongsTo`, `hasOne`).
+public protocol AssociationToOne: Association {}
+
+/// An association that leads to any number of records (`hasMany`).
+public protocol AssociationToMany: Association {}
+
+/// What requests know of an association: its key, how its tables are linked, and the
+/// request on its destination table.
+public struct _SQLAssociation: Sendable {
+    var key: AssociationKey
+    var link: AssociationLink
+    var isToMany: Bool
+    /// The destination table, with what the association adds: filters, orderings,
+    /// selection, alias, and the associations joined to it.
+    var destination: QueryInterfaceRequest<Row>
+
+    /// The name of the scope of rows that include the association, and of the property
+    /// that `Decodable` records decode from it.
+    var scopeName: String { key.name(singular: !isToMany) }
+}
+
+/// The key of an association: the destination table's name, inflected, unless the
+/// declaration or `forKey(_:)` gives one.
+enum AssociationKey: Sendable, Equatable {
+    /// Singular for a to-one association, plural for a to-many one: `"teams"` is the key
+    /// `"team"` of `belongsTo(Team.self)`.
+    case inflected(String)
+    /// As given.
+    case fixed(String)
+
+    func name(singular: Bool) -> String {
+        switch self {
+        case .inflected(let name): return singular ? name.singularized : name.pluralized
+        case .fixed(let name): return name
+        }
+    }
+}
+
+/// An association joined to a request.
+struct AssociationJoin: Sendable {
+    enum Kind: Sendable { case required, optional }
+    /// What the request selects of the association: its columns in a scope (`including`),
+    /// its columns in the request's own row (`annotated(withRequired:)`), or nothing
+    /// (`joining`).
+    enum Selection: Sendable, Comparable { case none, annotation, scoped }
+
+    var kind: Kind
+    var selection: Selection
+    var association: _SQLAssociation
+
+    var scopeName: String { association.scopeName }
+
+    /// This join and another one of the same key, as one: required if one is, selected
+    /// if one is, with the filters, orderings and joins of both.
+    func merged(with other: AssociationJoin) -> AssociationJoin {
+        var result = self
+        if other.kind == .required { result.kind = .required }
+        result.selection = max(selection, other.selection)
+        var destination = association.destination
+        destination.filters += other.association.destination.filters
+        destination.orderings += other.association.destination.orderings
+        if other.selection > selection { destination.selection = other.association.destination.selection }
+        if destination.alias == nil { destination.alias = other.association.destination.alias }
+        for join in other.association.destination.joins { destination.addJoin(join) }
+        result.association.destination = destination
+        return result
+    }
+}
+
+extension QueryInterfaceRequest {
+    /// Joins `join`, merged with a join of the same key if there is one.
+    mutating func addJoin(_ join: AssociationJoin) {
+        if let index = joins.firstIndex(where: { $0.scopeName == join.scopeName }) {
+            joins[index] = joins[index].merged(with: join)
+        } else {
+            joins.append(join)
+        }
+    }
+
+    func joined(_ association: _SQLAssociation, _ kind: AssociationJoin.Kind, _ selection: AssociationJoin.Selection) -> Self {
+        var request = self
+        request.addJoin(AssociationJoin(kind: kind, selection: selection, association: association))
+        return request
+    }
+}

@@ -1,0 +1,203 @@
+/// The SQL of a request with joined associations (or an aliased table): the name of each
+/// table in the SQL, the selection, the `JOIN` clauses, the orderings, and the layout of
+/// fetched rows in scopes.
+///
+/// The parts are the request's table, then each joined association, depth first: the
+/// order of the selected columns, of the `JOIN` clauses, and of the orderings.
+struct JoinPlan {
+    struct Part {
+        /// The join, nil for the request's own table.
+        var join: AssociationJoin?
+        var request: QueryInterfaceRequest<Row>
+        /// The index of the part this one is joined to.
+        var parentIndex: Int?
+        /// The quoted name of the table in the SQL.
+        var sqlName = ""
+    }
+
+    private(set) var parts: [Part]
+    private(set) var aliasNames: [ObjectIdentifier: String] = [:]
+
+    /// The plan of `request`, nil when it has no joins and its table is not named by an
+    /// alias: its SQL stays unqualified.
+    init?<T>(_ request: QueryInterfaceRequest<T>) {
+        guard !request.joins.isEmpty || request.alias != nil else { return nil }
+        parts = [Part(join: nil, request: request.asRequest(of: Row.self), parentIndex: nil)]
+        Self.collect(request.joins, parentIndex: 0, into: &parts)
+        nameParts()
+        // An unnamed alias of a request without joins leaves the SQL as it is.
+        if request.joins.isEmpty, request.alias?.userName == nil {
+            guard let alias = request.alias else { return nil }
+            aliasNames[ObjectIdentifier(alias)] = request.tableName.quotedDatabaseIdentifier
+            parts[0].sqlName = request.tableName.quotedDatabaseIdentifier
+        }
+    }
+
+    private static func collect(_ joins: [AssociationJoin], parentIndex: Int, into parts: inout [Part]) {
+        for join in joins {
+            parts.append(Part(join: join, request: join.association.destination, parentIndex: parentIndex))
+            collect(join.association.destination.joins, parentIndex: parts.count - 1, into: &parts)
+        }
+    }
+
+    /// Each part is named after its alias, or its table; tables that appear more than
+    /// once are numbered: `"employee1"`, `"employee2"`.
+    private mutating func nameParts() {
+        var counts: [String: Int] = [:]
+        for part in parts {
+            counts[(part.request.alias?.userName ?? part.request.tableName).lowercased(), default: 0] += 1
+        }
+        var numbers: [String: Int] = [:]
+        for index in parts.indices {
+            let request = parts[index].request
+            var name = request.alias?.userName ?? request.tableName
+            if request.alias?.userName == nil, counts[name.lowercased(), default: 0] > 1 {
+                let number = numbers[name.lowercased(), default: 0] + 1
+                numbers[name.lowercased()] = number
+                name += String(number)
+            }
+            parts[index].sqlName = name.quotedDatabaseIdentifier
+            if let alias = request.alias { aliasNames[ObjectIdentifier(alias)] = parts[index].sqlName }
+        }
+    }
+
+    /// Prepares `context` to write the parts of the request's own table.
+    func enter(_ context: inout SQLGenerationContext) {
+        context.aliasNames = aliasNames
+        context.qualifier = parts[0].sqlName
+    }
+
+    /// ` "custom"` after the table name, when the table is named otherwise in the SQL.
+    func tableAliasSQL(_ index: Int) -> String {
+        parts[index].sqlName == parts[index].request.tableName.quotedDatabaseIdentifier ? "" : " " + parts[index].sqlName
+    }
+
+    private func isSelected(_ part: Part) -> Bool {
+        guard let join = part.join else { return true }
+        return join.selection != .none
+    }
+
+    /// The selected columns of the joined parts, each with the comma that precedes it.
+    func joinedSelectionSQL(_ context: inout SQLGenerationContext) -> String {
+        var sql = ""
+        for part in parts.dropFirst() where isSelected(part) {
+            context.qualifier = part.sqlName
+            for selection in part.request.selection { sql += ", " + selection.sql(&context) }
+        }
+        context.qualifier = parts[0].sqlName
+        return sql
+    }
+
+    /// The `JOIN` clauses.
+    func joinSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
+        var sql = ""
+        for index in parts.indices.dropFirst() {
+            let part = parts[index]
+            guard let join = part.join, let parentIndex = part.parentIndex else { continue }
+            let parentName = parts[parentIndex].sqlName
+            var terms: [SQLExpression] = try join.association.link.columnPairs(db).map { pair in
+                SQLExpression(.literal(
+                    part.sqlName + "." + pair.destination.quotedDatabaseIdentifier + " = "
+                        + parentName + "." + pair.origin.quotedDatabaseIdentifier, []))
+            }
+            context.qualifier = part.sqlName
+            terms += try part.request.whereTerms(db)
+            sql += join.kind == .required ? " JOIN " : " LEFT JOIN "
+            sql += part.request.tableName.quotedDatabaseIdentifier + tableAliasSQL(index)
+            if !terms.isEmpty { sql += " ON " + QueryInterfaceRequest<Row>.conjunction(terms).sql(&context) }
+        }
+        context.qualifier = parts[0].sqlName
+        return sql
+    }
+
+    /// The orderings of the joined parts, written.
+    func joinedOrderingSQL(_ context: inout SQLGenerationContext, reversed: Bool) -> [String] {
+        var result: [String] = []
+        for part in parts.dropFirst() {
+            context.qualifier = part.sqlName
+            for ordering in part.request.orderings {
+                result.append((reversed ? ordering.reversed : ordering).sql(&context))
+            }
+        }
+        context.qualifier = parts[0].sqlName
+        return result
+    }
+
+    /// The layout of fetched rows: the request's own columns and annotations in the row,
+    /// each included association's columns in a scope named after its key. Nil when no
+    /// association is included.
+    func rowAdapter(_ db: Database) throws -> (any RowAdapter)? {
+        guard parts.contains(where: { $0.join?.selection == .scoped }) else { return nil }
+        // The scope of each part: its own when included, else the one of the part it is
+        // joined to (for annotations, and for associations included through a join).
+        var scopeOfPart: [Int] = []
+        var scopes: [ScopeLayout] = [ScopeLayout(name: nil, parent: nil)]
+        var column = 0
+        for (index, part) in parts.enumerated() {
+            let parentScope = part.parentIndex.map { scopeOfPart[$0] } ?? 0
+            var scope = parentScope
+            if part.join?.selection == .scoped {
+                scopes.append(ScopeLayout(name: part.join!.scopeName, parent: parentScope))
+                scope = scopes.count - 1
+            }
+            scopeOfPart.append(scope)
+            guard index == 0 || isSelected(part) else { continue }
+            let count = try part.request.selectedColumnCount(db)
+            scopes[scope].indexes += column..<(column + count)
+            column += count
+        }
+        return _AssociationRowAdapter(root: ScopeLayout.tree(scopes, 0))
+    }
+}
+
+/// A scope of a fetched row, while the plan lays them out.
+private struct ScopeLayout {
+    var name: String?
+    var parent: Int?
+    var indexes: [Int] = []
+
+    static func tree(_ scopes: [ScopeLayout], _ index: Int) -> _AssociationRowAdapter.Node {
+        var children: [String: _AssociationRowAdapter.Node] = [:]
+        for child in scopes.indices where scopes[child].parent == index {
+            children[scopes[child].name!] = tree(scopes, child)
+        }
+        return _AssociationRowAdapter.Node(indexes: scopes[index].indexes, scopes: children)
+    }
+}
+
+/// The row adapter of a request that includes associations: columns by index, in nested
+/// scopes.
+struct _AssociationRowAdapter: RowAdapter {
+    struct Node: Sendable {
+        var indexes: [Int]
+        var scopes: [String: Node]
+    }
+
+    let root: Node
+
+    func layout(forColumns columns: [String]) throws -> RowAdapterLayout {
+        try Self.layout(root, columns)
+    }
+
+    private static func layout(_ node: Node, _ columns: [String]) throws -> RowAdapterLayout {
+        guard node.indexes.allSatisfy({ $0 < columns.count }) else {
+            throw DatabaseError(message: "the request selects \(columns.count) columns, fewer than its associations need")
+        }
+        return try RowAdapterLayout(columns: columns, indexes: node.indexes)
+            .withScopes(node.scopes.mapValues { try layout($0, columns) })
+    }
+}
+
+extension QueryInterfaceRequest {
+    /// The number of columns the request's own selection makes.
+    func selectedColumnCount(_ db: Database) throws -> Int {
+        var count = 0
+        for selection in selection {
+            switch selection.kind {
+            case .allColumns, .qualifiedAllColumns: count += try db.columns(in: tableName).count
+            case .expression, .aliased, .literal: count += 1
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,227 @@
+import XCTest
+import Ripple
+
+private struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
+    static let databaseTableName = "authors"
+    static let books = hasMany(Book.self)
+    static let country = belongsTo(Country.self)
+    var id: Int64
+    var name: String
+    var countryCode: String?
+}
+
+private struct Book: Codable, FetchableRecord, PersistableRecord, Equatable {
+    static let databaseTableName = "books"
+    static let author = belongsTo(Author.self)
+    var id: Int64
+    var authorId: Int64?
+    var title: String
+}
+
+private struct Country: Codable, FetchableRecord, PersistableRecord, Equatable {
+    static let databaseTableName = "countries"
+    static let authors = hasMany(Author.self)
+    var code: String
+    var name: String
+}
+
+private struct BookInfo: Decodable, FetchableRecord, Equatable {
+    var book: Book
+    var author: Author
+}
+
+private struct OptionalBookInfo: Decodable, FetchableRecord, Equatable {
+    var book: Book
+    var author: Author?
+}
+
+private struct BookWithCountry: Decodable, FetchableRecord, Equatable {
+    var book: Book
+    var author: Author
+    var country: Country?
+}
+
+/// `including` and `joining`: the SQL GRDB writes, the rows and scopes, nested records.
+final class AssociationJoinTests: XCTestCase {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "countries") { t in
+                t.primaryKey("code", .text)
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "authors") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+                t.column("countryCode", .text).references("countries")
+            }
+            try db.create(table: "books") { t in
+                t.primaryKey("id", .integer)
+                t.column("authorId", .integer).references("authors")
+                t.column("title", .text).notNull()
+            }
+            try Country(code: "FR", name: "France").insert(db)
+            try Author(id: 1, name: "Hugo", countryCode: "FR").insert(db)
+            try Author(id: 2, name: "Melville", countryCode: nil).insert(db)
+            try Book(id: 1, authorId: 1, title: "Les Misérables").insert(db)
+            try Book(id: 2, authorId: 2, title: "Moby-Dick").insert(db)
+            try Book(id: 3, authorId: nil, title: "Beowulf").insert(db)
+        }
+        return dbQueue
+    }
+
+    private func sql(_ db: Database, _ request: QueryInterfaceRequest<some Any>) throws -> String {
+        try request.makeSQL(db).sql
+    }
+
+    func testSQLOfIncludingAndJoining() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertEqual(try sql(db, Book.including(required: Book.author)), """
+                SELECT "books".*, "authors".* FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId"
+                """)
+            XCTAssertEqual(try sql(db, Book.including(optional: Book.author)), """
+                SELECT "books".*, "authors".* FROM "books" LEFT JOIN "authors" ON "authors"."id" = "books"."authorId"
+                """)
+            XCTAssertEqual(try sql(db, Book.joining(required: Book.author.filter(Column("name") == "Hugo")).order(Column("title"))), """
+                SELECT "books".* FROM "books" JOIN "authors" ON ("authors"."id" = "books"."authorId") AND ("authors"."name" = ?) \
+                ORDER BY "books"."title"
+                """)
+            XCTAssertEqual(try sql(db, Author.including(required: Author.books)), """
+                SELECT "authors".*, "books".* FROM "authors" JOIN "books" ON "books"."authorId" = "authors"."id"
+                """)
+            XCTAssertEqual(try sql(db, Book.including(required: Book.author.including(optional: Author.country))), """
+                SELECT "books".*, "authors".*, "countries".* FROM "books" \
+                JOIN "authors" ON "authors"."id" = "books"."authorId" \
+                LEFT JOIN "countries" ON "countries"."code" = "authors"."countryCode"
+                """)
+        }
+    }
+
+    func testIncludingRequiredDecodesNestedRecords() throws {
+        let dbQueue = try makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book.including(required: Book.author).order(Column("id")).asRequest(of: BookInfo.self).fetchAll(db)
+        }
+        XCTAssertEqual(infos.map(\.book.title), ["Les Misérables", "Moby-Dick"])
+        XCTAssertEqual(infos.map(\.author.name), ["Hugo", "Melville"])
+    }
+
+    func testIncludingOptionalDecodesNilForMissingRows() throws {
+        let dbQueue = try makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book.including(optional: Book.author).order(Column("id")).asRequest(of: OptionalBookInfo.self).fetchAll(db)
+        }
+        XCTAssertEqual(infos.map(\.book.id), [1, 2, 3])
+        XCTAssertEqual(infos.map(\.author?.name), ["Hugo", "Melville", nil])
+    }
+
+    func testChainDecodesFromNestedScopes() throws {
+        let dbQueue = try makeDatabase()
+        let infos = try dbQueue.read { db in
+            try Book
+                .including(required: Book.author.including(optional: Author.country))
+                .order(Column("id"))
+                .asRequest(of: BookWithCountry.self)
+                .fetchAll(db)
+        }
+        XCTAssertEqual(infos.map(\.book.id), [1, 2])
+        XCTAssertEqual(infos.map(\.country?.name), ["France", nil])
+    }
+
+    func testRowsHoldScopes() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let row = try XCTUnwrap(Row.fetchOne(db, Book.including(required: Book.author).filter(key: 2)))
+            XCTAssertEqual(row, ["id": 2, "authorId": 2, "title": "Moby-Dick"])
+            XCTAssertEqual(row.scopes.names, ["author"])
+            XCTAssertEqual(row.scopes["author"], ["id": 2, "name": "Melville", "countryCode": nil])
+            let author: Author = row["author"]
+            XCTAssertEqual(author.name, "Melville")
+            XCTAssertEqual(try row.decode(Author.self, forKey: "author").id, 2)
+            XCTAssertThrowsError(try row.decode(Country.self, forKey: "country"))
+        }
+    }
+
+    func testFilterOnJoinedTableThroughAlias() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let authorAlias = TableAlias()
+            let request = Book
+                .joining(required: Book.author.aliased(authorAlias))
+                .filter(authorAlias[Column("name")] == "Melville")
+            XCTAssertEqual(try sql(db, request), """
+                SELECT "books".* FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId" WHERE "authors"."name" = ?
+                """)
+            XCTAssertEqual(try request.fetchAll(db).map(\.title), ["Moby-Dick"])
+            let named = TableAlias(name: "a")
+            XCTAssertEqual(try sql(db, Author.aliased(named).filter(Column("id") == 1)), """
+                SELECT "a".* FROM "authors" "a" WHERE "a"."id" = ?
+                """)
+            let undefined = TableAlias()
+            XCTAssertThrowsError(try Book.filter(undefined[Column("name")] == "x").fetchAll(db))
+        }
+    }
+
+    func testSelfJoinNumbersTables() throws {
+        struct Employee: TableRecord {
+            static let manager = belongsTo(Employee.self, key: "manager")
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "employee") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("manager", inTable: "employee")
+            }
+            XCTAssertEqual(try sql(db, Employee.including(optional: Employee.manager)), """
+                SELECT "employee1".*, "employee2".* FROM "employee" "employee1" \
+                LEFT JOIN "employee" "employee2" ON "employee2"."id" = "employee1"."managerId"
+                """)
+            try db.execute(sql: "INSERT INTO employee VALUES (1, NULL), (2, 1)")
+            let rows = try Row.fetchAll(db, Employee.including(optional: Employee.manager).order(Column("id")))
+            XCTAssertEqual(rows.map { $0.scopes["manager"]?["id"] as Int64? }, [nil, 1])
+        }
+    }
+
+    func testRequestForAssociation() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let book = try XCTUnwrap(Book.fetchOne(db, key: 2))
+            XCTAssertEqual(try book.request(for: Book.author).fetchOne(db)?.name, "Melville")
+            let orphan = try XCTUnwrap(Book.fetchOne(db, key: 3))
+            XCTAssertNil(try orphan.request(for: Book.author).fetchOne(db))
+            let hugo = try XCTUnwrap(Author.fetchOne(db, key: 1))
+            XCTAssertEqual(try hugo.request(for: Author.books).fetchAll(db).map(\.id), [1])
+            XCTAssertEqual(try hugo.request(for: Author.books.filter(Column("title") == "x")).fetchCount(db), 0)
+        }
+    }
+
+    func testForeignKeyErrorsSayHowToFixTheDeclaration() throws {
+        struct Loose: TableRecord { static let databaseTableName = "books" }
+        struct Target: TableRecord { static let databaseTableName = "countries" }
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertThrowsError(try Loose.including(required: Loose.belongsTo(Target.self)).fetchCount(db)) { error in
+                XCTAssertTrue("\(error)".contains("ForeignKey"), "\(error)")
+            }
+            // A key the declaration gives.
+            let explicit = Book.belongsTo(Author.self, key: "writer", using: ForeignKey(["authorId"], to: ["id"]))
+            let row = try XCTUnwrap(Row.fetchOne(db, Book.including(required: explicit).filter(key: 1)))
+            XCTAssertEqual(row.scopes["writer"]?["name"], "Hugo")
+        }
+    }
+
+    func testCountAndDeleteOfJoinedRequests() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            XCTAssertEqual(try Book.including(required: Book.author).fetchCount(db), 2)
+            XCTAssertEqual(try Book.joining(optional: Book.author).fetchCount(db), 3)
+            let authorAlias = TableAlias()
+            let deleted = try Book.joining(required: Book.author.aliased(authorAlias))
+                .filter(authorAlias[Column("name")] == "Hugo")
+                .deleteAll(db)
+            XCTAssertEqual(deleted, 1)
+            XCTAssertEqual(try Book.order(Column("id")).fetchAll(db).map(\.id), [2, 3])
+        }
+    }
+}
