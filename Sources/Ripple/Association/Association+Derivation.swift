@@ -80,6 +80,21 @@ extension Association {
         withDestination { $0 = $0.order(sql: sql, arguments: arguments) }
     }
 
+    /// Orders the request by the primary key of the associated table.
+    public func orderByPrimaryKey() -> Self {
+        withDestination { $0 = $0.orderByPrimaryKey() }
+    }
+
+    /// Reverses the orderings of the associated table.
+    public func reversed() -> Self {
+        withDestination { $0 = $0.reversed() }
+    }
+
+    /// Keeps no associated row.
+    public func none() -> Self {
+        withDestination { $0 = $0.none() }
+    }
+
     /// Removes the orderings of the associated table.
     public func unordered() -> Self {
         withDestination { $0.orderings = [] }
@@ -111,6 +126,14 @@ extension Association {
     /// - Parameter association: An association from this association's destination.
     public func including<A: Association>(required association: A) -> Self where A.OriginRowDecoder == RowDecoder {
         withDestination { $0 = $0.joined(association._sqlAssociation, .required, .scoped) }
+    }
+
+    /// Includes all the records of a to-many association of the destination, fetched by
+    /// one more query (see `QueryInterfaceRequest.including(all:)`).
+    ///
+    /// - Parameter association: A to-many association from this association's destination.
+    public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        withDestination { $0 = $0.joined(association._sqlAssociation, .all, .scoped) }
     }
 
     /// Includes another association of the destination, whose rows may be missing.

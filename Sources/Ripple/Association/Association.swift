@@ -69,7 +69,9 @@ enum AssociationKey: Sendable, Equatable {
 
 /// An association joined to a request.
 struct AssociationJoin: Sendable {
-    enum Kind: Sendable { case required, optional }
+    /// `JOIN`, `LEFT JOIN`, or a query of its own after the request's rows are fetched
+    /// (`including(all:)`).
+    enum Kind: Sendable { case required, optional, all }
     /// What the request selects of the association: its columns in a scope (`including`),
     /// its columns in the request's own row (`annotated(withRequired:)`), or nothing
     /// (`joining`).
@@ -101,7 +103,7 @@ struct AssociationJoin: Sendable {
 extension QueryInterfaceRequest {
     /// Joins `join`, merged with a join of the same key if there is one.
     mutating func addJoin(_ join: AssociationJoin) {
-        if let index = joins.firstIndex(where: { $0.scopeName == join.scopeName }) {
+        if let index = joins.firstIndex(where: { $0.scopeName == join.scopeName && ($0.kind == .all) == (join.kind == .all) }) {
             joins[index] = joins[index].merged(with: join)
         } else {
             joins.append(join)

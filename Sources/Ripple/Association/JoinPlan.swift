@@ -21,12 +21,12 @@ struct JoinPlan {
     /// The plan of `request`, nil when it has no joins and its table is not named by an
     /// alias: its SQL stays unqualified.
     init?<T>(_ request: QueryInterfaceRequest<T>) {
-        guard !request.joins.isEmpty || request.alias != nil else { return nil }
+        guard request.joins.contains(where: { $0.kind != .all }) || request.alias != nil else { return nil }
         parts = [Part(join: nil, request: request.asRequest(of: Row.self), parentIndex: nil)]
         Self.collect(request.joins, parentIndex: 0, into: &parts)
         nameParts()
         // An unnamed alias of a request without joins leaves the SQL as it is.
-        if request.joins.isEmpty, request.alias?.userName == nil {
+        if parts.count == 1, request.alias?.userName == nil {
             guard let alias = request.alias else { return nil }
             aliasNames[ObjectIdentifier(alias)] = request.tableName.quotedDatabaseIdentifier
             parts[0].sqlName = request.tableName.quotedDatabaseIdentifier
@@ -34,7 +34,7 @@ struct JoinPlan {
     }
 
     private static func collect(_ joins: [AssociationJoin], parentIndex: Int, into parts: inout [Part]) {
-        for join in joins {
+        for join in joins where join.kind != .all {
             parts.append(Part(join: join, request: join.association.destination, parentIndex: parentIndex))
             collect(join.association.destination.joins, parentIndex: parts.count - 1, into: &parts)
         }
@@ -111,11 +111,11 @@ struct JoinPlan {
     }
 
     /// The orderings of the joined parts, written.
-    func joinedOrderingSQL(_ context: inout SQLGenerationContext, reversed: Bool) -> [String] {
+    func joinedOrderingSQL(_ db: Database, _ context: inout SQLGenerationContext, reversed: Bool) throws -> [String] {
         var result: [String] = []
         for part in parts.dropFirst() {
             context.qualifier = part.sqlName
-            for ordering in part.request.orderings {
+            for ordering in try part.request.effectiveOrderings(db) {
                 result.append((reversed ? ordering.reversed : ordering).sql(&context))
             }
         }

@@ -15,6 +15,26 @@ extension QueryInterfaceRequest {
         joined(association._sqlAssociation, .required, .scoped)
     }
 
+    /// Includes all the records of a to-many association, fetched by one more query for
+    /// all the request's rows (not one per row). Fetched rows hold them in
+    /// `prefetchedRows`, under the association's key; `Decodable` records decode an array
+    /// property of that name from them.
+    ///
+    /// ```swift
+    /// struct AuthorInfo: FetchableRecord, Decodable {
+    ///     var author: Author
+    ///     var books: [Book]
+    /// }
+    /// let infos = try Author.including(all: Author.books).asRequest(of: AuthorInfo.self).fetchAll(db)
+    /// ```
+    ///
+    /// Such a request has no cursor: `fetchCursor` throws; use `fetchAll` or `fetchOne`.
+    ///
+    /// - Parameter association: A to-many association of the request's records.
+    public func including<A: AssociationToMany>(all association: A) -> Self where A.OriginRowDecoder == RowDecoder {
+        joined(association._sqlAssociation, .all, .scoped)
+    }
+
     /// Includes an association whose rows may be missing (`LEFT JOIN`): the scope of a
     /// row without one holds NULLs, and a `Decodable` record's optional property is nil.
     ///
@@ -72,6 +92,13 @@ extension TableRecord {
     /// - Parameter association: An association of this record type.
     public static func including<A: Association>(required association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
         all().including(required: association)
+    }
+
+    /// See `QueryInterfaceRequest.including(all:)`.
+    ///
+    /// - Parameter association: A to-many association of this record type.
+    public static func including<A: AssociationToMany>(all association: A) -> QueryInterfaceRequest<Self> where A.OriginRowDecoder == Self {
+        all().including(all: association)
     }
 
     /// See `QueryInterfaceRequest.including(optional:)`.

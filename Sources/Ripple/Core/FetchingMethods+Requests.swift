@@ -11,8 +11,7 @@ extension Row {
     /// - parameter db: A database connection.
     /// - parameter request: A request, of any fetched type.
     public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Row> {
-        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        return try fetchSet(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
+        try Set(request.makePreparedRequest(db, forSingleResult: false).fetchAllRows(db))
     }
 }
 

@@ -68,6 +68,10 @@ public final class Row: @unchecked Sendable {
     /// `checkAccess()`; copied rows do not keep one.
     @exclusivity(unchecked) var recordDecoder: DatabaseRowDecoder?
 
+    /// The rows of the associations a request prefetched for this row (`including(all:)`),
+    /// by key; set by the fetch before the row is handed out, never after.
+    var prefetchedRowsStorage: [String: [Row]] = [:]
+
     deinit {
         // Containers of `Decodable` records kept beyond the row fail their check.
         if let recordDecoder { recordDecoder.state.release(generation: recordDecoder.generation) }

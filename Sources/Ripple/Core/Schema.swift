@@ -39,6 +39,8 @@ struct SchemaCache {
     var columns: [String: [ColumnInfo]] = [:]
     /// Whether the schema object of this lowercased name is a view.
     var isView: [String: Bool] = [:]
+    /// The foreign keys of a table, by lowercased name: what associations are joined on.
+    var foreignKeys: [String: [ForeignKeyInfo]] = [:]
 }
 
 extension Database {

@@ -33,8 +33,7 @@ extension FetchRequest {
             var previous: [Row]?
             return ValuePipeline<Value>(
                 fetch: { db in
-                    let prepared = try request.makePreparedRequest(db, forSingleResult: forSingleResult)
-                    return try Row.fetchAll(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
+                    return try request.makePreparedRequest(db, forSingleResult: forSingleResult).fetchAllRows(db)
                 },
                 reduce: { raw in
                     let rows = raw as! [Row]

@@ -70,8 +70,7 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         self.queue = queue
         self.region = request
         self.fetchRows = { db in
-            let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-            return try Row.fetchAll(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
+            return try request.makePreparedRequest(db, forSingleResult: false).fetchAllRows(db)
         }
         self.identityColumns = try writer.read { db -> [String]? in
             let tables = try request.databaseRegion(db).tableNames ?? []

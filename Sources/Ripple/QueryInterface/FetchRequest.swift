@@ -22,11 +22,43 @@ public struct PreparedRequest {
     public let arguments: StatementArguments
     /// How fetched rows are presented (see ``RowAdapter``), if at all.
     public let adapter: (any RowAdapter)?
+    /// What runs after the rows are fetched: the queries of the associations the request
+    /// prefetches (`including(all:)`), whose rows it attaches to the fetched rows.
+    @usableFromInline
+    var supplementaryFetch: (@Sendable (Database, [Row]) throws -> Void)?
 
     public init(statement: Statement, arguments: StatementArguments, adapter: (any RowAdapter)? = nil) {
         self.statement = statement
         self.arguments = arguments
         self.adapter = adapter
+    }
+
+    /// All rows, with the rows of prefetched associations.
+    func fetchAllRows(_ db: Database) throws -> [Row] {
+        let rows = try Row.fetchAll(statement, arguments: arguments, adapter: adapter)
+        try supplementaryFetch?(db, rows)
+        return rows
+    }
+
+    /// The first row, with the rows of prefetched associations.
+    func fetchOneRow(_ db: Database) throws -> Row? {
+        guard let row = try Row.fetchOne(statement, arguments: arguments, adapter: adapter) else { return nil }
+        try supplementaryFetch?(db, [row])
+        return row
+    }
+
+    /// All records, built from rows with the rows of prefetched associations.
+    @usableFromInline
+    func fetchAllRecords<Record: FetchableRecord>(_ db: Database, _ type: Record.Type) throws -> [Record] {
+        try fetchAllRows(db).map { try Record.decoded(from: $0) }
+    }
+
+    /// A cursor cannot run the queries of prefetched associations, which need all rows.
+    @usableFromInline
+    func checkCursorIsPossible() throws {
+        if supplementaryFetch != nil {
+            throw DatabaseError(message: "a request that prefetches associations (including(all:)) has no cursor: use fetchAll or fetchOne", sql: statement.sql)
+        }
     }
 
     /// The region the request reads: the tables and columns SQLite reported while it
@@ -77,13 +109,13 @@ extension FetchRequest where RowDecoder == Row {
     /// A cursor over the rows.
     public func fetchCursor(_ db: Database) throws -> RowCursor {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
+        try prepared.checkCursorIsPossible()
         return try Row.fetchCursor(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 
     /// All rows.
     public func fetchAll(_ db: Database) throws -> [Row] {
-        let prepared = try makePreparedRequest(db, forSingleResult: false)
-        return try Row.fetchAll(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
+        try makePreparedRequest(db, forSingleResult: false).fetchAllRows(db)
     }
 
     /// The distinct rows.
@@ -93,8 +125,7 @@ extension FetchRequest where RowDecoder == Row {
 
     /// The first row, or nil.
     public func fetchOne(_ db: Database) throws -> Row? {
-        let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try Row.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
+        try makePreparedRequest(db, forSingleResult: true).fetchOneRow(db)
     }
 }
 

@@ -239,20 +239,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if !havings.isEmpty {
             sql += " HAVING " + Self.conjunction(havings).sql(&context)
         }
-        var orderings = self.orderings
-        if orderings.isEmpty, ordersByPrimaryKey {
-            orderings = try db.primaryKey(tableName).columns.map { Column($0).sqlOrdering }
-        }
-        if hasStableOrder { orderings += try stableOrderings(db) }
-        if isReversed {
-            if orderings.isEmpty {
-                orderings = try db.primaryKey(tableName).columns.map { Column($0).desc }
-            } else {
-                orderings = orderings.map(\.reversed)
-            }
-        }
-        var orderingSQL = orderings.map { $0.sql(&context) }
-        if let plan { orderingSQL += plan.joinedOrderingSQL(&context, reversed: isReversed) }
+        var orderingSQL = try effectiveOrderings(db).map { $0.sql(&context) }
+        if let plan { orderingSQL += try plan.joinedOrderingSQL(db, &context, reversed: isReversed) }
         if !orderingSQL.isEmpty {
             sql += " ORDER BY " + orderingSQL.joined(separator: ", ")
         }
@@ -269,6 +257,24 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
                 """)
         }
         return SQL(sql: sql, arguments: StatementArguments(context.arguments))
+    }
+
+    /// The orderings of the request, with the primary key where `orderByPrimaryKey()`,
+    /// `withStableOrder()` or `reversed()` need it.
+    func effectiveOrderings(_ db: Database) throws -> [SQLOrdering] {
+        var orderings = self.orderings
+        if orderings.isEmpty, ordersByPrimaryKey {
+            orderings = try db.primaryKey(tableName).columns.map { Column($0).sqlOrdering }
+        }
+        if hasStableOrder { orderings += try stableOrderings(db) }
+        if isReversed {
+            if orderings.isEmpty {
+                orderings = try db.primaryKey(tableName).columns.map { Column($0).desc }
+            } else {
+                orderings = orderings.map(\.reversed)
+            }
+        }
+        return orderings
     }
 
     static func conjunction(_ expressions: [SQLExpression]) -> SQLExpression {
@@ -364,7 +370,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // The statement carries its arguments, as in GRDB, for code that runs it directly.
         try statement.setArguments(sql.arguments)
         let adapter = joins.isEmpty ? nil : try JoinPlan(self)?.rowAdapter(db)
-        let prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
+        var prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
+        prepared.supplementaryFetch = try AssociationPrefetcher(self)?.fetch
         if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs.
             db.observation.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
@@ -429,7 +436,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// The WHERE clause of a batch delete or update; with joined associations, the rows
     /// the joins select, by primary key: `WHERE "id" IN (SELECT "book"."id" FROM ... JOIN ...)`.
     private func batchWhereClause(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
-        guard !joins.isEmpty else {
+        guard joins.contains(where: { $0.kind != .all }) else {
             guard let predicate = try wherePredicate(db) else { return "" }
             return " WHERE " + predicate.sql(&context)
         }
@@ -444,11 +451,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return " WHERE " + lhs + " IN (" + context.bind(sql: subquery.sql, values: subquery.arguments.values) + ")"
     }
 
-    /// The request, its joined associations selecting nothing: for counts and batch
-    /// changes.
+    /// The request, its joined associations selecting nothing, and prefetching nothing:
+    /// for counts and batch changes.
     func withoutJoinedSelection() -> Self {
         var request = self
-        request.joins = joins.map { join in
+        request.joins = joins.filter { $0.kind != .all }.map { join in
             var join = join
             join.selection = .none
             join.association.destination = join.association.destination.withoutJoinedSelection()

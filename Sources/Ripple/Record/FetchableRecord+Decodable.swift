@@ -351,9 +351,14 @@ struct RecordDecodingStorage {
 
     mutating func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let index = index(key) else {
-            // A scope of all NULLs is a missing optional association.
-            guard let scopedRow = withRow({ $0.scopesTree[key.stringValue] }), scopedRow.containsNonNullValue else { return nil }
-            return try decodeRecord(T.self, from: scopedRow)
+            if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
+                // A scope of all NULLs is a missing optional association.
+                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow) : nil
+            }
+            if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
+                return try T(from: PrefetchedRowsDecoder(rows: rows))
+            }
+            return nil
         }
         return try withRow { row in
             let dbValue = row.databaseValue(atIndex: index)
@@ -369,7 +374,10 @@ struct RecordDecodingStorage {
     @inline(never)
     mutating func decodeWithoutColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
-            return try decodeRecord(T.self, from: scopedRow)
+            return try Self.decodeRecord(T.self, from: scopedRow)
+        }
+        if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
+            return try T(from: PrefetchedRowsDecoder(rows: rows))
         }
         guard !decodedRootKey, !(T.self is any DatabaseValueConvertible.Type) else { throw missingColumn(key) }
         decodedRootKey = true
@@ -378,8 +386,8 @@ struct RecordDecodingStorage {
         return try T(from: DatabaseRowDecoder(row: row, ownsRow: true))
     }
 
-    /// A record decoded from a scope of the row.
-    private func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row) throws -> T {
+    /// A record decoded from a scope of the row, or from a prefetched row.
+    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row) throws -> T {
         if let recordType = T.self as? any FetchableRecord.Type {
             return try recordType.init(row: scopedRow) as! T
         }
@@ -477,6 +485,54 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     // The row's decoder: a superclass decodes from the same columns.
     func superDecoder() throws -> any Decoder { withState { $0.withRow(\.reusableRecordDecoder) } }
     func superDecoder(forKey key: Key) throws -> any Decoder { withState { $0.withRow(\.reusableRecordDecoder) } }
+}
+
+/// Decodes the records of a prefetched association (`including(all:)`), as an array or a
+/// set: `var books: [Book]`.
+struct PrefetchedRowsDecoder: Decoder {
+    let rows: [Row]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(type, .init(codingPath: [], debugDescription: "prefetched rows decode as a collection of records"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { Container(rows: rows) }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(Any.self, .init(codingPath: [], debugDescription: "prefetched rows decode as a collection of records"))
+    }
+
+    struct Container: UnkeyedDecodingContainer {
+        let rows: [Row]
+        var currentIndex = 0
+        var codingPath: [any CodingKey] { [] }
+        var count: Int? { rows.count }
+        var isAtEnd: Bool { currentIndex >= rows.count }
+
+        mutating func decodeNil() throws -> Bool { false }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: "no more prefetched rows"))
+            }
+            defer { currentIndex += 1 }
+            return try RecordDecodingStorage.decodeRecord(T.self, from: rows[currentIndex])
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            throw DecodingError.typeMismatch(type, .init(codingPath: [], debugDescription: "prefetched rows decode as records"))
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch([Any].self, .init(codingPath: [], debugDescription: "prefetched rows decode as records"))
+        }
+
+        mutating func superDecoder() throws -> any Decoder {
+            throw DecodingError.typeMismatch(Any.self, .init(codingPath: [], debugDescription: "prefetched rows decode as records"))
+        }
+    }
 }
 
 /// Decodes a `Decodable` type that is not `DatabaseValueConvertible` from one column: from

@@ -199,19 +199,23 @@ extension FetchRequest where RowDecoder: FetchableRecord {
     @inlinable
     public func fetchCursor(_ db: Database) throws -> RecordCursor<RowDecoder> {
         let prepared = try makePreparedRequest(db, forSingleResult: false)
+        try prepared.checkCursorIsPossible()
         return try RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 
     /// All records.
     @inlinable
     public func fetchAll(_ db: Database) throws -> [RowDecoder] {
-        try Array(fetchCursor(db))
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        if prepared.supplementaryFetch != nil { return try prepared.fetchAllRecords(db, RowDecoder.self) }
+        return try Array(RowDecoder.fetchCursor(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter))
     }
 
     /// The first record, or nil.
     @inlinable
     public func fetchOne(_ db: Database) throws -> RowDecoder? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
+        if prepared.supplementaryFetch != nil { return try prepared.fetchAllRecords(db, RowDecoder.self).first }
         return try RowDecoder.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 }
@@ -219,6 +223,6 @@ extension FetchRequest where RowDecoder: FetchableRecord {
 extension FetchRequest where RowDecoder: FetchableRecord & Hashable {
     /// The distinct records.
     public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
-        try Set(fetchCursor(db))
+        try Set(fetchAll(db))
     }
 }

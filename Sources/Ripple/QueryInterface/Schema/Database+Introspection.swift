@@ -126,6 +126,14 @@ extension Database {
     /// - parameter schemaName: The schema to look in; when nil, the first schema that has
     ///   the table, in SQLite's order. Throws when there is no such schema.
     public func foreignKeys(on table: String, in schemaName: String? = nil) throws -> [ForeignKeyInfo] {
+        let key = try schemaCacheKey(table, in: schemaName)
+        if let keys = schemaCache.foreignKeys[key] { return keys }
+        let keys = try withoutRecordingReads { try readForeignKeys(on: table, in: schemaName) }
+        schemaCache.foreignKeys[key] = keys
+        return keys
+    }
+
+    private func readForeignKeys(on table: String, in schemaName: String?) throws -> [ForeignKeyInfo] {
         guard try tableExists(table, in: schemaName) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }

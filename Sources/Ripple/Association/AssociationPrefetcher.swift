@@ -1,0 +1,100 @@
+/// The queries of the associations a request prefetches (`including(all:)`): one query
+/// per association for all the fetched rows, not one per row.
+///
+/// ```sql
+/// SELECT * FROM "author" ORDER BY "id"
+/// SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" IN (1, 2, 3)
+/// ```
+///
+/// The foreign key is selected a second time under a name of its own (GRDB's), so that
+/// the prefetched rows are grouped by it whatever the association selects.
+struct AssociationPrefetcher: Sendable {
+    let prefetches: [AssociationJoin]
+    let originTable: String
+
+    /// Nil when the request prefetches nothing. Throws when an association nested in a
+    /// joined one prefetches, which Ripple does not do yet.
+    init?<T>(_ request: QueryInterfaceRequest<T>) throws {
+        try Self.checkJoinsPrefetchNothing(request.joins.filter { $0.kind != .all })
+        let prefetches = request.joins.filter { $0.kind == .all }
+        guard !prefetches.isEmpty else { return nil }
+        self.prefetches = prefetches
+        originTable = request.tableName
+    }
+
+    private static func checkJoinsPrefetchNothing(_ joins: [AssociationJoin]) throws {
+        for join in joins {
+            let nested = join.association.destination.joins
+            if let prefetch = nested.first(where: { $0.kind == .all }) {
+                throw DatabaseError(message: """
+                    including(all: \(prefetch.scopeName)) inside the joined association \(join.scopeName) is not \
+                    supported by Ripple yet: prefetch from the request itself
+                    """)
+            }
+            try checkJoinsPrefetchNothing(nested)
+        }
+    }
+
+    /// Fetches the rows of each prefetched association and attaches them to `rows`.
+    func fetch(_ db: Database, _ rows: [Row]) throws {
+        for prefetch in prefetches {
+            let grouped = try fetchRows(db, prefetch, for: rows)
+            for (row, associatedRows) in zip(rows, grouped) {
+                row.prefetchedRowsStorage[prefetch.scopeName] = associatedRows
+            }
+        }
+    }
+
+    /// The associated rows of each row, in the order of `rows`.
+    private func fetchRows(_ db: Database, _ prefetch: AssociationJoin, for rows: [Row]) throws -> [[Row]] {
+        let pairs = try prefetch.association.link.columnPairs(db)
+        // The rows of each key, keys in the order of the rows.
+        var rowIndexes: [[DatabaseValue]: [Int]] = [:]
+        var keys: [[DatabaseValue]] = []
+        for (index, row) in rows.enumerated() {
+            let key = try pairs.map { pair -> DatabaseValue in
+                guard let value = row.prefetchKeyValue(pair.origin) else {
+                    throw DatabaseError(message: """
+                        the request must select column \(pair.origin) of \(originTable) to prefetch \
+                        \(prefetch.scopeName): select it, or annotate the request with it
+                        """)
+                }
+                return value
+            }
+            if key.contains(where: \.isNull) { continue }
+            if rowIndexes[key] == nil { keys.append(key) }
+            rowIndexes[key, default: []].append(index)
+        }
+        var grouped = [[Row]](repeating: [], count: rows.count)
+        guard !keys.isEmpty else { return grouped }
+
+        let pivotNames = pairs.map { "grdb_" + $0.destination }
+        var request = prefetch.association.destination
+        request.selection += zip(pairs, pivotNames).map { Column($0.destination).forKey($1) }
+        request = request.filter(Self.keyPredicate(pairs.map(\.destination), keys))
+        for row in try request.fetchAll(db) {
+            let key = pivotNames.map { row.prefetchKeyValue($0) ?? .null }
+            for index in rowIndexes[key] ?? [] { grouped[index].append(row) }
+        }
+        return grouped
+    }
+
+    /// `"authorId" IN (1, 2, 3)`, or `("a" = 1 AND "b" = 2) OR ...` for composite keys.
+    private static func keyPredicate(_ columns: [String], _ keys: [[DatabaseValue]]) -> SQLExpression {
+        if columns.count == 1 {
+            return keys.map { $0[0] }.contains(Column(columns[0]))
+        }
+        let alternatives = keys.map { key in
+            QueryInterfaceRequest<Row>.conjunction(zip(columns, key).map { Column($0) == $1 })
+        }
+        return alternatives.dropFirst().reduce(alternatives[0]) { $0 || $1 }
+    }
+}
+
+extension Row {
+    /// The value of `column` in the row, nil when the row does not have it.
+    fileprivate func prefetchKeyValue(_ column: String) -> DatabaseValue? {
+        guard let index = index(forColumn: column) else { return nil }
+        return databaseValue(atIndex: index)
+    }
+}

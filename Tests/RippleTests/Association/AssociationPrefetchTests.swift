@@ -1,0 +1,171 @@
+import XCTest
+import Ripple
+
+private struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
+    static let databaseTableName = "author"
+    static let books = hasMany(Book.self)
+    var id: Int64
+    var name: String
+}
+
+private struct Book: Codable, FetchableRecord, PersistableRecord, Equatable, Hashable {
+    static let databaseTableName = "book"
+    static let chapters = hasMany(Chapter.self)
+    var id: Int64
+    var authorId: Int64?
+    var title: String
+}
+
+private struct Chapter: Codable, FetchableRecord, PersistableRecord, Equatable {
+    static let databaseTableName = "chapter"
+    var id: Int64
+    var bookId: Int64
+    var number: Int
+}
+
+private struct AuthorInfo: Decodable, FetchableRecord, Equatable {
+    var author: Author
+    var books: [Book]
+}
+
+private struct BookWithChapters: Decodable, FetchableRecord, Equatable {
+    var book: Book
+    var chapters: [Chapter]
+}
+
+private struct AuthorWithNestedBooks: Decodable, FetchableRecord, Equatable {
+    var author: Author
+    var books: [BookWithChapters]
+}
+
+/// `including(all:)`: one query per prefetched association, its rows grouped by key.
+final class AssociationPrefetchTests: XCTestCase {
+    private func makeDatabase() throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "author") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "book") { t in
+                t.primaryKey("id", .integer)
+                t.belongsTo("author")
+                t.column("title", .text).notNull()
+            }
+            try db.create(table: "chapter") { t in
+                t.primaryKey("id", .integer)
+                t.belongsTo("book").notNull()
+                t.column("number", .integer).notNull()
+            }
+            try db.create(table: "unrelated") { t in t.autoIncrementedPrimaryKey("id") }
+            try Author(id: 1, name: "Hugo").insert(db)
+            try Author(id: 2, name: "Melville").insert(db)
+            try Author(id: 3, name: "Nobody").insert(db)
+            try Book(id: 1, authorId: 1, title: "Les Misérables").insert(db)
+            try Book(id: 2, authorId: 1, title: "Notre-Dame").insert(db)
+            try Book(id: 3, authorId: 2, title: "Moby-Dick").insert(db)
+            try Book(id: 4, authorId: nil, title: "Beowulf").insert(db)
+            try Chapter(id: 1, bookId: 3, number: 1).insert(db)
+            try Chapter(id: 2, bookId: 3, number: 2).insert(db)
+        }
+        return dbQueue
+    }
+
+    /// Whether a traced statement is one of the request's, not a read of the schema.
+    private static func isRequestStatement(_ sql: String) -> Bool {
+        !sql.contains("pragma_") && !sql.contains("sqlite_master") && !sql.hasPrefix("PRAGMA") && !sql.hasPrefix("--")
+    }
+
+    func testOneQueryPerAssociation() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let request = Author.including(all: Author.books.orderByPrimaryKey()).orderByPrimaryKey()
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            let rows = try Row.fetchAll(db, request)
+            db.trace(options: [])
+            XCTAssertEqual(statements.filter(Self.isRequestStatement), [
+                #"SELECT * FROM "author" ORDER BY "id""#,
+                #"SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" IN (?, ?, ?) ORDER BY "id""#,
+            ])
+            XCTAssertEqual(rows.map { $0.prefetchedRows.keys }, [["books"], ["books"], ["books"]])
+            XCTAssertEqual(rows.map { $0.prefetchedRows["books"]!.map { $0["id"] as Int64 } }, [[1, 2], [3], []])
+            let books: [Book] = rows[0]["books"]
+            XCTAssertEqual(books.map(\.title), ["Les Misérables", "Notre-Dame"])
+        }
+    }
+
+    func testNoQueryForNoRow() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            let rows = try Row.fetchAll(db, Author.none().including(all: Author.books))
+            db.trace(options: [])
+            XCTAssertEqual(rows, [])
+            XCTAssertEqual(statements.filter(Self.isRequestStatement), [#"SELECT * FROM "author" WHERE 0"#])
+        }
+    }
+
+    func testDecodableRecordsDecodeArraysOfPrefetchedRecords() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let infos = try Author
+                .including(all: Author.books.order(Column("title")))
+                .orderByPrimaryKey()
+                .asRequest(of: AuthorInfo.self)
+                .fetchAll(db)
+            XCTAssertEqual(infos.map(\.author.name), ["Hugo", "Melville", "Nobody"])
+            XCTAssertEqual(infos.map { $0.books.map(\.id) }, [[1, 2], [3], []])
+            let first = try Author.including(all: Author.books).filter(key: 2).asRequest(of: AuthorInfo.self).fetchOne(db)
+            XCTAssertEqual(first?.books.map(\.title), ["Moby-Dick"])
+        }
+    }
+
+    func testNestedPrefetch() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let infos = try Author
+                .including(all: Author.books.including(all: Book.chapters.order(Column("number").desc)).orderByPrimaryKey())
+                .orderByPrimaryKey()
+                .asRequest(of: AuthorWithNestedBooks.self)
+                .fetchAll(db)
+            XCTAssertEqual(infos[1].books.map(\.book.id), [3])
+            XCTAssertEqual(infos[1].books[0].chapters.map(\.number), [2, 1])
+            XCTAssertEqual(infos[0].books.map { $0.chapters.count }, [0, 0])
+        }
+    }
+
+    func testCursorThrows() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertThrowsError(try Author.including(all: Author.books).fetchCursor(db))
+            XCTAssertThrowsError(try Row.fetchCursor(db, Author.including(all: Author.books)))
+        }
+    }
+
+    func testObservationIsNotifiedByEachTableItReadsOnly() throws {
+        let dbQueue = try makeDatabase()
+        let collector = ValueCollector<[AuthorInfo]>()
+        let observation = ValueObservation.tracking { db in
+            try Author.including(all: Author.books.orderByPrimaryKey()).orderByPrimaryKey().asRequest(of: AuthorInfo.self).fetchAll(db)
+        }
+        let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: DispatchQueue.global())) { error in
+            collector.append(error: error)
+        } onChange: { value in
+            collector.append(value)
+        }
+        defer { cancellable.cancel() }
+        collector.wait(until: { $0.count == 1 })
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
+        try dbQueue.write { db in try Book(id: 5, authorId: 3, title: "Untitled").insert(db) }
+        let values = collector.wait(until: { $0.count == 2 })
+        XCTAssertEqual(values[1][2].books.map(\.title), ["Untitled"])
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO unrelated DEFAULT VALUES") }
+        try dbQueue.write { db in try db.execute(sql: "UPDATE author SET name = 'Victor Hugo' WHERE id = 1") }
+        let last = collector.wait(until: { $0.count == 3 })
+        XCTAssertEqual(last[2][0].author.name, "Victor Hugo")
+        XCTAssertEqual(collector.values.count, 3, "the commits to the unrelated table notified nothing")
+        XCTAssertEqual(collector.errors.count, 0)
+    }
+}
