@@ -2,7 +2,7 @@
 // joined to other associations, as `QueryInterfaceRequest` is.
 
 extension Association {
-    private func withDestination(_ update: (inout QueryInterfaceRequest<Row>) -> Void) -> Self {
+    fileprivate func withDestination(_ update: (inout QueryInterfaceRequest<Row>) -> Void) -> Self {
         var association = self
         update(&association._sqlAssociation.destination)
         return association
@@ -181,14 +181,61 @@ extension Association where RowDecoder: TableRecord {
     /// `Book.author.filter { $0.country == "FR" }`.
     ///
     /// - Parameter predicate: A closure of the destination's `DatabaseComponents`.
-    public func filter(_ predicate: (RowDecoder.DatabaseComponents) -> some SQLExpressible) -> Self {
-        filter(predicate(RowDecoder.databaseComponents))
+    public func filter(_ predicate: (RowDecoder.DatabaseComponents) throws -> some SQLExpressible) rethrows -> Self {
+        filter(try predicate(RowDecoder.databaseComponents))
+    }
+
+    /// Orders the request by an ordering of the destination's columns.
+    ///
+    /// - Parameter ordering: A closure of the destination's `DatabaseComponents`.
+    public func order(_ ordering: (RowDecoder.DatabaseComponents) throws -> any SQLOrderingTerm) rethrows -> Self {
+        order(try ordering(RowDecoder.databaseComponents))
     }
 
     /// Orders the request by orderings of the destination's columns.
     ///
     /// - Parameter orderings: A closure of the destination's `DatabaseComponents`.
-    public func order(_ orderings: (RowDecoder.DatabaseComponents) -> any SQLOrderingTerm) -> Self {
-        order(orderings(RowDecoder.databaseComponents))
+    public func order(_ orderings: (RowDecoder.DatabaseComponents) throws -> [any SQLOrderingTerm]) rethrows -> Self {
+        let terms = try orderings(RowDecoder.databaseComponents)
+        return withDestination { $0.orderings = terms.map(\.sqlOrdering) }
     }
+
+    /// Selects one column or expression of the destination: `Player.team.select { $0.name }`.
+    ///
+    /// - Parameter selection: A closure of the destination's `DatabaseComponents`.
+    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable) rethrows -> Self {
+        select([try selection(RowDecoder.databaseComponents)])
+    }
+
+    /// Selects columns or expressions of the destination: `Player.team.select { [$0.id, $0.name] }`.
+    ///
+    /// - Parameter selection: A closure of the destination's `DatabaseComponents`.
+    public func select(_ selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        select(try selection(RowDecoder.databaseComponents))
+    }
+
+    /// Selects columns or expressions of the destination, in addition to the selected ones.
+    ///
+    /// - Parameter selection: A closure of the destination's `DatabaseComponents`.
+    public func annotated(with selection: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) rethrows -> Self {
+        let terms = try selection(RowDecoder.databaseComponents)
+        return withDestination { $0.selection += terms.map(\.sqlSelection) }
+    }
+}
+
+extension Association {
+    /// Keeps the associated row of this key, given as columns and values.
+    ///
+    /// - Parameter key: A unique key, as a dictionary of columns and values.
+    public func filter(key: [String: (any DatabaseValueConvertible)?]) -> Self {
+        withDestination { $0 = $0.filter(key: key) }
+    }
+
+    /// Keeps the associated rows of these keys, given as columns and values.
+    ///
+    /// - Parameter keys: Unique keys, as dictionaries of columns and values.
+    public func filter(keys: [[String: (any DatabaseValueConvertible)?]]) -> Self {
+        withDestination { $0 = $0.filter(keys: keys) }
+    }
+
 }

@@ -45,9 +45,6 @@ public struct _SQLAssociation: Sendable {
     /// selection, alias, and the associations joined to it.
     var destination: QueryInterfaceRequest<Row>
 
-    /// The name of the scope of rows that include the association, and of the property
-    /// that `Decodable` records decode from it.
-    var scopeName: String { key.name(singular: !isToMany) }
 }
 
 /// The key of an association: the destination table's name, inflected, unless the
@@ -56,13 +53,17 @@ enum AssociationKey: Sendable, Equatable {
     /// Singular for a to-one association, plural for a to-many one: `"teams"` is the key
     /// `"team"` of `belongsTo(Team.self)`.
     case inflected(String)
-    /// As given.
+    /// As given, in the association's own number: a to-many association's key is
+    /// plural, and singularized where one row is meant (`hasMany(Child.self, key:
+    /// "puppies")` joined with `including(required:)` is the scope `"puppy"`).
     case fixed(String)
 
-    func name(singular: Bool) -> String {
+    func name(singular: Bool, isToMany: Bool) -> String {
         switch self {
         case .inflected(let name): return singular ? name.singularized : name.pluralized
-        case .fixed(let name): return name
+        case .fixed(let name):
+            if isToMany { return singular ? name.singularized : name }
+            return singular ? name : name.pluralized
         }
     }
 }
@@ -81,7 +82,13 @@ struct AssociationJoin: Sendable {
     var selection: Selection
     var association: _SQLAssociation
 
-    var scopeName: String { association.scopeName }
+    /// The key of the join: singular for a joined association, whatever its kind (the
+    /// one child of a `hasMany` joined with `including(required:)` is `"child"`), plural
+    /// for a prefetched one.
+    var scopeName: String { association.key.name(singular: kind != .all, isToMany: association.isToMany) }
+
+    /// Other aliases of the joined table: those of the joins merged into this one.
+    var mergedAliases: [TableAliasIdentity] = []
 
     /// This join and another one of the same key, as one: required if one is, selected
     /// if one is, with the filters, orderings and joins of both.
@@ -91,9 +98,17 @@ struct AssociationJoin: Sendable {
         result.selection = max(selection, other.selection)
         var destination = association.destination
         destination.filters += other.association.destination.filters
-        destination.orderings += other.association.destination.orderings
+        // The orderings of the last one win, as the last `order(_:)` of a request does.
+        if !other.association.destination.orderings.isEmpty { destination.orderings = other.association.destination.orderings }
         if other.selection > selection { destination.selection = other.association.destination.selection }
-        if destination.alias == nil { destination.alias = other.association.destination.alias }
+        if let otherAlias = other.association.destination.alias {
+            if destination.alias == nil {
+                destination.alias = otherAlias
+            } else if destination.alias !== otherAlias {
+                result.mergedAliases.append(otherAlias)
+            }
+        }
+        result.mergedAliases += other.mergedAliases
         for join in other.association.destination.joins { destination.addJoin(join) }
         result.association.destination = destination
         return result

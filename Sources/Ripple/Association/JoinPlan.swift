@@ -58,6 +58,7 @@ struct JoinPlan {
             }
             parts[index].sqlName = name.quotedDatabaseIdentifier
             if let alias = request.alias { aliasNames[ObjectIdentifier(alias)] = parts[index].sqlName }
+            for alias in parts[index].join?.mergedAliases ?? [] { aliasNames[ObjectIdentifier(alias)] = parts[index].sqlName }
         }
     }
 
@@ -84,6 +85,7 @@ struct JoinPlan {
             context.qualifier = part.sqlName
             for selection in part.request.selection { sql += ", " + selection.sql(&context) }
         }
+        // (A request that selects none of its own columns starts with a comma here.)
         context.qualifier = parts[0].sqlName
         return sql
     }
@@ -130,14 +132,16 @@ struct JoinPlan {
         guard parts.contains(where: { $0.join?.selection == .scoped }) else { return nil }
         // The scope of each part: its own when included, else the one of the part it is
         // joined to (for annotations, and for associations included through a join).
+        // A joined association without columns still has a scope when one it joins
+        // is included: `row.scopes["b"]?.scopes["c"]` (emptied scopes are pruned below).
         var scopeOfPart: [Int] = []
         var scopes: [ScopeLayout] = [ScopeLayout(name: nil, parent: nil)]
         var column = 0
         for (index, part) in parts.enumerated() {
             let parentScope = part.parentIndex.map { scopeOfPart[$0] } ?? 0
             var scope = parentScope
-            if part.join?.selection == .scoped {
-                scopes.append(ScopeLayout(name: part.join!.scopeName, parent: parentScope))
+            if let join = part.join, join.selection != .annotation {
+                scopes.append(ScopeLayout(name: join.scopeName, parent: parentScope, isIncluded: join.selection == .scoped))
                 scope = scopes.count - 1
             }
             scopeOfPart.append(scope)
@@ -154,12 +158,17 @@ struct JoinPlan {
 private struct ScopeLayout {
     var name: String?
     var parent: Int?
+    /// Whether the association is included (an empty selection still makes a scope).
+    var isIncluded = false
     var indexes: [Int] = []
 
+    /// The scope at `index` and its descendants, without the scopes of joined
+    /// associations that include nothing.
     static func tree(_ scopes: [ScopeLayout], _ index: Int) -> _AssociationRowAdapter.Node {
         var children: [String: _AssociationRowAdapter.Node] = [:]
         for child in scopes.indices where scopes[child].parent == index {
-            children[scopes[child].name!] = tree(scopes, child)
+            let node = tree(scopes, child)
+            if !node.isEmpty || scopes[child].isIncluded { children[scopes[child].name!] = node }
         }
         return _AssociationRowAdapter.Node(indexes: scopes[index].indexes, scopes: children)
     }
@@ -171,6 +180,8 @@ struct _AssociationRowAdapter: RowAdapter {
     struct Node: Sendable {
         var indexes: [Int]
         var scopes: [String: Node]
+
+        var isEmpty: Bool { indexes.isEmpty && scopes.isEmpty }
     }
 
     let root: Node

@@ -222,8 +222,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let plan = JoinPlan(self)
         plan?.enter(&context)
         if isDistinct { sql += "DISTINCT " }
-        sql += selection.map { $0.sql(&context) }.joined(separator: ", ")
-        if let plan { sql += plan.joinedSelectionSQL(&context) }
+        var selectionSQL = selection.map { $0.sql(&context) }.joined(separator: ", ")
+        if let plan {
+            selectionSQL += plan.joinedSelectionSQL(&context)
+            if selectionSQL.hasPrefix(", ") { selectionSQL.removeFirst(2) }
+        }
+        sql += selectionSQL
         sql += " FROM " + tableName.quotedDatabaseIdentifier
         if let plan { sql += try plan.tableAliasSQL(0) + plan.joinSQL(db, &context) }
         if let predicate = try wherePredicate(db) {

@@ -165,6 +165,10 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case let .prefix(op, operand):
             return op + " " + parenthesized(operand, &context)
         case let .infix(op, lhs, rhs):
+            // AND and OR are associative: `(a) AND (b) AND (c)`, not `((a) AND (b)) AND (c)`.
+            if op == "AND" || op == "OR" {
+                return associativeOperand(lhs, op, &context) + " " + op + " " + associativeOperand(rhs, op, &context)
+            }
             return parenthesized(lhs, &context) + " " + op + " " + parenthesized(rhs, &context)
         case let .function(name, arguments):
             return name + "(" + arguments.map { sql($0, &context) }.joined(separator: ", ") + ")"
@@ -180,6 +184,11 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case let .filteredAggregate(name, arguments, filter):
             return sql(.function(name, arguments), &context) + " FILTER (WHERE " + sql(filter, &context) + ")"
         }
+    }
+
+    private static func associativeOperand(_ node: Node, _ op: String, _ context: inout SQLGenerationContext) -> String {
+        if case .infix(op, _, _) = node { return sql(node, &context) }
+        return parenthesized(node, &context)
     }
 
     private static func parenthesized(_ node: Node, _ context: inout SQLGenerationContext) -> String {

@@ -381,9 +381,11 @@ struct RecordDecodingStorage {
         }
         guard !decodedRootKey, !(T.self is any DatabaseValueConvertible.Type) else { throw missingColumn(key) }
         decodedRootKey = true
-        // A decoder of its own: this one is in use for the record around.
         let row = withRow { $0 }
-        return try T(from: DatabaseRowDecoder(row: row, ownsRow: true))
+        // A statement row shares its decoder, in use for the record around: a decoder of
+        // its own. Other rows (the rows of associations are adapted) make new decoders.
+        if row.statementRow != nil { return try T(from: DatabaseRowDecoder(row: row, ownsRow: true)) }
+        return try Self.decodeRecord(T.self, from: row)
     }
 
     /// A record decoded from a scope of the row, or from a prefetched row.
