@@ -32,7 +32,9 @@ extension Database {
     /// the commit log (``Configuration/logsChangedTables``), in a read transaction that may
     /// meet another process's lock. Without the log, checks never take a lock.
     func externalCommitsMayBeVisible() -> Bool {
-        guard !isClosed, let tracker = observation.externalChanges, !isInsideTransaction else { return false }
+        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive, tracker.logsChangedTables,
+              !isInsideTransaction
+        else { return false }
         return tracker.state.externalCommitsMayBeVisible(self)
     }
 
@@ -56,7 +58,7 @@ extension Database {
         // A transaction left open (allowsUnsafeTransactions) keeps its own snapshot: wait.
         guard !isInsideTransaction else { return .checkAgainSoon }
         let result = tracker.state.check(self, deferringNotification: deferringNotification)
-        if result.verdict != .nothing { tell(result.verdict, tracker) }
+        tell(result.verdict, tracker)
         return result.outcome
     }
 

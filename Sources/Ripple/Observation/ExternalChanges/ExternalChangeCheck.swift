@@ -109,14 +109,14 @@ extension ExternalChangeTrackerState {
                     return WALFile.commitPosition(at: end, header: header, read)
                 }) ?? nil {
                     walPosition = position
-                    if walHoldsPendingCommit(reader) { hasPendingCommit = true }
+                    if Self.walHoldsPendingCommit(after: position, reader) { hasPendingCommit = true }
                     return .nothing
                 }
                 // (The frame could not be read: the log is scanned below.)
             } else if index.isAt(start) {
                 // Nothing published since the position. Is a commit on its way (its commit
                 // frame written, but not visible yet)?
-                if walHoldsPendingCommit(reader) { hasPendingCommit = true }
+                if Self.walHoldsPendingCommit(after: start, reader) { hasPendingCommit = true }
                 return .nothing
             }
         }
@@ -130,11 +130,11 @@ extension ExternalChangeTrackerState {
         return ExternalChangeVerdict(commits: commits, entries: entries, ownWriter: writerID)
     }
 
-    /// Nothing published since the position: whether a commit is on its way (its commit
+    /// Nothing published since `position`: whether a commit is on its way (its commit
     /// frame written after the position, but not visible yet).
-    private func walHoldsPendingCommit<Reader: ExternalFileReader>(_ reader: Reader) -> Bool {
+    private static func walHoldsPendingCommit<Reader: ExternalFileReader>(after position: WALFile.Position, _ reader: Reader) -> Bool {
         reader.withWALFile { read in
-            guard let header = WALFile.header(read), let position = walPosition,
+            guard let header = WALFile.header(read),
                   position.salt1 == header.salt1, position.salt2 == header.salt2,
                   case .commits(let frames, _) = WALFile.scan(from: position, read)
             else { return false }
