@@ -252,6 +252,8 @@ extension ExternalChangeTrackerState {
     /// SQLite is about to commit a write transaction of this connection (its commit hook),
     /// which holds the write lock: in WAL mode the wal-index is read (see ``OwnWALCommits``),
     /// in rollback-journal mode the change counter (see ``ExpectedChangeCounter``).
+    /// (Inlined in the commit hook, which runs at each commit.)
+    @inline(__always)
     mutating func ownCommitWillHappen<Reader: ExternalFileReader>(_ reader: Reader) {
         guard isActive else { return }
         if isWAL {
