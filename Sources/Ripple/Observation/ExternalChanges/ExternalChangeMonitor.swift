@@ -9,29 +9,31 @@ import Foundation
 /// connection gets its first observer: then it watches the file (``FileWatch``) and runs
 /// the safety poll; when the last observer is gone, it stops both. When the checks run is
 /// decided by ``ExternalCheckScheduler``.
-final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behind `lock`
-    private let lock = NSLock()
-    private weak var writer: SerializedDatabase?
+final class ExternalChangeMonitor: Sendable {
+    private weak let writer: SerializedDatabase?
     private let path: String
     private let pollInterval: TimeInterval?
     /// Where file events and timers run on Apple platforms (a queue, not a thread). On
     /// Linux, they run on the thread of ``WatchLoop``.
     private let queue: DispatchQueue
 
-    // Protected by `lock`.
-    /// (From a quarter of a millisecond between checks, after a check that told something,
-    /// to 4 ms after checks that found nothing: the file events of the process's own
-    /// commits cost at most 250 checks a second.)
-    private var scheduler = ExternalCheckScheduler(minimumInterval: 250_000, maximumInterval: 4_000_000)
-    private var isTracking = false
-    private var watch: FileWatch?
-    /// The next safety poll.
-    private var pollTimer: CheckTimer?
-    /// Counts the polls planned: a poll that fires after another was planned (tracking
-    /// stopped and started again meanwhile) plans no more.
-    private var pollGeneration = 0
-    /// The delay before the next retry of a check that asked for one, in nanoseconds.
-    private var retryDelay: UInt64 = 0
+    private struct Locked {
+        /// (From a quarter of a millisecond between checks, after a check that told
+        /// something, to 4 ms after checks that found nothing: the file events of the
+        /// process's own commits cost at most 250 checks a second.)
+        var scheduler = ExternalCheckScheduler(minimumInterval: 250_000, maximumInterval: 4_000_000)
+        var isTracking = false
+        var watch: FileWatch?
+        /// The next safety poll.
+        var pollTimer: CheckTimer?
+        /// Counts the polls planned: a poll that fires after another was planned (tracking
+        /// stopped and started again meanwhile) plans no more.
+        var pollGeneration = 0
+        /// The delay before the next retry of a check that asked for one, in nanoseconds.
+        var retryDelay: UInt64 = 0
+    }
+
+    private let locked = LockedState(Locked())
 
     /// Whether the writer of a database at `path` gets a monitor: its accesses are then
     /// counted, so that checks wait for the end of one (see ``AccessOccupancy``).
@@ -70,36 +72,37 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     }
 
     deinit {
+        let (watch, pollTimer) = locked.withLock { ($0.watch, $0.pollTimer) }
         watch?.cancel()
         if let pollTimer { Self.cancel(pollTimer) }
     }
 
     /// Whether the file is watched (for tests).
-    var isWatching: Bool { lock.withLock { isTracking && watch != nil } }
+    var isWatching: Bool { locked.withLock { $0.isTracking && $0.watch != nil } }
 
     // MARK: - Tracking starts and stops (on the writer's queue)
 
     func trackingDidStart() {
-        lock.withLock {
-            guard !isTracking else { return }
-            isTracking = true
-            scheduler.reset()
-            retryDelay = 0
-            watch = FileWatch(databasePath: path, queue: queue) { [weak self] in self?.requestCheck(pausingWatch: true) }
-            schedulePoll()
+        locked.withLock { locked in
+            guard !locked.isTracking else { return }
+            locked.isTracking = true
+            locked.scheduler.reset()
+            locked.retryDelay = 0
+            locked.watch = FileWatch(databasePath: path, queue: queue) { [weak self] in self?.requestCheck(pausingWatch: true) }
+            schedulePoll(&locked)
         }
     }
 
     func trackingDidStop() {
-        lock.withLock {
-            isTracking = false
-            scheduler.reset()
+        locked.withLock { locked in
+            locked.isTracking = false
+            locked.scheduler.reset()
             // (The poll first: without the watch, the loop's thread may end once it is gone.)
-            if let pollTimer { Self.cancel(pollTimer) }
-            pollTimer = nil
-            pollGeneration += 1
-            watch?.cancel()
-            watch = nil
+            if let pollTimer = locked.pollTimer { Self.cancel(pollTimer) }
+            locked.pollTimer = nil
+            locked.pollGeneration += 1
+            locked.watch?.cancel()
+            locked.watch = nil
         }
     }
 
@@ -109,10 +112,10 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
     /// the watch pauses until the planned check starts: later events would only ask for
     /// the same check.
     func requestCheck(pausingWatch: Bool = false) {
-        let action = lock.withLock { () -> ExternalCheckScheduler.Action in
-            guard isTracking else { return .none }
-            if pausingWatch { watch?.pause() }
-            return scheduler.request(now: DispatchTime.now().uptimeNanoseconds)
+        let action = locked.withLock { locked -> ExternalCheckScheduler.Action in
+            guard locked.isTracking else { return .none }
+            if pausingWatch { locked.watch?.pause() }
+            return locked.scheduler.request(now: DispatchTime.now().uptimeNanoseconds)
         }
         perform(action)
     }
@@ -156,21 +159,21 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         #endif
     }
 
-    /// Plans the next safety poll, if the configuration asks for one. Under `lock`.
-    private func schedulePoll() {
+    /// Plans the next safety poll, if the configuration asks for one. Under the lock.
+    private func schedulePoll(_ locked: inout Locked) {
         guard let pollInterval else { return }
         let nanoseconds = UInt64(max(pollInterval, 0.001) * 1_000_000_000)
-        pollGeneration += 1
-        let generation = pollGeneration
-        pollTimer = schedule(at: DispatchTime.now().uptimeNanoseconds &+ nanoseconds) { [weak self] in
+        locked.pollGeneration += 1
+        let generation = locked.pollGeneration
+        locked.pollTimer = schedule(at: DispatchTime.now().uptimeNanoseconds &+ nanoseconds) { [weak self] in
             self?.pollDidFire(generation: generation)
         }
     }
 
     private func pollDidFire(generation: Int) {
-        let isCurrent = lock.withLock {
-            guard isTracking, generation == pollGeneration else { return false }
-            schedulePoll()
+        let isCurrent = locked.withLock { locked in
+            guard locked.isTracking, generation == locked.pollGeneration else { return false }
+            schedulePoll(&locked)
             return true
         }
         if isCurrent { requestCheck() }
@@ -197,10 +200,10 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
             writer?.async { [weak self] db in self?.runCheck(db, atEndOfAccess: false) }
             return
         }
-        let starts = lock.withLock { () -> Bool in
-            guard isTracking, scheduler.checkWillStart(now: DispatchTime.now().uptimeNanoseconds) else { return false }
+        let starts = locked.withLock { locked -> Bool in
+            guard locked.isTracking, locked.scheduler.checkWillStart(now: DispatchTime.now().uptimeNanoseconds) else { return false }
             // Events from now on may come after what this check reads.
-            watch?.resume()
+            locked.watch?.resume()
             return true
         }
         guard starts else { return }
@@ -213,17 +216,17 @@ final class ExternalChangeMonitor: @unchecked Sendable {  // mutable state behin
         if db.hasDeferredExternalChanges {
             writer?.async { db in db.tellDeferredExternalChanges() }
         }
-        let (next, retry) = lock.withLock { () -> (ExternalCheckScheduler.Action, UInt64?) in
-            let next = scheduler.checkDidEnd(now: DispatchTime.now().uptimeNanoseconds, foundChanges: outcome != .nothingNew)
+        let (next, retry) = locked.withLock { locked -> (ExternalCheckScheduler.Action, UInt64?) in
+            let next = locked.scheduler.checkDidEnd(now: DispatchTime.now().uptimeNanoseconds, foundChanges: outcome != .nothingNew)
             guard outcome == .checkAgainSoon else {
-                retryDelay = 0
+                locked.retryDelay = 0
                 return (next, nil)
             }
             // A commit frame is written a few microseconds before the commit is visible
             // (unless the writer syncs in between): 50 µs, doubling up to a quarter of a
             // second.
-            retryDelay = min(max(retryDelay * 2, 50_000), 256_000_000)
-            return (next, retryDelay)
+            locked.retryDelay = min(max(locked.retryDelay * 2, 50_000), 256_000_000)
+            return (next, locked.retryDelay)
         }
         perform(next)
         if let retry {

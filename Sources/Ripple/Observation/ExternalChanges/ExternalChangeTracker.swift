@@ -12,78 +12,40 @@ import Foundation
 /// SQL, compares it with that, tells observers, and moves on (see
 /// `Database.checkExternalChanges()`).
 final class ExternalChangeTracker {
-    /// This connection's identifier in the commit log: random, so that processes need not
-    /// agree on anything.
-    let writerID = Int64.random(in: 1...Int64.max)
-    /// ``Configuration/logsChangedTables``: log this connection's transactions, and read
-    /// the entries of other connections' commits.
-    let logsChangedTables: Bool
     /// Told to start and stop watching the file.
     weak var monitor: ExternalChangeMonitor?
 
-    // Exclusivity: the tracker is confined to the writer's queue, and its fields are read
-    // and written in short methods that call out to no observer. The runtime's dynamic
-    // checks of the fields that each transaction touches (its statements' reports, the WAL
-    // hook of each commit, the logging decision of each COMMIT) cost a one-insert
-    // transaction while a file is watched (measured: Benchmarks/README.md, "Shortcuts"): those fields are unchecked.
+    // The tracker is confined to the writer's queue; its state is read and changed in
+    // short accesses that call out to no observer. The runtime's checks of that access
+    // cost each transaction while a file is watched (measured: Benchmarks/README.md,
+    // "Shortcuts"): release builds skip them, debug builds (the tests) keep them.
+    #if DEBUG
+    var state: ExternalChangeTrackerState
+    #else
+    @exclusivity(unchecked) var state: ExternalChangeTrackerState
+    #endif
 
+    /// This connection's identifier in the commit log: random, so that processes need not
+    /// agree on anything.
+    var writerID: Int64 { state.writerID }
+    /// ``Configuration/logsChangedTables``: log this connection's transactions, and read
+    /// the entries of other connections' commits.
+    var logsChangedTables: Bool { state.logsChangedTables }
     /// Whether observers are registered, and the file is watched.
-    @exclusivity(unchecked) private(set) var isActive = false
-
-    // MARK: Where the last check left the file
-
-    @exclusivity(unchecked) var walPosition: WALFile.Position?
-    /// Rollback-journal mode: the change counter expected, moved by this connection's own
-    /// commits.
-    var changeCounter = ExpectedChangeCounter()
-    /// Rollback-journal mode, precise: the change counter at the last check, from which
-    /// the next check looks up the entries of the commits.
-    var loggedCounter: UInt32?
-    /// What a check at the end of an application's access found, to tell in an access of
-    /// its own.
-    var deferredVerdict: ExternalChangeVerdict?
-    /// Set by a check that found commit frames not visible yet, or a position that could
-    /// not be found: check again soon.
-    var hasPendingCommit = false
-    /// Whether the database was in WAL mode at the last check.
-    @exclusivity(unchecked) var isWAL = false
-    /// This connection's own commits since the position, not to be told again.
-    @exclusivity(unchecked) var ownCommits = OwnWALCommits()
-    /// How many own commits are remembered at most: past that, the position is forgotten
-    /// (the next commit of another process is then a change to the whole database).
-    static let maximumOwnCommitFrames = 4096
-
-    /// Forgets where the log stood: the next check counts nothing.
-    func forgetWALPosition() {
-        walPosition = nil
-        forgetOwnCommits()
-    }
-
-    /// Forgets this connection's commits since the position: the position moved past them.
-    /// (The array keeps its storage: emptied by a new one, it grew again from nothing
-    /// between two checks, reallocating in most one-insert transactions
-    /// (measured: Benchmarks/README.md, "Shortcuts").)
-    func forgetOwnCommits() {
-        ownCommits.removeAll()
-    }
+    var isActive: Bool { state.isActive }
 
     /// The number of checks so far, that read the file, and of the verdicts of those that
     /// found commits (for tests).
-    var checks = 0
+    var checks: Int { state.checks }
     var preciseVerdicts = 0
     var fullDatabaseVerdicts = 0
-
-    // MARK: Logging
-
-    /// What the running transaction may log.
-    @exclusivity(unchecked) var transaction = CommitLogTransaction()
 
     private var statements: [String: UnobservedStatement] = [:]
     private let connection: OpaquePointer
 
     init(connection: OpaquePointer, logsChangedTables: Bool) {
         self.connection = connection
-        self.logsChangedTables = logsChangedTables
+        state = ExternalChangeTrackerState(writerID: Int64.random(in: 1...Int64.max), logsChangedTables: logsChangedTables)
     }
 
     /// A statement of the log, compiled once; nil when it does not compile (the log's
@@ -135,18 +97,14 @@ final class ExternalChangeTracker {
 
     func activate() {
         guard !isActive else { return }
-        isActive = true
+        state.isActive = true
         installWALHook()
     }
 
     func deactivate() {
         guard isActive else { return }
-        isActive = false
         uninstallWALHook()
-        changeCounter.reset(to: nil, pagesWritten: 0)
-        loggedCounter = nil
-        deferredVerdict = nil
-        forgetWALPosition()
+        state.deactivate()
     }
 
     // MARK: The WAL hook: this connection's own commits
@@ -167,7 +125,7 @@ final class ExternalChangeTracker {
             guard let context, let connection, let databaseName else { return SQLITE_OK }
             let tracker = _CallbackContext<ExternalChangeTracker>.object(context)
             guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
-            tracker.ownCommitDidWrite(frameCount: Int(frameCount))
+            tracker.state.ownCommitDidWrite(frameCount: Int(frameCount))
             // What SQLite's default hook does: checkpoint when the log grew long.
             if tracker.autocheckpoint > 0, Int(frameCount) >= tracker.autocheckpoint {
                 sqlite3_wal_checkpoint(connection, databaseName)
@@ -176,31 +134,21 @@ final class ExternalChangeTracker {
         }, _CallbackContext.unretained(self))
     }
 
-    /// A commit of this connection: the log holds `frameCount` frames.
-    private func ownCommitDidWrite(frameCount: Int) {
-        ownCommits.commitDidWrite(endFrame: frameCount)
-        if ownCommits.count > Self.maximumOwnCommitFrames { forgetWALPosition() }
-    }
-
     private func uninstallWALHook() {
         // Back to SQLite's default hook.
         sqlite3_wal_autocheckpoint(connection, CInt(clamping: autocheckpoint))
         _CallbackContext.revoke(self)
     }
 
-    /// Where this connection last found the end of the write-ahead log, as a writer: the
-    /// next search for the key of its commit starts there.
-    var writerWALPosition: WALFile.Position?
-
     /// Writes the entry of the running transaction, just before a statement that may end
     /// it (COMMIT, RELEASE), with the key of the commit to come (nil: unknown, no entry).
     /// Failures are ignored: an entry that misses makes other processes see a change to the
     /// whole database, never miss one.
     func writeEntry(key: CommitKey?) {
-        guard transaction.hasWrites, let key else { return }
+        guard state.transaction.hasWrites, let key else { return }
         guard let insert = statement(CommitLog.insertSQL) else { return }
-        let text = CommitLog.encode(transaction.tables)
-        if let sequence = transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
+        let text = CommitLog.encode(state.transaction.tables)
+        if let sequence = state.transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
             update.bind(1, text)
             update.bind(2, key.generation.map { Int64($0) })
             update.bind(3, key.previous)
@@ -214,7 +162,7 @@ final class ExternalChangeTracker {
         insert.bind(4, key.previous)
         guard insert.run() == SQLITE_OK else { return }
         let sequence = sqlite3_last_insert_rowid(connection)
-        transaction.entrySequence = sequence
+        state.transaction.entrySequence = sequence
         if sequence % 256 == 0, let prune = statement(CommitLog.pruneSQL) {
             prune.bind(1, sequence - CommitLog.keptEntries)
             prune.run()

@@ -27,15 +27,18 @@ import Darwin
 /// it starts), no event is made: a process that writes fast pays for few events, in the
 /// kernel and out of it. (On Linux the inotify watch is removed meanwhile; on Apple
 /// platforms the sources are suspended, and the kernel coalesces their events.)
-final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; sources are thread-safe
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceProtocol] = []
-    private var isCancelled = false
-    private var isPaused = false
-    #if os(Linux) || os(Android)
-    /// The subscription to the directory's events.
-    private var subscription: INotifyCenter.Subscription?
-    #endif
+final class FileWatch: Sendable {
+    private struct Locked {
+        var sources: [any DispatchSourceProtocol] = []
+        var isCancelled = false
+        var isPaused = false
+        #if os(Linux) || os(Android)
+        /// The subscription to the directory's events.
+        var subscription: INotifyCenter.Subscription?
+        #endif
+    }
+
+    private let locked = LockedState(Locked())
 
     /// Starts watching; nil when the platform or the file system refuses.
     init?(databasePath: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) {
@@ -45,23 +48,23 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
         #if os(Linux) || os(Android)
         // (Events come on the center's queue; `queue` serves Apple platforms.)
         guard let subscription = INotifyCenter.shared.subscribe(directory: directory, names: [name, name + "-wal", name + "-journal"], handler: onChange) else { return nil }
-        self.subscription = subscription
+        locked.withLock { $0.subscription = subscription }
         #elseif canImport(Darwin)
         let walPath = databasePath + "-wal"
-        let watchesLog = LockedFlag()
+        let watchesLog = LockedState(false)
         let directoryChange: @Sendable () -> Void = { [weak self] in
             // The log appeared: watch it too.
-            if let self, !watchesLog.isSet, let source = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
-                watchesLog.set()
+            if let self, !watchesLog.withLock({ $0 }), let source = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
+                watchesLog.withLock { $0 = true }
                 self.append(source)
             }
             onChange()
         }
         guard let source = Self.watchWithDispatch(path: directory, queue: queue, onChange: directoryChange) else { return nil }
-        sources.append(source)
+        locked.withLock { $0.sources.append(source) }
         if let source = Self.watchWithDispatch(path: walPath, queue: queue, onChange: onChange) {
-            watchesLog.set()
-            sources.append(source)
+            watchesLog.withLock { $0 = true }
+            locked.withLock { $0.sources.append(source) }
         }
         #else
         return nil
@@ -72,14 +75,14 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
 
     /// Stops watching.
     func cancel() {
-        let (sources, wasPaused) = lock.withLock {
-            isCancelled = true
+        let (sources, wasPaused) = locked.withLock { locked in
+            locked.isCancelled = true
             #if os(Linux) || os(Android)
-            if let subscription { INotifyCenter.shared.unsubscribe(subscription) }
-            subscription = nil
+            if let subscription = locked.subscription { INotifyCenter.shared.unsubscribe(subscription) }
+            locked.subscription = nil
             #endif
-            defer { self.sources = []; isPaused = false }
-            return (self.sources, isPaused)
+            defer { locked.sources = []; locked.isPaused = false }
+            return (locked.sources, locked.isPaused)
         }
         for source in sources {
             #if !(os(Linux) || os(Android))
@@ -92,37 +95,37 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
 
     /// Makes no event until `resume()`.
     func pause() {
-        lock.withLock {
-            guard !isPaused, !isCancelled else { return }
-            isPaused = true
+        locked.withLock { locked in
+            guard !locked.isPaused, !locked.isCancelled else { return }
+            locked.isPaused = true
             #if os(Linux) || os(Android)
-            if let subscription { INotifyCenter.shared.pause(subscription) }
+            if let subscription = locked.subscription { INotifyCenter.shared.pause(subscription) }
             #else
-            for source in sources { source.suspend() }
+            for source in locked.sources { source.suspend() }
             #endif
         }
     }
 
     func resume() {
-        lock.withLock {
-            guard isPaused else { return }
-            isPaused = false
+        locked.withLock { locked in
+            guard locked.isPaused else { return }
+            locked.isPaused = false
             #if os(Linux) || os(Android)
-            if let subscription { INotifyCenter.shared.resume(subscription) }
+            if let subscription = locked.subscription { INotifyCenter.shared.resume(subscription) }
             #else
-            for source in sources { source.resume() }
+            for source in locked.sources { source.resume() }
             #endif
         }
     }
 
     #if canImport(Darwin)
     private func append(_ source: any DispatchSourceProtocol) {
-        let cancelled = lock.withLock {
-            if !isCancelled {
-                if isPaused { source.suspend() }
-                sources.append(source)
+        let cancelled = locked.withLock { locked in
+            if !locked.isCancelled {
+                if locked.isPaused { source.suspend() }
+                locked.sources.append(source)
             }
-            return isCancelled
+            return locked.isCancelled
         }
         if cancelled { source.cancel() }
     }
@@ -142,13 +145,3 @@ final class FileWatch: @unchecked Sendable {  // mutable state behind `lock`; so
     }
     #endif
 }
-
-#if canImport(Darwin)
-/// A flag set once, from any thread.
-private final class LockedFlag: @unchecked Sendable {  // `value` behind `lock`
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
-}
-#endif

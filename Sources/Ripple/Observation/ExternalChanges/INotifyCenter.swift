@@ -20,7 +20,7 @@ import Musl
 /// kernel makes none. Events are read on the thread of ``WatchLoop`` while some
 /// subscription exists; a subscription's handler is called there for the events that name
 /// one of its files (all of them when the kernel lost events).
-final class INotifyCenter: @unchecked Sendable {  // every mutable field behind `lock`
+final class INotifyCenter: Sendable {
     static let shared = INotifyCenter()
 
     struct Subscription: Hashable {
@@ -40,28 +40,75 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
         var wantsWatch: Bool { subscribers.values.contains { !$0.isPaused } }
     }
 
+    /// The subscriptions and the kernel's watches, behind the lock.
+    private struct Registry {
+        /// The instance, opened by the first subscription and kept for the process's life.
+        var descriptor: Int32?
+        /// Whether the loop reads the instance (while some subscription exists).
+        var isRead = false
+        var directories: [String: Directory] = [:]
+        var directoryOfWatch: [Int32: String] = [:]
+        var nextID = 0
+
+        mutating func openedDescriptor() -> Int32? {
+            if let descriptor { return descriptor }
+            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard descriptor >= 0 else { return nil }
+            self.descriptor = descriptor
+            return descriptor
+        }
+
+        /// Adds or removes the directory's kernel watch, as its subscriptions want.
+        mutating func updateWatch(of path: String, descriptor: Int32) {
+            guard var directory = directories[path] else { return }
+            if directory.wantsWatch, directory.watch == nil {
+                // (Should the directory be gone, the safety poll remains.)
+                let watch = inotify_add_watch(descriptor, path, INotifyCenter.mask)
+                if watch >= 0 {
+                    directory.watch = watch
+                    directoryOfWatch[watch] = path
+                }
+            } else if !directory.wantsWatch, let watch = directory.watch {
+                inotify_rm_watch(descriptor, watch)
+                directoryOfWatch[watch] = nil
+                directory.watch = nil
+            }
+            directories[path] = directory
+        }
+
+        /// The handlers that events name, by their watch (all of them when the kernel lost
+        /// events); a watch removed meanwhile names none.
+        func handlers(of events: INotifyEvents) -> [@Sendable () -> Void] {
+            let named: [(directory: Directory, names: Set<String>?)] = events.overflowed
+                ? directories.values.map { ($0, nil) }
+                : events.names.compactMap { watch, names in
+                    directoryOfWatch[watch].flatMap { directories[$0] }.map { ($0, names) }
+                }
+            return named.flatMap { directory, names in
+                directory.subscribers.values
+                    .filter { subscriber in
+                        !subscriber.isPaused && (names.map { !$0.isDisjoint(with: subscriber.names) } ?? true)
+                    }
+                    .map(\.handler)
+            }
+        }
+    }
+
     static let mask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_CLOSE_WRITE)
 
-    private let lock = NSLock()
-    /// The instance, opened by the first subscription and kept for the process's life.
-    private var descriptor: Int32?
-    /// Whether the loop reads the instance (while some subscription exists).
-    private var isRead = false
-    private var directories: [String: Directory] = [:]
-    private var directoryOfWatch: [Int32: String] = [:]
-    private var nextID = 0
+    private let registry = LockedState(Registry())
 
     /// Calls `handler` when a file named one of `names` changes in `directory`; nil when
     /// inotify refuses (no instance left, a directory it cannot watch).
     func subscribe(directory: String, names: Set<String>, handler: @escaping @Sendable () -> Void) -> Subscription? {
-        lock.withLock {
-            guard let descriptor = openedDescriptor() else { return nil }
-            nextID += 1
-            let subscription = Subscription(directory: directory, id: nextID)
-            directories[directory, default: Directory()].subscribers[nextID] = Subscriber(names: names, handler: handler)
-            updateWatch(of: directory, descriptor: descriptor)
-            guard directories[directory]?.watch != nil, updateReading(descriptor: descriptor) else {
-                removeLocked(subscription, descriptor: descriptor)
+        registry.withLock { registry in
+            guard let descriptor = registry.openedDescriptor() else { return nil }
+            registry.nextID += 1
+            let subscription = Subscription(directory: directory, id: registry.nextID)
+            registry.directories[directory, default: Directory()].subscribers[registry.nextID] = Subscriber(names: names, handler: handler)
+            registry.updateWatch(of: directory, descriptor: descriptor)
+            guard registry.directories[directory]?.watch != nil, updateReading(&registry, descriptor: descriptor) else {
+                remove(subscription, from: &registry, descriptor: descriptor)
                 return nil
             }
             return subscription
@@ -69,9 +116,9 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
     }
 
     func unsubscribe(_ subscription: Subscription) {
-        lock.withLock {
-            guard let descriptor else { return }
-            removeLocked(subscription, descriptor: descriptor)
+        registry.withLock { registry in
+            guard let descriptor = registry.descriptor else { return }
+            remove(subscription, from: &registry, descriptor: descriptor)
         }
     }
 
@@ -86,88 +133,49 @@ final class INotifyCenter: @unchecked Sendable {  // every mutable field behind 
     }
 
     private func setPaused(_ isPaused: Bool, _ subscription: Subscription) {
-        lock.withLock {
-            guard let descriptor, directories[subscription.directory]?.subscribers[subscription.id] != nil else { return }
-            directories[subscription.directory]!.subscribers[subscription.id]!.isPaused = isPaused
-            updateWatch(of: subscription.directory, descriptor: descriptor)
+        registry.withLock { registry in
+            guard let descriptor = registry.descriptor,
+                  registry.directories[subscription.directory]?.subscribers[subscription.id] != nil
+            else { return }
+            registry.directories[subscription.directory]!.subscribers[subscription.id]!.isPaused = isPaused
+            registry.updateWatch(of: subscription.directory, descriptor: descriptor)
         }
     }
 
     // MARK: Under the lock
 
-    private func openedDescriptor() -> Int32? {
-        if let descriptor { return descriptor }
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { return nil }
-        self.descriptor = descriptor
-        return descriptor
-    }
-
-    private func removeLocked(_ subscription: Subscription, descriptor: Int32) {
-        directories[subscription.directory]?.subscribers[subscription.id] = nil
-        updateWatch(of: subscription.directory, descriptor: descriptor)
-        if directories[subscription.directory]?.subscribers.isEmpty == true {
-            directories[subscription.directory] = nil
+    private func remove(_ subscription: Subscription, from registry: inout Registry, descriptor: Int32) {
+        registry.directories[subscription.directory]?.subscribers[subscription.id] = nil
+        registry.updateWatch(of: subscription.directory, descriptor: descriptor)
+        if registry.directories[subscription.directory]?.subscribers.isEmpty == true {
+            registry.directories[subscription.directory] = nil
         }
-        updateReading(descriptor: descriptor)
+        updateReading(&registry, descriptor: descriptor)
     }
 
     /// Has the loop read the instance while some subscription exists, and only then (its
     /// thread then ends when no timer is left). False when the loop cannot read it.
     @discardableResult
-    private func updateReading(descriptor: Int32) -> Bool {
-        let wantsReading = !directories.isEmpty
-        guard wantsReading != isRead else { return true }
+    private func updateReading(_ registry: inout Registry, descriptor: Int32) -> Bool {
+        let wantsReading = !registry.directories.isEmpty
+        guard wantsReading != registry.isRead else { return true }
         // (The loop's lock is taken under this one, never the other way round: the loop
         // calls `readEvents` without holding its own.)
         let reader: (descriptor: Int32, handler: WatchLoop.Action)? = wantsReading
             ? (descriptor, { [weak self] in self?.readEvents() })
             : nil
         guard WatchLoop.shared.setReader(reader) else { return false }
-        isRead = wantsReading
+        registry.isRead = wantsReading
         return true
-    }
-
-    /// Adds or removes the directory's kernel watch, as its subscriptions want.
-    private func updateWatch(of path: String, descriptor: Int32) {
-        guard var directory = directories[path] else { return }
-        if directory.wantsWatch, directory.watch == nil {
-            // (Should the directory be gone, the safety poll remains.)
-            let watch = inotify_add_watch(descriptor, path, Self.mask)
-            if watch >= 0 {
-                directory.watch = watch
-                directoryOfWatch[watch] = path
-            }
-        } else if !directory.wantsWatch, let watch = directory.watch {
-            inotify_rm_watch(descriptor, watch)
-            directoryOfWatch[watch] = nil
-            directory.watch = nil
-        }
-        directories[path] = directory
     }
 
     // MARK: Events
 
     /// On the loop's thread: reads the pending events, and calls the handlers they concern.
     private func readEvents() {
-        guard let descriptor = lock.withLock({ self.descriptor }) else { return }
+        guard let descriptor = registry.withLock({ $0.descriptor }) else { return }
         let events = INotifyEvents.readPending(descriptor)
-        let handlers = lock.withLock { () -> [@Sendable () -> Void] in
-            // The directories the events name, by their watch (all of them when the
-            // kernel lost events); a watch removed meanwhile names none.
-            let named: [(directory: Directory, names: Set<String>?)] = events.overflowed
-                ? directories.values.map { ($0, nil) }
-                : events.names.compactMap { watch, names in
-                    directoryOfWatch[watch].flatMap { directories[$0] }.map { ($0, names) }
-                }
-            return named.flatMap { directory, names in
-                directory.subscribers.values
-                    .filter { subscriber in
-                        !subscriber.isPaused && (names.map { !$0.isDisjoint(with: subscriber.names) } ?? true)
-                    }
-                    .map(\.handler)
-            }
-        }
+        let handlers = registry.withLock { $0.handlers(of: events) }
         for handler in handlers { handler() }
     }
 }

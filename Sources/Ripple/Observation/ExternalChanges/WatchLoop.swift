@@ -21,18 +21,30 @@ import Musl
 ///
 /// The thread runs only while something may wake it (a watched file or a timer; see
 /// ``WatchLoopState``): no thread while nothing observes.
-final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
+final class WatchLoop: Sendable {
     static let shared = WatchLoop()
 
     typealias Action = @Sendable () -> Void
 
-    private let lock = NSLock()
-    private var state = WatchLoopState<Action>()
-    private var reader: (descriptor: Int32, handler: Action)?
-    /// Wakes the waiting thread (a byte written to `write`). Made at the first use, and
-    /// tried again at the next one if it could not be (no descriptor left): meanwhile
-    /// timers fall back to dispatch, and file watches are refused (the safety poll remains).
-    private var wakePipe: (read: Int32, write: Int32)?
+    private struct Locked {
+        var state = WatchLoopState<Action>()
+        var reader: (descriptor: Int32, handler: Action)?
+        /// Wakes the waiting thread (a byte written to `write`). Made at the first use, and
+        /// tried again at the next one if it could not be (no descriptor left): meanwhile
+        /// timers fall back to dispatch, and file watches are refused (the safety poll
+        /// remains).
+        var wakePipe: (read: Int32, write: Int32)?
+
+        mutating func makeWakePipeIfNeeded() -> Bool {
+            if wakePipe != nil { return true }
+            var descriptors: [Int32] = [-1, -1]
+            guard ripple_nonblocking_pipe(&descriptors) == 0 else { return false }
+            wakePipe = (descriptors[0], descriptors[1])
+            return true
+        }
+    }
+
+    private let locked = LockedState(Locked())
 
     init() {}
 
@@ -45,7 +57,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
     /// or just after. Actions must be short: file events and other timers wait for them.
     @discardableResult
     func schedule(at deadline: UInt64, _ action: @escaping Action) -> Timer {
-        let scheduled = lock.withLock { makeWakePipeIfNeeded() ? state.schedule(at: deadline, action) : nil }
+        let scheduled = locked.withLock { $0.makeWakePipeIfNeeded() ? $0.state.schedule(at: deadline, action) : nil }
         guard let scheduled else {
             // (No pipe: a dispatch timer, which cannot be cancelled; timers' actions check
             // whether they are still wanted.)
@@ -63,17 +75,17 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
     }
 
     func cancel(_ timer: Timer) {
-        perform(lock.withLock { state.cancel(timer.id) })
+        perform(locked.withLock { $0.state.cancel(timer.id) })
     }
 
     /// Calls `handler` on the loop's thread whenever `descriptor` is readable (the handler
     /// reads it until it would block); nil stops. One reader at a time: the inotify
     /// center's. False when the loop cannot read now.
     func setReader(_ reader: (descriptor: Int32, handler: Action)?) -> Bool {
-        let effect = lock.withLock { () -> WatchLoopState<Action>.Effect? in
-            guard reader == nil || makeWakePipeIfNeeded() else { return nil }
-            self.reader = reader
-            return state.setReader(reader != nil)
+        let effect = locked.withLock { locked -> WatchLoopState<Action>.Effect? in
+            guard reader == nil || locked.makeWakePipeIfNeeded() else { return nil }
+            locked.reader = reader
+            return locked.state.setReader(reader != nil)
         }
         guard let effect else { return false }
         perform(effect)
@@ -81,16 +93,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
     }
 
     /// Whether a thread runs the loop (for tests).
-    var isRunning: Bool { lock.withLock { state.isRunning } }
-
-    /// Under `lock`.
-    private func makeWakePipeIfNeeded() -> Bool {
-        if wakePipe != nil { return true }
-        var descriptors: [Int32] = [-1, -1]
-        guard ripple_nonblocking_pipe(&descriptors) == 0 else { return false }
-        wakePipe = (descriptors[0], descriptors[1])
-        return true
-    }
+    var isRunning: Bool { locked.withLock { $0.state.isRunning } }
 
     private func perform(_ effect: WatchLoopState<Action>.Effect) {
         switch effect {
@@ -99,7 +102,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
         case .wake:
             // (The pipe exists: only work added through it asks for wake-ups. A full pipe
             // has a wake-up pending already.)
-            guard let wakeWrite = lock.withLock({ wakePipe?.write }) else { return }
+            guard let wakeWrite = locked.withLock({ $0.wakePipe?.write }) else { return }
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
         case .startThread:
@@ -118,17 +121,17 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
         var thread = pthread_t()
         guard pthread_create(&thread, &attributes, watchLoopThreadMain, context) != 0 else { return }
         _CallbackContext<WatchLoop>.release(context)
-        lock.withLock { state.threadDidNotStart() }
+        locked.withLock { $0.state.threadDidNotStart() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
-            perform(lock.withLock { state.startIfIdle() })
+            perform(locked.withLock { $0.state.startIfIdle() })
         }
     }
 
     /// The loop's thread.
     fileprivate func run() {
-        guard let wakeRead = lock.withLock({ wakePipe?.read }) else { preconditionFailure("the thread starts once the pipe exists") }
+        guard let wakeRead = locked.withLock({ $0.wakePipe?.read }) else { preconditionFailure("the thread starts once the pipe exists") }
         while true {
-            let (step, reader) = lock.withLock { (state.nextStep(now: DispatchTime.now().uptimeNanoseconds), self.reader) }
+            let (step, reader) = locked.withLock { ($0.state.nextStep(now: DispatchTime.now().uptimeNanoseconds), $0.reader) }
             switch step {
             case .exit:
                 return
@@ -139,7 +142,7 @@ final class WatchLoop: @unchecked Sendable {  // mutable state behind `lock`
                 let timeoutNanoseconds: Int64 = timeout.map { Int64(clamping: $0) } ?? -1
                 let ready = ripple_wait_readable(readerDescriptor, wakeRead, timeoutNanoseconds)
                 // (What the reader's handler schedules from now on needs no wake-up.)
-                lock.withLock { state.waitDidEnd() }
+                locked.withLock { $0.state.waitDidEnd() }
                 if ready & 2 != 0 { drainWakeUps(wakeRead) }
                 if ready & 1 != 0, let reader { reader.handler() }
             }
