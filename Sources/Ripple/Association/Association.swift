@@ -44,6 +44,9 @@ public struct _SQLAssociation: Sendable {
     /// The destination table, with what the association adds: filters, orderings,
     /// selection, alias, and the associations joined to it.
     var destination: QueryInterfaceRequest<Row>
+    /// For an association through others (`hasMany(_:through:using:)`), the steps from
+    /// the origin to the table before the destination, in order; empty otherwise.
+    var pivots: [_SQLAssociation] = []
 
 }
 
@@ -127,7 +130,7 @@ extension QueryInterfaceRequest {
 
     func joined(_ association: _SQLAssociation, _ kind: AssociationJoin.Kind, _ selection: AssociationJoin.Selection) -> Self {
         var request = self
-        request.addJoin(AssociationJoin(kind: kind, selection: selection, association: association))
+        request.addJoin(association.join(kind, selection))
         return request
     }
 }

@@ -47,7 +47,9 @@ struct AssociationPrefetcher: Sendable {
 
     /// The associated rows of each row, in the order of `rows`.
     private func fetchRows(_ db: Database, _ prefetch: AssociationJoin, for rows: [Row]) throws -> [[Row]] {
-        let pairs = try prefetch.association.link.columnPairs(db)
+        let association = prefetch.association
+        // The first step's columns: the destination's, or the first pivot's.
+        let pairs = try association.steps[0].link.columnPairs(db)
         // The rows of each key, keys in the order of the rows.
         var rowIndexes: [[DatabaseValue]: [Int]] = [:]
         var keys: [[DatabaseValue]] = []
@@ -69,9 +71,24 @@ struct AssociationPrefetcher: Sendable {
         guard !keys.isEmpty else { return grouped }
 
         let pivotNames = pairs.map { "grdb_" + $0.destination }
-        var request = prefetch.association.destination
-        request.selection += zip(pairs, pivotNames).map { Column($0.destination).forKey($1) }
-        request = request.filter(Self.keyPredicate(pairs.map(\.destination), keys))
+        let predicate = Self.keyPredicate(pairs.map(\.destination), keys)
+        var request: QueryInterfaceRequest<Row>
+        if association.pivots.isEmpty {
+            request = association.destination
+            request.selection += zip(pairs, pivotNames).map { Column($0.destination).forKey($1) }
+            request = request.filter(predicate)
+        } else {
+            // The destination, joined back to the first pivot, which is filtered on the
+            // keys (in its ON clause) and gives its key columns.
+            var firstAlias = TableAliasIdentity(userName: nil)
+            request = association.inverseRequest { firstTable, _ in
+                if let alias = firstTable.alias { firstAlias = alias } else { firstTable.alias = firstAlias }
+                firstTable = firstTable.filter(predicate)
+            }
+            request.selection += zip(pairs, pivotNames).map {
+                SQLSelection(.aliased(SQLExpression(.qualifiedColumn(firstAlias, $0.destination)), $1))
+            }
+        }
         for row in try request.fetchAll(db) {
             let key = pivotNames.map { row.prefetchKeyValue($0) ?? .null }
             for index in rowIndexes[key] ?? [] { grouped[index].append(row) }

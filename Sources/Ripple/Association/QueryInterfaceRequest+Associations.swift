@@ -156,22 +156,20 @@ extension EncodableRecord where Self: TableRecord {
     ///
     /// - Parameter association: An association of this record type.
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self {
-        let sqlAssociation = association._sqlAssociation
         // Encoded now; an encoding error is thrown when the request runs.
         let encoded = Result { try databaseDictionary }
-        let link = sqlAssociation.link
-        var request = sqlAssociation.destination.filterWhenConnected { db in
-            let values = try encoded.get()
-            var terms: [SQLExpression] = []
-            for pair in try link.columnPairs(db) {
-                let value = values.first { $0.key.lowercased() == pair.origin.lowercased() }?.value ?? .null
-                if value.isNull { return SQLExpression(sql: "0") }
-                terms.append(Column(pair.destination) == value)
-            }
-            return QueryInterfaceRequest<Row>.conjunction(terms)
+        let request = association._sqlAssociation.inverseRequest { firstTable, link in
+            firstTable.filters.insert(.whenConnected { db in
+                let values = try encoded.get()
+                var terms: [SQLExpression] = []
+                for pair in try link.columnPairs(db) {
+                    let value = values.first { $0.key.lowercased() == pair.origin.lowercased() }?.value ?? .null
+                    if value.isNull { return SQLExpression(sql: "0") }
+                    terms.append(Column(pair.destination) == value)
+                }
+                return QueryInterfaceRequest<Row>.conjunction(terms)
+            }, at: 0)
         }
-        // The association's own filters come after the key, as in its join.
-        request.filters.insert(request.filters.removeLast(), at: 0)
         return request.asRequest(of: A.RowDecoder.self)
     }
 }
