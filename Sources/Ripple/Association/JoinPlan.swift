@@ -79,11 +79,11 @@ struct JoinPlan {
     }
 
     /// The selected columns of the joined parts, each with the comma that precedes it.
-    func joinedSelectionSQL(_ context: inout SQLGenerationContext) -> String {
+    func joinedSelectionSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
         var sql = ""
         for part in parts.dropFirst() where isSelected(part) {
             context.qualifier = part.sqlName
-            for selection in part.request.selection { sql += ", " + selection.sql(&context) }
+            for selection in part.request.selection { sql += try ", " + selection.resolved(db).sql(&context) }
         }
         // (A request that selects none of its own columns starts with a comma here.)
         context.qualifier = parts[0].sqlName
@@ -206,7 +206,7 @@ extension QueryInterfaceRequest {
         for selection in selection {
             switch selection.kind {
             case .allColumns, .qualifiedAllColumns: count += try db.columns(in: tableName).count
-            case .expression, .aliased, .literal: count += 1
+            case .expression, .aliased, .literal, .whenConnected: count += 1
             }
         }
         return count

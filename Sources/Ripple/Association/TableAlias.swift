@@ -110,6 +110,7 @@ extension SQLSelection {
         case .expression(let expression): return SQLSelection(.expression(expression.qualified(by: alias)))
         case let .aliased(expression, name): return SQLSelection(.aliased(expression.qualified(by: alias), name))
         case .literal: return self
+        case .whenConnected(let make): return SQLSelection(.whenConnected { try make($0).qualified(by: alias) })
         }
     }
 }

@@ -133,6 +133,9 @@ public struct SQLSelection: Sendable {
         case aliased(SQLExpression, String)
         /// Raw SQL, maybe of several columns (`select(sql:)`).
         case literal(SQLLiteralFragment)
+        /// A selection made with the connection, when the request runs (the aggregates
+        /// of associations, which need the schema): see `resolved(_:)`.
+        case whenConnected(@Sendable (Database) throws -> SQLSelection)
     }
 
     let kind: Kind
@@ -148,7 +151,7 @@ public struct SQLSelection: Sendable {
     var countableExpression: SQLExpression? {
         switch kind {
         case .expression(let expression), .aliased(let expression, _): return expression
-        case .allColumns, .qualifiedAllColumns, .literal: return nil
+        case .allColumns, .qualifiedAllColumns, .literal, .whenConnected: return nil
         }
     }
 
@@ -164,7 +167,16 @@ public struct SQLSelection: Sendable {
         case .expression(let expression): return expression.sql(&context)
         case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
         case .literal(let fragment): return context.bind(sql: fragment.sql, values: fragment.values)
+        case .whenConnected:
+            assertionFailure("a selection made with the connection is resolved before its SQL is written")
+            return "NULL"
         }
+    }
+
+    /// The selection, made with the connection if it waits for one.
+    func resolved(_ db: Database) throws -> SQLSelection {
+        guard case .whenConnected(let make) = kind else { return self }
+        return try make(db)
     }
 }
 

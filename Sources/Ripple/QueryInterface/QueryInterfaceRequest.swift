@@ -19,6 +19,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     var isReversed = false
     var groupings: [SQLExpression] = []
     var havings: [SQLExpression] = []
+    /// Conditions on groups made with the connection (on the aggregates of associations).
+    var havingsWhenConnected: [@Sendable (Database) throws -> SQLExpression] = []
     var limitCount: Int?
     var offsetCount: Int?
     var isDistinct = false
@@ -200,6 +202,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         request.isReversed = isReversed
         request.groupings = groupings
         request.havings = havings
+        request.havingsWhenConnected = havingsWhenConnected
         request.limitCount = limitCount
         request.offsetCount = offsetCount
         request.isDistinct = isDistinct
@@ -222,9 +225,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let plan = JoinPlan(self)
         plan?.enter(&context)
         if isDistinct { sql += "DISTINCT " }
-        var selectionSQL = selection.map { $0.sql(&context) }.joined(separator: ", ")
+        var selectionSQL = try selection.map { try $0.resolved(db).sql(&context) }.joined(separator: ", ")
         if let plan {
-            selectionSQL += plan.joinedSelectionSQL(&context)
+            selectionSQL += try plan.joinedSelectionSQL(db, &context)
             if selectionSQL.hasPrefix(", ") { selectionSQL.removeFirst(2) }
         }
         sql += selectionSQL
@@ -240,6 +243,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if !groupings.isEmpty {
             sql += " GROUP BY " + groupings.map { $0.sql(&context) }.joined(separator: ", ")
         }
+        let havings = try self.havings + havingsWhenConnected.map { try $0(db) }
         if !havings.isEmpty {
             sql += " HAVING " + Self.conjunction(havings).sql(&context)
         }
@@ -395,7 +399,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// The number of rows: `SELECT COUNT(*) FROM "player" WHERE ...`, or a subquery when
     /// the request is distinct, grouped or limited.
     public func fetchCount(_ db: Database) throws -> Int {
-        let isAggregated = !groupings.isEmpty || groupsByPrimaryKey || !havings.isEmpty
+        let isAggregated = !groupings.isEmpty || groupsByPrimaryKey || !havings.isEmpty || !havingsWhenConnected.isEmpty
         let isLimited = limitCount != nil || offsetCount != nil
         var count: SQLExpression = SQLExpression(.countAll)
         if isDistinct {
