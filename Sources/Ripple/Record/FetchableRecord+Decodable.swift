@@ -134,7 +134,7 @@ final class DatabaseRowDecoder: Decoder {
 /// What the decoder and the keyed containers of a row read: the row, and the predicted
 /// column indexes, in storage that is never freed (see ``_ImmortalDecodingStorage``).
 /// Never deallocated: states not in use wait in a pool.
-final class RecordDecodingState: @unchecked Sendable {  // used by one decoder at a time; the pool of states is behind `lock`
+final class RecordDecodingState: @unchecked Sendable {  // used by one decoder at a time; the pool of states is behind a lock
     /// The state's storage, read by keyed containers without reference counting.
     let storage = _ImmortalDecodingStorage()
 
@@ -145,11 +145,10 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
     // States not in use. They stay allocated, and so does their storage: that is what
     // makes the containers' uncounted references to it safe. There are never more than the
     // decoders that were alive at once.
-    private nonisolated(unsafe) static var free: [RecordDecodingState] = []
-    private static let lock = NSLock()
+    private static let free = LockedState<[RecordDecodingState]>([])
 
     static func acquire(for row: Row) -> RecordDecodingState {
-        let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
+        let state = free.withLock { $0.popLast() } ?? RecordDecodingState()
         state.storage.pointer.pointee.attach(row)
         return state
     }
@@ -157,9 +156,9 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
     /// Gives the state back, once for a generation (the row and its decoder may both ask):
     /// containers kept beyond this point fail their check.
     func release(generation expected: UInt64) {
-        Self.lock.withLock {
+        Self.free.withLock { free in
             guard storage.pointer.pointee.detach(generation: expected) else { return }
-            Self.free.append(self)
+            free.append(self)
         }
     }
 
