@@ -196,9 +196,18 @@ final class PreUpdateRecordingObserver: RecordingObserver, TransactionObserver, 
 final class RowEventRecordingObserver: RecordingObserver, TransactionObserver, @unchecked Sendable {}  // as its superclass
 
 /// What the oracle tells observers about what it is doing.
-final class OracleState: @unchecked Sendable {  // only used on the writer's queue
-    var savepointDepth = 0
-    var statementIndex = 0
+final class OracleState: Sendable {
+    private let values = LockedState((savepointDepth: 0, statementIndex: 0))
+
+    var savepointDepth: Int {
+        get { values.withLock { $0.savepointDepth } }
+        set { values.withLock { $0.savepointDepth = newValue } }
+    }
+
+    var statementIndex: Int {
+        get { values.withLock { $0.statementIndex } }
+        set { values.withLock { $0.statementIndex = newValue } }
+    }
 }
 
 /// A started region observation and what it records.
