@@ -16,7 +16,7 @@ public enum FuzzHarness {
         var d: Data?
     }
 
-    nonisolated(unsafe) private static var queue: DatabaseQueue?
+    private static let queue = LockedState<DatabaseQueue?>(nil)
 
     /// Runs one input.
     public static func run(_ bytes: [UInt8]) {
@@ -55,7 +55,15 @@ public enum FuzzHarness {
     }
 
     private static func database() throws -> DatabaseQueue {
-        if let queue { return queue }
+        try queue.withLock { queue in
+            if let queue { return queue }
+            let dbQueue = try makeDatabase()
+            queue = dbQueue
+            return dbQueue
+        }
+    }
+
+    private static func makeDatabase() throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
         let dbQueue = try DatabaseQueue(configuration: configuration)
@@ -66,7 +74,6 @@ public enum FuzzHarness {
                 CREATE VIEW v AS SELECT a, b FROM t;
                 """)
         }
-        queue = dbQueue
         return dbQueue
     }
 

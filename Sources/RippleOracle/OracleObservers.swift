@@ -61,15 +61,9 @@ struct WatchSpec: CustomStringConvertible {
     }
 }
 
-/// Thread-safe storage for what observers record.
-final class Locked<Value>: @unchecked Sendable {  // every access goes through `lock`
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        try lock.withLock { try body(&value) }
-    }
-    var current: Value { lock.withLock { value } }
+extension LockedState {
+    /// A copy of the value, read under the lock.
+    var current: State { withLock { $0 } }
 }
 
 /// A transaction observer that records every callback, and checks on the spot what can
@@ -202,9 +196,18 @@ final class PreUpdateRecordingObserver: RecordingObserver, TransactionObserver, 
 final class RowEventRecordingObserver: RecordingObserver, TransactionObserver, @unchecked Sendable {}  // as its superclass
 
 /// What the oracle tells observers about what it is doing.
-final class OracleState: @unchecked Sendable {  // only used on the writer's queue
-    var savepointDepth = 0
-    var statementIndex = 0
+final class OracleState: Sendable {
+    private let values = LockedState((savepointDepth: 0, statementIndex: 0))
+
+    var savepointDepth: Int {
+        get { values.withLock { $0.savepointDepth } }
+        set { values.withLock { $0.savepointDepth = newValue } }
+    }
+
+    var statementIndex: Int {
+        get { values.withLock { $0.statementIndex } }
+        set { values.withLock { $0.statementIndex = newValue } }
+    }
 }
 
 /// A started region observation and what it records.
@@ -224,8 +227,8 @@ final class ValueWatch: @unchecked Sendable {  // its state is behind `values`
     var spec: WatchSpec
     /// The fetch, run again for the ground truth.
     let fetch: @Sendable (Database) throws -> [String]
-    let values = Locked<[[String]]>([])
-    let errors = Locked<[String]>([])
+    let values = LockedState<[[String]]>([])
+    let errors = LockedState<[String]>([])
     var cancellable: AnyDatabaseCancellable?
     var lastCount = 0
     /// Whether the table it reads was dropped: it is no longer checked.

@@ -166,7 +166,7 @@ extension OracleRun {
         let watch = RegionWatch(spec: spec)
         let observation = DatabaseRegionObservation(tracking: regions)
         // The region is computed during `start`, which reports an error synchronously.
-        let startError = Locked<(any Error)?>(nil)
+        let startError = LockedState<(any Error)?>(nil)
         watch.cancellable = observation.start(in: writer, onError: { error in startError.withLock { $0 = error } }, onChange: { _ in watch.count += 1 })
         if let error = startError.current { throw OracleError("region observation \(spec.label) did not start: \(error)") }
         regionWatches.append(watch)

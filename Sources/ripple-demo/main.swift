@@ -102,11 +102,10 @@ actor Screen {
 }
 
 let commits = Counter()
-final class Counter: @unchecked Sendable {  // `value` behind `lock`
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var current: Int { lock.withLock { value } }
+final class Counter: Sendable {
+    private let value = LockedState(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var current: Int { value.withLock { $0 } }
 }
 
 let scanner = try dbPool.read { db in try PrimaryKeyDiffScanner(database: db, request: everybody, initialRecords: []) }

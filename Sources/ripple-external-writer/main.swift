@@ -44,7 +44,7 @@ protocol Writer {
     func observe() throws
 }
 
-final class Observer: TransactionObserver, @unchecked Sendable {
+final class Observer: TransactionObserver, Sendable {
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
     func databaseDidChange(with event: DatabaseEvent) {}
     func databaseDidCommit(_ db: Database) {}

@@ -3,16 +3,19 @@ import Foundation
 
 /// A bounded set of reusable elements (the readers of a ``DatabasePool``), handed out one
 /// client at a time, with a barrier that waits for every element to be free.
-final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {  // `items` and `isClosed` behind `lock`, the rest immutable
+final class Pool<T: AnyObject & Sendable>: Sendable {
     private struct Item {
         let element: T
         var isAvailable: Bool
     }
 
+    private struct State {
+        var items: [Item] = []
+        var isClosed = false
+    }
+
     private let makeElement: @Sendable (Int) throws -> T
-    private let lock = NSLock()              // protects items and isClosed
-    private var items: [Item] = []
-    private var isClosed = false
+    private let state = LockedState(State())
     private let semaphore: DispatchSemaphore // counts free places
     private let maximumCount: Int
     // Acquisitions run concurrently on it; a barrier runs alone.
@@ -41,32 +44,30 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {  // `items` and
     }
 
     private func lockedGet() throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        if isClosed { throw DatabaseError.misuse("Connection is closed") }
-        if let index = items.firstIndex(where: \.isAvailable) {
-            items[index].isAvailable = false
-            return items[index].element
+        try state.withLock { state in
+            if state.isClosed { throw DatabaseError.misuse("Connection is closed") }
+            if let index = state.items.firstIndex(where: \.isAvailable) {
+                state.items[index].isAvailable = false
+                return state.items[index].element
+            }
+            let element = try makeElement(state.items.count)
+            state.items.append(Item(element: element, isAvailable: false))
+            return element
         }
-        let element = try makeElement(items.count)
-        items.append(Item(element: element, isAvailable: false))
-        return element
     }
 
     private func release(element: T) {
-        lock.lock()
-        if let index = items.firstIndex(where: { $0.element === element }) {
-            items[index].isAvailable = true
+        state.withLock { state in
+            if let index = state.items.firstIndex(where: { $0.element === element }) {
+                state.items[index].isAvailable = true
+            }
         }
-        lock.unlock()
         semaphore.signal()
     }
 
     /// The elements made so far, in use or not.
     var elements: [T] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.map(\.element)
+        state.withLock { $0.items.map(\.element) }
     }
 
     /// Runs `block` once no element is in use, while none can be taken.
@@ -74,9 +75,7 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {  // `items` and
         try barrierQueue.sync(flags: .barrier) {
             for _ in 0..<maximumCount { semaphore.wait() }
             defer { for _ in 0..<maximumCount { semaphore.signal() } }
-            lock.lock()
-            let elements = items.map(\.element)
-            lock.unlock()
+            let elements = state.withLock { $0.items.map(\.element) }
             return try block(elements)
         }
     }
@@ -84,10 +83,10 @@ final class Pool<T: AnyObject & Sendable>: @unchecked Sendable {  // `items` and
     /// Closes the pool: `close` is called on every element, and later `get` calls throw.
     func close(_ closeElement: (T) throws -> Void) throws {
         try barrier { elements in
-            lock.lock()
-            isClosed = true
-            items.removeAll()
-            lock.unlock()
+            state.withLock { state in
+                state.isClosed = true
+                state.items.removeAll()
+            }
             for element in elements { try closeElement(element) }
         }
     }

@@ -73,16 +73,31 @@ typealias ColumnIndexPrediction = IndexPrediction<String>
 /// The column lookups of the rows of one statement, shared by the rows of its cursors.
 @usableFromInline
 final class ColumnIndexCache {
-    // Confined to the connection's queue, never accessed re-entrantly: no need for the
-    // runtime's dynamic exclusivity checks, which cost more than the lookups themselves.
-    // @exclusivity(unchecked): see the measurement at Database's fields.
-    @exclusivity(unchecked) @usableFromInline var prediction = ColumnIndexPrediction()
+    /// Confined to the connection's queue, never reached re-entrantly. Debug builds keep
+    /// the runtime's exclusivity checks; release builds skip them, as they cost more than
+    /// the lookups themselves (Shortcuts table, Benchmarks/README.md).
+    #if DEBUG
+    @usableFromInline var state = ColumnIndexCacheState()
+    #else
+    @usableFromInline @exclusivity(unchecked) var state = ColumnIndexCacheState()
+    #endif
+
+    init() {}
+
+    /// The lookups of the `Decodable` records (see ``ColumnIndexCacheState``).
+    var recordPredictions: RecordColumnPredictions { state.recordPredictions }
+}
+
+/// The lookups of a ``ColumnIndexCache``.
+@usableFromInline
+struct ColumnIndexCacheState {
+    @usableFromInline var prediction = ColumnIndexPrediction()
     /// The lookups of the `Decodable` records decoded from the statement's rows, kept from
     /// one cursor to the next (see `RecordDecodingStorage`): a request fetched again (an
     /// observation's) finds its columns predicted from its first record on.
-    @exclusivity(unchecked) var recordPredictions = RecordColumnPredictions()
+    var recordPredictions = RecordColumnPredictions()
 
-    init() {}
+    @usableFromInline init() {}
 }
 
 /// The column lookups of `Decodable` records: by coding key, and by name (keys that are
@@ -95,9 +110,9 @@ struct RecordColumnPredictions {
 extension Statement {
     /// The column lookups of rows read from this statement.
     var columnIndexCache: ColumnIndexCache {
-        if let cache = _columnIndexCache { return cache }
+        if let cache = state.columnIndexCache { return cache }
         let cache = ColumnIndexCache()
-        _columnIndexCache = cache
+        state.columnIndexCache = cache
         return cache
     }
 }

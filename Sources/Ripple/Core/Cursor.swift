@@ -110,49 +110,61 @@ public final class RowCursor: Cursor {
     /// The statement the cursor reads.
     public let statement: Statement
     /// The row, read in place from the statement.
-    ///
-    /// Exclusivity: unchecked, as `isDone`. The runtime's check of this public field at
-    /// each `next()` costs 4% of W2a (measured: Benchmarks/README.md, "Shortcuts").
-    @exclusivity(unchecked) public private(set) var row: Row
-    // @exclusivity(unchecked): see the measurement at Database's fields.
-    @exclusivity(unchecked) private var isDone = false
+    public var row: Row { state.row }
 
-    /// The adapter of the rows (see ``RowAdapter``), and the statement row it adapts.
+    /// The mutable state, read at each `next()`. Debug builds keep the runtime's
+    /// exclusivity checks; release builds skip them (Shortcuts table, Benchmarks/README.md).
+    #if DEBUG
+    private var state: State
+    #else
+    @exclusivity(unchecked) private var state: State
+    #endif
+
+    private struct State {
+        /// The row handed out: `baseRow`, or `baseRow` adapted.
+        var row: Row
+        /// The statement row.
+        var baseRow: Row
+        var isDone = false
+    }
+
+    /// The adapter of the rows (see ``RowAdapter``).
     private let adapter: (any RowAdapter)?
-    private var baseRow: Row
 
     init(statement: Statement, arguments: StatementArguments?, adapter: (any RowAdapter)? = nil) throws {
         self.statement = statement
         let row = Row(statement: statement)
-        self.baseRow = row
         self.adapter = adapter
-        self.row = try adapter.map { Row(base: row, layout: try $0.layout(forColumns: statement.columnNames)) } ?? row
+        self.state = State(
+            row: try adapter.map { Row(base: row, layout: try $0.layout(forColumns: statement.columnNames)) } ?? row,
+            baseRow: row)
         try statement.startCursor(arguments: arguments, requiresColumns: false)
     }
 
     deinit {
-        if !isDone { statement.abandonCursor() }
+        if !state.isDone { statement.abandonCursor() }
     }
 
     public func next() throws -> Row? {
-        if isDone { return nil }
+        if state.isDone { return nil }
         do {
             if try statement.cursorStep() {
                 // SQLite may have compiled the statement again, with other columns.
-                if !baseRow.describesColumns(of: statement) { try renewRow() }
-                return row
+                if !state.baseRow.describesColumns(of: statement) { try renewRow() }
+                return state.row
             }
         } catch {
-            isDone = true
+            state.isDone = true
             throw error
         }
-        isDone = true
+        state.isDone = true
         return nil
     }
 
     private func renewRow() throws {
-        baseRow = Row(statement: statement)
-        row = try adapter.map { Row(base: baseRow, layout: try $0.layout(forColumns: statement.columnNames)) } ?? baseRow
+        let baseRow = Row(statement: statement)
+        state.row = try adapter.map { Row(base: baseRow, layout: try $0.layout(forColumns: statement.columnNames)) } ?? baseRow
+        state.baseRow = baseRow
     }
 }
 
@@ -161,7 +173,13 @@ public final class RowCursor: Cursor {
 public class StatementValueCursorBase {
     /// The statement the cursor reads.
     public let statement: Statement
+    /// Read at each step. Debug builds keep the runtime's exclusivity checks; release
+    /// builds skip them (Shortcuts table, Benchmarks/README.md).
+    #if DEBUG
+    @usableFromInline var isDone = false
+    #else
     @exclusivity(unchecked) @usableFromInline var isDone = false
+    #endif
     /// The column of the values: the first one, or the first one of an adapter's.
     @usableFromInline let column: CInt
 

@@ -17,16 +17,16 @@ import Musl
 /// moved (a `ManagedBuffer`'s elements stay where they were allocated), and the value is
 /// only reached through `withLock`, with the lock held. Lock and unlock results are checked
 /// by `assert` in debug builds.
-struct LockedState<State>: @unchecked Sendable {  // the value is only reached with the lock held
+package struct LockedState<State>: @unchecked Sendable {  // the value is only reached with the lock held
     private let storage: _LockedStorage<State>
 
-    init(_ initial: State) {
+    package init(_ initial: State) {
         storage = _LockedStorage.make(initial)
     }
 
     /// Runs `body` with the lock held, on the value.
     @inline(__always)
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try storage.withLock(body)
     }
 }

@@ -1,16 +1,14 @@
-import Foundation
-
 /// Raw statement handles handed from any thread to the connection's queue (see
 /// `Statement.deinit`).
-final class LockedStatementList: @unchecked Sendable {  // `handles` is only touched under `lock`
-    private let lock = NSLock()
-    private var handles: [OpaquePointer] = []
+final class LockedStatementList: Sendable {
+    private let handles = LockedState<[OpaquePointer]>([])
+
     func append(_ handle: OpaquePointer) {
-        lock.withLock { handles.append(handle) }
+        handles.withLock { $0.append(handle) }
     }
 
     func takeAll() -> [OpaquePointer] {
-        lock.withLock {
+        handles.withLock { handles in
             defer { handles.removeAll() }
             return handles
         }

@@ -15,7 +15,7 @@ import Foundation
 /// that holds values of these types at its start, then the type metadata pointer, null for
 /// nil. It is checked once, with sample values, before any use: if the check fails, binding
 /// goes through the protocol for every value.
-struct PositionalValueLayout: @unchecked Sendable {  // immutable metadata pointers
+struct PositionalValueLayout: Sendable {
     typealias Element = (any DatabaseValueConvertible)?
 
     /// The offset of the type metadata pointer in an existential container: after its
@@ -23,10 +23,12 @@ struct PositionalValueLayout: @unchecked Sendable {  // immutable metadata point
     static let metadataOffset = 3 * MemoryLayout<UInt>.size
     static let stride = MemoryLayout<Element>.stride
 
-    let int: UnsafeRawPointer
-    let int64: UnsafeRawPointer
-    let double: UnsafeRawPointer
-    let string: UnsafeRawPointer
+    /// The type metadata of the common types. (Identifiers: an optional layout takes no
+    /// extra tag, which the binding loop would test.)
+    let int: ObjectIdentifier
+    let int64: ObjectIdentifier
+    let double: ObjectIdentifier
+    let string: ObjectIdentifier
 
     /// The layout, when the check passes on this platform.
     static let verified: PositionalValueLayout? = {
@@ -58,8 +60,8 @@ struct PositionalValueLayout: @unchecked Sendable {  // immutable metadata point
         return passes ? layout : nil
     }()
 
-    private static func metadata(of type: Any.Type) -> UnsafeRawPointer {
-        unsafeBitCast(type, to: UnsafeRawPointer.self)
+    private static func metadata(of type: Any.Type) -> ObjectIdentifier {
+        ObjectIdentifier(type)
     }
 
     /// A positional value read where it lies.
@@ -76,7 +78,7 @@ struct PositionalValueLayout: @unchecked Sendable {  // immutable metadata point
     /// The value of the element at `element`, the address of an `Element`.
     @inline(__always)
     func value(at element: UnsafeRawPointer) -> Value {
-        guard let metadata = element.load(fromByteOffset: Self.metadataOffset, as: UnsafeRawPointer?.self) else {
+        guard let metadata = element.load(fromByteOffset: Self.metadataOffset, as: ObjectIdentifier?.self) else {
             return .null
         }
         if metadata == int64 { return .int64(element.load(as: Int64.self)) }

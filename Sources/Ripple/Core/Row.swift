@@ -28,7 +28,7 @@ import CRippleSupport
 /// A copied row is immutable, and can cross threads. A cursor's row can be read only inside
 /// the database access that runs the cursor: reading it elsewhere (after the access
 /// returned, or from another thread) is a fatal error that says to copy it.
-// @unchecked Sendable: a copied row is immutable (its decoders are not cached), and every
+// Unchecked Sendable: a copied row is immutable (its decoders are not cached), and every
 // read of a statement row checks that the current thread runs an access to its connection,
 // which one thread at a time does (`checkAccess()`).
 public final class Row: @unchecked Sendable {
@@ -62,11 +62,15 @@ public final class Row: @unchecked Sendable {
     @usableFromInline
     let columnIndexCache: ColumnIndexCache?
 
-    // @exclusivity(unchecked): see the measurement at Database's fields.
     /// The decoder of `Decodable` records built from this statement row, reused from row
     /// to row of a cursor (see ``FetchableRecord`` decoding). Only read and written after
-    /// `checkAccess()`; copied rows do not keep one.
+    /// `checkAccess()`; copied rows do not keep one. Release builds skip the runtime's
+    /// exclusivity checks (Shortcuts table, Benchmarks/README.md).
+    #if DEBUG
+    var recordDecoder: DatabaseRowDecoder?
+    #else
     @exclusivity(unchecked) var recordDecoder: DatabaseRowDecoder?
+    #endif
 
     /// The rows of the associations a request prefetched for this row (`including(all:)`),
     /// by key; set by the fetch before the row is handed out, never after.
@@ -196,7 +200,7 @@ public final class Row: @unchecked Sendable {
     /// `index(forColumn:)`, once `checkAccess()` passed.
     @inlinable @inline(__always)
     func indexInAccess(forColumn name: String) -> Int? {
-        if let columnIndexCache { return columnIndexCache.prediction.index(of: name) { uncachedIndex(forColumn: name) } }
+        if let columnIndexCache { return columnIndexCache.state.prediction.index(of: name) { uncachedIndex(forColumn: name) } }
         return uncachedIndex(forColumn: name)
     }
 
@@ -234,7 +238,7 @@ public final class Row: @unchecked Sendable {
     /// Tells the column lookups that a new row starts being read.
     @usableFromInline
     func rewindColumnLookups() {
-        columnIndexCache?.prediction.rewind()
+        columnIndexCache?.state.prediction.rewind()
     }
 
     /// Whether the row has a column named `name` (case-insensitive).

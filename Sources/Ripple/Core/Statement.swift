@@ -31,10 +31,7 @@ public final class Statement {
 
     /// The number of columns of the rows the statement produces. It may change when SQLite
     /// compiles the statement again after a schema change (`SELECT *` of an altered table).
-    /// (Unchecked exclusivity: see the measurement at `Database`'s fields. The runtime's
-    /// checks of this field and of the connection's schema cache, hoisted around the step
-    /// loop because a recompilation resets them, have a cost for each statement.)
-    @exclusivity(unchecked) public private(set) var columnCount: Int
+    public var columnCount: Int { state.columnCount }
 
     /// The number of parameters.
     public let parameterCount: Int
@@ -45,39 +42,48 @@ public final class Statement {
     /// Whether any parameter is named.
     let hasNamedParameters: Bool
 
-    // The mutable state of a statement is confined to its connection's queue and never
-    // accessed re-entrantly: the runtime's dynamic exclusivity checks would only cost time
-    // on the hottest paths (one per row and per execution).
+    /// The mutable state, confined to the connection's queue and never reached
+    /// re-entrantly. Debug builds keep the runtime's exclusivity checks; release builds
+    /// skip them, as they cost at each row and execution (Shortcuts table,
+    /// Benchmarks/README.md).
+    #if DEBUG
+    @usableFromInline var state: StatementState
+    #else
+    @usableFromInline @exclusivity(unchecked) var state: StatementState
+    #endif
 
-    // @exclusivity(unchecked): see the measurement at Database's fields.
     /// The arguments last bound (the public `arguments`).
-    @exclusivity(unchecked) var boundArguments: StatementArguments = StatementArguments()
-
-    @exclusivity(unchecked) private var argumentsWereBound = false
-
-    /// Whether the statement ran since its last reset.
-    @exclusivity(unchecked) private var needsReset = false
+    var boundArguments: StatementArguments {
+        get { state.boundArguments }
+        set { state.boundArguments = newValue }
+    }
 
     /// What SQLite reported while it compiled the statement, replaced when SQLite compiles
     /// it again after a schema change (see ``Authorizer``).
-    @exclusivity(unchecked) var report: StatementReport
+    var report: StatementReport {
+        get { state.report }
+        set { state.report = newValue }
+    }
 
     /// See `columnIndexCache`. Replaced (nil, then a new one) when SQLite compiles the
     /// statement again: a cursor's row compares it with its own at each step (see
-    /// `Row.describesColumns(of:)`). @exclusivity(unchecked): read at each step of a
-    /// cursor; see the measurement at Database's fields.
-    @usableFromInline @exclusivity(unchecked) var _columnIndexCache: ColumnIndexCache?
+    /// `Row.describesColumns(of:)`).
+    @inlinable var _columnIndexCache: ColumnIndexCache? {
+        state.columnIndexCache
+    }
 
     /// What observation keeps with the statement, in one place (see
     /// ``StatementObservationState``).
-    @exclusivity(unchecked) var observation = StatementObservationState()
+    var observation: StatementObservationState {
+        get { state.observation }
+        _modify { yield &state.observation }
+    }
 
     init(database: Database, sqliteStatement: OpaquePointer, sql: String, report: StatementReport) {
-        self.report = report
+        self.state = StatementState(columnCount: Int(sqlite3_column_count(sqliteStatement)), report: report)
         self.database = database
         self.sqliteStatement = sqliteStatement
         self.sql = sql
-        self.columnCount = Int(sqlite3_column_count(sqliteStatement))
         let parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
         self.parameterCount = parameterCount
         var names: [String?] = []
@@ -115,34 +121,31 @@ public final class Statement {
 
     /// The names of the columns, in order.
     public var columnNames: [String] {
-        if let names = _columnNames { return names }
+        if let names = state.columnNames { return names }
         let names = (0..<columnCount).map { String(cString: sqlite3_column_name(sqliteStatement, CInt($0))) }
-        _columnNames = names
+        state.columnNames = names
         return names
     }
-    @exclusivity(unchecked) private var _columnNames: [String]?
 
     /// Lowercased column names, for case-insensitive lookups.
     private var lowercasedColumnNames: [String] {
-        if let names = _lowercasedColumnNames { return names }
+        if let names = state.lowercasedColumnNames { return names }
         let names = columnNames.map { $0.lowercased() }
-        _lowercasedColumnNames = names
+        state.lowercasedColumnNames = names
         return names
     }
-    @exclusivity(unchecked) private var _lowercasedColumnNames: [String]?
 
     /// Reads the columns again: SQLite compiled the statement again, and `SELECT *` may
     /// now have other columns.
     func refreshColumns() {
-        columnCount = Int(sqlite3_column_count(sqliteStatement))
-        _columnNames = nil
-        _lowercasedColumnNames = nil
+        state.columnCount = Int(sqlite3_column_count(sqliteStatement))
+        state.columnNames = nil
+        state.lowercasedColumnNames = nil
         // A row that still holds the former lookups (`RowCursor.row` read before the first
         // step) looks the names up again rather than trusting their predictions (its
         // `Decodable` records too).
-        _columnIndexCache?.prediction = ColumnIndexPrediction()
-        _columnIndexCache?.recordPredictions = RecordColumnPredictions()
-        _columnIndexCache = nil
+        state.columnIndexCache?.state = ColumnIndexCacheState()
+        state.columnIndexCache = nil
     }
 
     /// The index of the leftmost column named `name`, compared case-insensitively.
@@ -202,8 +205,8 @@ public final class Statement {
                 try bind(value, at: CInt(offset + 1), arguments)
             }
         }
-        boundArguments = arguments
-        argumentsWereBound = true
+        state.boundArguments = arguments
+        state.argumentsWereBound = true
     }
 
     private func resolve(_ arguments: StatementArguments, consumingFrom position: inout Int) throws -> [DatabaseValue] {
@@ -265,7 +268,7 @@ public final class Statement {
             try setArguments(arguments)
         } else {
             reset()
-            if !argumentsWereBound && parameterCount > 0 {
+            if !state.argumentsWereBound && parameterCount > 0 {
                 try setArguments(StatementArguments())
             }
         }
@@ -274,8 +277,8 @@ public final class Statement {
     /// One step: true when a row is available, false when done.
     @inline(__always)
     func step() throws -> Bool {
-        let isFirstStep = !needsReset
-        needsReset = true
+        let isFirstStep = !state.needsReset
+        state.needsReset = true
         // (No local for the authorizer: it would be retained and released around the step.)
         let previous = database.authorizer.steppingStatement
         database.authorizer.steppingStatement = sqliteStatement
@@ -302,10 +305,30 @@ public final class Statement {
     /// Releases the statement's locks and resources until its next execution.
     @inline(__always)
     func reset() {
-        if needsReset {
+        if state.needsReset {
             sqlite3_reset(sqliteStatement)
-            needsReset = false
+            state.needsReset = false
         }
+    }
+}
+
+/// The mutable state of a ``Statement``, in one stored value.
+@usableFromInline
+struct StatementState {
+    var columnCount: Int
+    var boundArguments = StatementArguments()
+    var argumentsWereBound = false
+    /// Whether the statement ran since its last reset.
+    var needsReset = false
+    var report: StatementReport
+    @usableFromInline var columnIndexCache: ColumnIndexCache?
+    var observation = StatementObservationState()
+    var columnNames: [String]?
+    var lowercasedColumnNames: [String]?
+
+    init(columnCount: Int, report: StatementReport) {
+        self.columnCount = columnCount
+        self.report = report
     }
 }
 

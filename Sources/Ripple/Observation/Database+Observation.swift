@@ -62,13 +62,11 @@ extension Database {
 extension DatabaseWriter {
     /// Starts notifying `transactionObserver` of changes and transactions of the writer.
     public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
-        nonisolated(unsafe) let observer = transactionObserver
-        unsafeReentrantWrite { db in db.add(transactionObserver: observer, extent: extent) }
+        unsafeReentrantWrite { db in db.add(transactionObserver: transactionObserver, extent: extent) }
     }
 
     /// Stops notifying `transactionObserver`.
     public func remove(transactionObserver: some TransactionObserver) {
-        nonisolated(unsafe) let observer = transactionObserver
-        unsafeReentrantWrite { db in db.remove(transactionObserver: observer) }
+        unsafeReentrantWrite { db in db.remove(transactionObserver: transactionObserver) }
     }
 }

@@ -39,7 +39,7 @@ public struct PrimaryKeyDiffScanner<Record: FetchableRecord & MutablePersistable
     private let primaryKeyColumns: [String]
     private let items: [Item]
 
-    private struct Item {
+    fileprivate struct Item {
         let key: [DatabaseValue]
         let row: Row
         let record: Record
@@ -199,5 +199,5 @@ extension QueryInterfaceRequest: QueryInterfaceRequestProtocol {}
 
 extension PrimaryKeyDiff: Sendable where Record: Sendable {}
 
-// Rows and records are immutable values here.
-extension PrimaryKeyDiffScanner: @unchecked Sendable where Record: Sendable {}
+extension PrimaryKeyDiffScanner: Sendable where Record: Sendable {}
+extension PrimaryKeyDiffScanner.Item: Sendable where Record: Sendable {}

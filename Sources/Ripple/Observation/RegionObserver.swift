@@ -10,7 +10,7 @@ import Foundation
 /// Two subclasses say what a commit does: ``ClosureRegionObserver`` (a region observation)
 /// and `ValueObservationRunner` (a value observation, which is its own region observer, so
 /// that each observation is one object, W6m).
-// @unchecked Sendable: `region` is only used on the writer's queue (it changes through the
+// Unchecked Sendable: `region` is only used on the writer's queue (it changes through the
 // broker); subclasses say why their own state is safe.
 class RegionObserver: TransactionObserver, @unchecked Sendable {
     /// The observed region; changed through `DatabaseObservationBroker.setRegion(_:of:)`.
@@ -52,7 +52,7 @@ class RegionObserver: TransactionObserver, @unchecked Sendable {
 }
 
 /// The region observer of a ``DatabaseRegionObservation``: a handler, and a cancellation.
-// @unchecked Sendable: `onChange` is only read and written on the writer's queue (where the
+// Unchecked Sendable: `onChange` is only read and written on the writer's queue (where the
 // broker calls the observer, and where `letHandlerGo()` runs), and `cancellation` is
 // thread-safe.
 final class ClosureRegionObserver: RegionObserver, @unchecked Sendable {

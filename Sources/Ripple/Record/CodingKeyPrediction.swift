@@ -53,10 +53,17 @@ struct CodingKeyPrediction {
         guard MemoryLayout<Key>.size < MemoryLayout<UnsafeRawPointer>.size else { return nil }
         switch MemoryLayout<Key>.size {
         case 0: return 0
-        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
-        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
-        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 1: return UInt64(load(key, as: UInt8.self))
+        case 2: return UInt64(load(key, as: UInt16.self))
+        case 4: return UInt64(load(key, as: UInt32.self))
         default: return nil
         }
+    }
+
+    /// The bytes of `key` as an integer of its size, which holds no reference (see above;
+    /// the cast checks that the sizes are equal).
+    @inline(__always)
+    private static func load<Key, Bits: FixedWidthInteger>(_ key: Key, as: Bits.Type) -> Bits {
+        unsafeBitCast(key, to: Bits.self)
     }
 }

@@ -68,13 +68,22 @@ final class DatabaseRowDecoder: Decoder {
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    // @exclusivity(unchecked): see the measurement at Database's fields.
+    /// The keyed container handed out last. Debug builds keep the runtime's exclusivity
+    /// checks; release builds skip them (Shortcuts table, Benchmarks/README.md).
+    #if DEBUG
+    private var last = LastContainer()
+    #else
+    @exclusivity(unchecked) private var last = LastContainer()
+    #endif
+
     /// The keyed container handed out last, and the type of its keys. It is kept in raw
-    /// memory, typed by `lastKeyType`, because a dynamic cast back from `Any` would cost as
+    /// memory, typed by `keyType`, because a dynamic cast back from `Any` would cost as
     /// much as building a new one.
-    @exclusivity(unchecked) private var lastContainer: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) private var destroyLastContainer: ((UnsafeMutableRawPointer) -> Void)?
-    @exclusivity(unchecked) private var lastKeyType: ObjectIdentifier?
+    private struct LastContainer {
+        var container: UnsafeMutableRawPointer?
+        var destroy: ((UnsafeMutableRawPointer) -> Void)?
+        var keyType: ObjectIdentifier?
+    }
 
     /// The row of a decoder made for a copied row, kept alive by the decoder (a statement
     /// row keeps its decoder: it releases the decoder's state when it ends).
@@ -89,7 +98,7 @@ final class DatabaseRowDecoder: Decoder {
     }
 
     deinit {
-        if let lastContainer { destroyLastContainer?(lastContainer) }
+        if let container = last.container { last.destroy?(container) }
         // Containers kept beyond the decoder fail their check.
         state.release(generation: generation)
     }
@@ -97,10 +106,10 @@ final class DatabaseRowDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         state.check(generation)
         state.rewind()
-        // The memory of `lastContainer` was initialized as a `KeyedDecodingContainer<Key>`
-        // when `lastKeyType` was set to `Key`.
-        if lastKeyType == ObjectIdentifier(Key.self), let lastContainer {
-            return lastContainer.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
+        // The memory of `last.container` was initialized as a `KeyedDecodingContainer<Key>`
+        // when `last.keyType` was set to `Key`.
+        if last.keyType == ObjectIdentifier(Key.self), let container = last.container {
+            return container.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self).pointee
         }
         return makeContainer(keyedBy: Key.self)
     }
@@ -108,17 +117,18 @@ final class DatabaseRowDecoder: Decoder {
     /// A new container, kept for the next records.
     @inline(never)
     private func makeContainer<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-        if let lastContainer { destroyLastContainer?(lastContainer) }
+        if let container = last.container { last.destroy?(container) }
         let container = KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(state: state, generation: generation))
         let slot = UnsafeMutablePointer<KeyedDecodingContainer<Key>>.allocate(capacity: 1)
         slot.initialize(to: container)
-        lastContainer = UnsafeMutableRawPointer(slot)
-        destroyLastContainer = { raw in
-            let slot = raw.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self)
-            slot.deinitialize(count: 1)
-            slot.deallocate()
-        }
-        lastKeyType = ObjectIdentifier(Key.self)
+        last = LastContainer(
+            container: UnsafeMutableRawPointer(slot),
+            destroy: { raw in
+                let slot = raw.assumingMemoryBound(to: KeyedDecodingContainer<Key>.self)
+                slot.deinitialize(count: 1)
+                slot.deallocate()
+            },
+            keyType: ObjectIdentifier(Key.self))
         return container
     }
 
@@ -134,7 +144,7 @@ final class DatabaseRowDecoder: Decoder {
 /// What the decoder and the keyed containers of a row read: the row, and the predicted
 /// column indexes, in storage that is never freed (see ``_ImmortalDecodingStorage``).
 /// Never deallocated: states not in use wait in a pool.
-final class RecordDecodingState: @unchecked Sendable {  // used by one decoder at a time; the pool of states is behind `lock`
+final class RecordDecodingState {  // used by one decoder at a time; the free ones wait behind a lock
     /// The state's storage, read by keyed containers without reference counting.
     let storage = _ImmortalDecodingStorage()
 
@@ -145,11 +155,10 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
     // States not in use. They stay allocated, and so does their storage: that is what
     // makes the containers' uncounted references to it safe. There are never more than the
     // decoders that were alive at once.
-    private nonisolated(unsafe) static var free: [RecordDecodingState] = []
-    private static let lock = NSLock()
+    private static let free = LockedState<[RecordDecodingState]>([])
 
     static func acquire(for row: Row) -> RecordDecodingState {
-        let state = lock.withLock { free.popLast() } ?? RecordDecodingState()
+        let state = free.withLock { $0.popLast() } ?? RecordDecodingState()
         state.storage.pointer.pointee.attach(row)
         return state
     }
@@ -157,9 +166,9 @@ final class RecordDecodingState: @unchecked Sendable {  // used by one decoder a
     /// Gives the state back, once for a generation (the row and its decoder may both ask):
     /// containers kept beyond this point fail their check.
     func release(generation expected: UInt64) {
-        Self.lock.withLock {
+        Self.free.withLock { free in
             guard storage.pointer.pointee.detach(generation: expected) else { return }
-            Self.free.append(self)
+            free.append(self)
         }
     }
 
@@ -237,7 +246,7 @@ struct RecordDecodingStorage {
         columnCount = row.count
         if let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
             columnIndexCache = cache
-            predictions = cache.recordPredictions
+            predictions = cache.state.recordPredictions
         }
     }
 
@@ -248,7 +257,7 @@ struct RecordDecodingStorage {
         row = nil
         if let cache = columnIndexCache {
             if let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
-                cache.recordPredictions = predictions
+                cache.state.recordPredictions = predictions
             }
             columnIndexCache = nil
         }

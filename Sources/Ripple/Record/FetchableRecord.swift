@@ -34,9 +34,13 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
     @usableFromInline var row: Row
 
     /// With an adapter: the adapted row records are built from (a plain optional, checked
-    /// at each record without exclusivity checks or metadata), and the adapter.
-    // @exclusivity(unchecked): see the measurement at Database's fields.
+    /// at each record without metadata, and in release builds without exclusivity checks:
+    /// Shortcuts table, Benchmarks/README.md), and the adapter.
+    #if DEBUG
+    @usableFromInline var adaptedRow: Row?
+    #else
     @exclusivity(unchecked) @usableFromInline var adaptedRow: Row?
+    #endif
     let adapter: (any RowAdapter)?
 
     @usableFromInline

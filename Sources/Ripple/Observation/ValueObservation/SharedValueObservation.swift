@@ -50,8 +50,7 @@ extension ValueObservation {
 
 /// A value observation shared by several subscribers: see
 /// ``ValueObservation/shared(in:scheduling:extent:)``.
-// @unchecked Sendable: its mutable state is in a `LockedState`; the rest is immutable.
-public final class SharedValueObservation<Value: Sendable>: @unchecked Sendable {
+public final class SharedValueObservation<Value: Sendable>: Sendable {
     public typealias Element = Value
 
     fileprivate typealias StartObservation = @Sendable (

@@ -1,6 +1,6 @@
 /// The part of a started value observation that depends on the type of its values: the
 /// pipeline that fetches them, and the change handler (see ``ValueObservationRunner``).
-// @unchecked Sendable: `pipeline` and `onChange` are only read and written inside
+// Unchecked Sendable: `pipeline` and `onChange` are only read and written inside
 // `state.withLock`; the rest is the base class's.
 final class TypedValueObservationRunner<Value: Sendable>: ValueObservationRunner, @unchecked Sendable {
     /// The application's closures (its fetch, its change handler): let go once cancelled,

@@ -173,19 +173,18 @@ extension ValueObservation {
 }
 
 /// Writes the lines of `ValueObservation.print(_:to:)`, one at a time.
-final class ValueObservationPrinter: @unchecked Sendable {  // the stream is only used behind `lock`
+final class ValueObservationPrinter: Sendable {
     private let prefix: String
-    private var stream: (any TextOutputStream & Sendable)?
-    private let lock = NSLock()
+    private let stream: LockedState<(any TextOutputStream & Sendable)?>
 
     init(prefix: String, stream: (any TextOutputStream & Sendable)?) {
         self.prefix = prefix.isEmpty ? "" : "\(prefix): "
-        self.stream = stream
+        self.stream = LockedState(stream)
     }
 
     func print(_ message: String) {
         let line = prefix + message
-        lock.withLock {
+        stream.withLock { stream in
             if stream != nil {
                 // (One write a message, without a line feed, as GRDB writes them.)
                 stream?.write(line)

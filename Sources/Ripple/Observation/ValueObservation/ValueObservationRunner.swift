@@ -10,7 +10,7 @@ import Foundation
 /// the compiler cannot specialize (a class whose values only the application knows) looks
 /// up the metadata of each generic type it touches, each time, on the fetch, commit and
 /// delivery paths (measured: Benchmarks/README.md, "Shortcuts").
-// @unchecked Sendable: what fetches, deliveries and cancellation share across threads is
+// Unchecked Sendable: what fetches, deliveries and cancellation share across threads is
 // behind `state`'s lock (`onError` and the subclass's handlers too); `region` and
 // `hasTrackedRegion` are only used on the writer's queue; the other properties are
 // immutable.

@@ -20,26 +20,13 @@ enum OutOfAccessRelease {
     /// soon, on a queue of its own, which runs no access.
     static func release(_ value: consuming Any) {
         if !AccessChain.isInsideAnyAccess && AccessContext.current == nil { return }
-        let box = HandedOver(value)
-        queue.async { box.release() }
+        // Behind a lock only to cross to the queue: the sender keeps no reference to it.
+        let box = LockedState<Any?>(consume value)
+        queue.async { _ = box.withLock { $0.take() } }
     }
 
     /// Waits until what was handed over so far is released (for tests).
     static func waitForPendingReleases() {
         queue.sync {}
-    }
-
-    // @unchecked Sendable: the sender keeps no reference to the value it boxes, and only
-    // the queue's block reads it, once.
-    private final class HandedOver: @unchecked Sendable {
-        private var value: Any?
-
-        init(_ value: consuming Any) {
-            self.value = consume value
-        }
-
-        func release() {
-            value = nil
-        }
     }
 }
