@@ -83,7 +83,9 @@ struct JoinPlan {
         var sql = ""
         for part in parts.dropFirst() where isSelected(part) {
             context.qualifier = part.sqlName
-            for selection in part.request.selection { sql += try ", " + selection.resolved(db).sql(&context) }
+            for selection in part.request.selection {
+                for resolved in try selection.resolved(db, table: part.request.tableName) { sql += ", " + resolved.sql(&context) }
+            }
         }
         // (A request that selects none of its own columns starts with a comma here.)
         context.qualifier = parts[0].sqlName
@@ -207,6 +209,7 @@ extension QueryInterfaceRequest {
             switch selection.kind {
             case .allColumns, .qualifiedAllColumns: count += try db.columns(in: tableName).count
             case .expression, .aliased, .literal, .whenConnected: count += 1
+            case .allColumnsExcluding: count += try selection.resolved(db, table: tableName).count
             }
         }
         return count

@@ -136,6 +136,9 @@ public struct SQLSelection: Sendable {
         /// A selection made with the connection, when the request runs (the aggregates
         /// of associations, which need the schema): see `resolved(_:)`.
         case whenConnected(@Sendable (Database) throws -> SQLSelection)
+        /// `allColumns(excluding:)`: the columns of the request's table but these
+        /// (lowercased), read when the request runs.
+        case allColumnsExcluding(Set<String>)
     }
 
     let kind: Kind
@@ -151,7 +154,7 @@ public struct SQLSelection: Sendable {
     var countableExpression: SQLExpression? {
         switch kind {
         case .expression(let expression), .aliased(let expression, _): return expression
-        case .allColumns, .qualifiedAllColumns, .literal, .whenConnected: return nil
+        case .allColumns, .qualifiedAllColumns, .literal, .whenConnected, .allColumnsExcluding: return nil
         }
     }
 
@@ -167,16 +170,40 @@ public struct SQLSelection: Sendable {
         case .expression(let expression): return expression.sql(&context)
         case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
         case .literal(let fragment): return context.bind(sql: fragment.sql, values: fragment.values)
-        case .whenConnected:
+        case .whenConnected, .allColumnsExcluding:
             assertionFailure("a selection made with the connection is resolved before its SQL is written")
             return "NULL"
         }
     }
 
-    /// The selection, made with the connection if it waits for one.
-    func resolved(_ db: Database) throws -> SQLSelection {
-        guard case .whenConnected(let make) = kind else { return self }
-        return try make(db)
+    /// Whether the selection is made with the connection, when the request runs.
+    var waitsForConnection: Bool {
+        switch kind {
+        case .whenConnected, .allColumnsExcluding: return true
+        default: return false
+        }
+    }
+
+    /// The selections this one stands for in a request of `table`, made with the
+    /// connection if it waits for one.
+    func resolved(_ db: Database, table: String) throws -> [SQLSelection] {
+        switch kind {
+        case .whenConnected(let make):
+            return try [make(db)]
+        case .allColumnsExcluding(let excluded):
+            return try db.columns(in: table)
+                .filter { !excluded.contains($0.name.lowercased()) }
+                .map { Column($0.name).sqlSelection }
+        default:
+            return [self]
+        }
+    }
+
+    /// All columns but these: `Player.select(.allColumns(excluding: ["secret"]))`.
+    ///
+    /// - Parameter excludedColumns: The names of the columns to leave out.
+    public static func allColumns(excluding excludedColumns: some Collection<String>) -> SQLSelection {
+        SQLSelection(.allColumnsExcluding(Set(excludedColumns.map { $0.lowercased() })))
     }
 }
 

@@ -225,7 +225,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let plan = JoinPlan(self)
         plan?.enter(&context)
         if isDistinct { sql += "DISTINCT " }
-        var selectionSQL = try selection.map { try $0.resolved(db).sql(&context) }.joined(separator: ", ")
+        let selection = try self.selection.contains(where: \.waitsForConnection)
+            ? self.selection.flatMap { try $0.resolved(db, table: tableName) }
+            : self.selection
+        var selectionSQL = selection.map { $0.sql(&context) }.joined(separator: ", ")
         if let plan {
             selectionSQL += try plan.joinedSelectionSQL(db, &context)
             if selectionSQL.hasPrefix(", ") { selectionSQL.removeFirst(2) }

@@ -16,6 +16,15 @@ extension SQLSelectable where Self == Column {
     public static var rowID: Self { Column.rowID }
 }
 
+extension SQLSelectable where Self == SQLSelection {
+    /// All columns but these: `Player.select(.allColumns(excluding: ["secret"]))`.
+    ///
+    /// - Parameter excludedColumns: The names of the columns to leave out.
+    public static func allColumns(excluding excludedColumns: some Collection<String>) -> SQLSelection {
+        SQLSelection.allColumns(excluding: excludedColumns)
+    }
+}
+
 extension SQLSelectable where Self == AllColumns {
     /// All columns, selected: `[.allColumns, .rowID]`.
     public static var allColumns: AllColumns { AllColumns() }
