@@ -91,6 +91,10 @@ final class OracleRun {
     /// The triggers whose action inserts into their target (lowercased names).
     var insertingTriggers: Set<String> = []
     var views: [OracleView] = []
+    /// The ground truth of each association request observed (see `OracleAssociations`),
+    /// by its watch's query label: whether a transaction changed it says whether its
+    /// observations must be notified.
+    var associationTruths: [String: @Sendable (Database) throws -> [String]] = [:]
     var indexes: [String] = []
     var nameCounter = 0
 

@@ -10,6 +10,7 @@ extension OracleRun {
             results[query] = try Snapshot.query(db.sqliteConnection!, query).rows
                 .map { $0.map { $0 ?? "NULL" }.joined(separator: "|") }.sorted()
         }
+        for (query, truth) in associationTruths { results[query] = try truth(db) }
         return results
     }
 

@@ -72,6 +72,7 @@ extension OracleRun {
             for table in tables { try startManyObservations(of: table) }
         }
         for view in views { try startObservations(of: view) }
+        for table in tables { try startAssociationObservations(of: table) }
         try startRegionWatch(WatchSpec(target: .fullDatabase, label: "region of the full database"), tracking: [DatabaseRegion.fullDatabase])
         try startRegionWatch(WatchSpec(target: .schema, label: "region of sqlite_master"), tracking: [Table<Row>("sqlite_master")])
         try prepareKeptStatements()

@@ -130,7 +130,7 @@ struct JoinPlan {
     /// The layout of fetched rows: the request's own columns and annotations in the row,
     /// each included association's columns in a scope named after its key. Nil when no
     /// association is included.
-    func rowAdapter(_ db: Database) throws -> (any RowAdapter)? {
+    func rowAdapter(_ db: Database) throws -> _AssociationRowAdapter? {
         guard parts.contains(where: { $0.join?.selection == .scoped }) else { return nil }
         // The scope of each part: its own when included, else the one of the part it is
         // joined to (for annotations, and for associations included through a join).
@@ -152,7 +152,7 @@ struct JoinPlan {
             scopes[scope].indexes += column..<(column + count)
             column += count
         }
-        return _AssociationRowAdapter(root: ScopeLayout.tree(scopes, 0))
+        return _AssociationRowAdapter(root: ScopeLayout.tree(scopes, 0), columnCount: column)
     }
 }
 
@@ -187,16 +187,24 @@ struct _AssociationRowAdapter: RowAdapter {
     }
 
     let root: Node
+    /// The number of columns the request selects, when the layout was made from the
+    /// schema.
+    let columnCount: Int
 
     func layout(forColumns columns: [String]) throws -> RowAdapterLayout {
-        try Self.layout(root, columns)
+        // Other columns: SQLite compiled the statement again for another schema. The
+        // indexes no longer say which table each column comes from.
+        guard columns.count == columnCount else {
+            throw DatabaseError(message: """
+                the schema changed while the request ran (\(columns.count) columns where its \
+                associations expected \(columnCount)): run it again
+                """)
+        }
+        return try Self.layout(root, columns)
     }
 
     private static func layout(_ node: Node, _ columns: [String]) throws -> RowAdapterLayout {
-        guard node.indexes.allSatisfy({ $0 < columns.count }) else {
-            throw DatabaseError(message: "the request selects \(columns.count) columns, fewer than its associations need")
-        }
-        return try RowAdapterLayout(columns: columns, indexes: node.indexes)
+        try RowAdapterLayout(columns: columns, indexes: node.indexes)
             .withScopes(node.scopes.mapValues { try layout($0, columns) })
     }
 }

@@ -120,6 +120,20 @@ extension Table {
         all().joining(optional: association)
     }
 
+    /// See `QueryInterfaceRequest.annotated(with:)`.
+    ///
+    /// - Parameter aggregates: Aggregates of associations of this table.
+    public func annotated(with aggregates: AssociationAggregate<RowDecoder>...) -> QueryInterfaceRequest<RowDecoder> {
+        all().annotated(with: aggregates)
+    }
+
+    /// See `QueryInterfaceRequest.having(_:)`.
+    ///
+    /// - Parameter predicate: A condition on aggregates of associations of this table.
+    public func having(_ predicate: AssociationAggregate<RowDecoder>) -> QueryInterfaceRequest<RowDecoder> {
+        all().having(predicate)
+    }
+
     /// A request of all rows, the table named by `alias` in the SQL.
     ///
     /// - Parameter alias: The alias.

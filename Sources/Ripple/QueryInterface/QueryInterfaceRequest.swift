@@ -377,10 +377,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
         let sql = try makeSQL(db, forSingleResult: forSingleResult)
-        let statement = try db.cachedStatement(sql: sql.sql)
+        var statement = try db.cachedStatement(sql: sql.sql)
+        var adapter = joins.isEmpty ? nil : try JoinPlan(self)?.rowAdapter(db)
+        if let expected = adapter?.columnCount, expected != statement.columnCount {
+            // The schema changed since the statement or the schema facts were cached (a
+            // column was added): read both again.
+            db.clearSchemaCache()
+            statement = try db.makeStatement(sql: sql.sql)
+            adapter = try JoinPlan(self)?.rowAdapter(db)
+        }
         // The statement carries its arguments, as in GRDB, for code that runs it directly.
         try statement.setArguments(sql.arguments)
-        let adapter = joins.isEmpty ? nil : try JoinPlan(self)?.rowAdapter(db)
         var prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
         prepared.supplementaryFetch = try AssociationPrefetcher(self)?.fetch
         if db.observation.recordedRegion != nil {

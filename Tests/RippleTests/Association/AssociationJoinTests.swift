@@ -211,6 +211,18 @@ final class AssociationJoinTests: XCTestCase {
         }
     }
 
+    func testAddedColumnDoesNotShiftTheScopes() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let request = Book.including(required: Book.author).filter(key: 2)
+            XCTAssertEqual(try Row.fetchOne(db, request)?.scopes["author"]?["name"], "Melville")
+            try db.execute(sql: "ALTER TABLE books ADD COLUMN pages INTEGER DEFAULT 100")
+            let row = try XCTUnwrap(Row.fetchOne(db, request))
+            XCTAssertEqual(row["pages"], 100)
+            XCTAssertEqual(row.scopes["author"], ["id": 2, "name": "Melville", "countryCode": nil])
+        }
+    }
+
     func testCountAndDeleteOfJoinedRequests() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
