@@ -101,7 +101,7 @@ extension DatabaseObservationBroker {
                     observer.databaseWillChange(with: event)
                     // (The default implementation, of an observer that does not implement
                     // the method, tells nothing.)
-                    if entry.wantsPreUpdateEvents { toldObservers = true }
+                    if entry.wantsPreUpdateEvents { transaction.toldObservers = true }
                 }
             }
         } else {

@@ -61,10 +61,10 @@ extension DatabaseObservationBroker {
         deliver(savepoints.removeAll())
         do {
             try askObserversToCommit()
-            completion = .committed
+            transaction.commitHook(vetoedBy: nil)
             return true
         } catch {
-            completion = .cancelledCommit(error)
+            transaction.commitHook(vetoedBy: error)
             return false
         }
     }
@@ -73,20 +73,9 @@ extension DatabaseObservationBroker {
         database.externalChangesTransactionDidEnd(committed: false)
         guard !database.observation.runsUnobservedWork else { return }
         _ = savepoints.removeAll()
-        if case .cancelledCommit = completion {
-            endExecution()
-            return
-        }
-        if isExplicitTransaction {
-            endExecution()
-            completion = .rolledBack
-        } else {
-            // The implicit transaction of a statement run outside of any transaction: the
-            // statement failed, or SQLite retries it after compiling it again (it found the
-            // schema changed), and it goes on. Its changes so far are gone; the statement's
-            // end tells which.
-            execution?.discardChanges()
-            implicitTransactionRolledBack = true
+        switch transaction.rollbackHook() {
+        case .endExecution: endExecution()
+        case .discardChanges: execution?.discardChanges()
         }
     }
 
@@ -106,30 +95,14 @@ extension DatabaseObservationBroker {
 
     // MARK: - End of transactions
 
-    /// After a statement that succeeded: announces the end of the transaction it ended.
-    func endTransactionIfNeeded(after statement: Statement) throws {
-        switch completion {
-        case .committed:
-            notifyCommit()
-        case .rolledBack:
-            if database.isReadOnly { resetTransaction() } else { notifyRollback() }
-        case .cancelledCommit(let error):
-            notifyRollback()
-            throw error
-        case .none:
-            // A transaction that wrote nothing ends without SQLite's hooks. As in GRDB,
-            // observers hear of it all the same when the code opened it (BEGIN ... COMMIT,
-            // SAVEPOINT ... RELEASE): code that waits for the next commit then always
-            // hears of it, and `notifyChanges(in:)` works in such a transaction. Read-only
-            // accesses are not announced.
-            let report = statement.report
-            let endsTransaction = report.transactionEffect == .commit
-                || (report.savepointEffect.map { if case .release = $0 { return true } else { return false } } ?? false)
-            guard endsTransaction, isExplicitTransaction, !database.isInsideTransaction else { return }
-            guard !database.isReadOnly else {
-                resetTransaction()
-                return
-            }
+    /// Does what an event of the transaction's state asks.
+    func perform(_ end: TransactionState.End) throws {
+        switch end {
+        case .none: break
+        case .commit: notifyCommit()
+        case .rollback: notifyRollback()
+        case .forget: resetTransaction()
+        case .commitUnlessVetoed:
             deliver(savepoints.removeAll())
             do {
                 try askObserversToCommit()
@@ -138,16 +111,9 @@ extension DatabaseObservationBroker {
                 throw error
             }
             notifyCommit()
-        }
-    }
-
-    /// A hook fired outside of any statement Ripple ran (SQLite commits some statements
-    /// when they are reset or finalized): the transaction's end is announced now.
-    func settleCompletionWithoutStatement() {
-        switch completion {
-        case .committed: notifyCommit()
-        case .rolledBack, .cancelledCommit: notifyRollback()
-        case .none: break
+        case .rollbackThrowing(let error):
+            notifyRollback()
+            throw error
         }
     }
 
@@ -156,10 +122,7 @@ extension DatabaseObservationBroker {
     /// the transaction touched (the others have nothing to hear). The work is that of the
     /// observers called back, whatever the number of region observers.
     private func endTransaction(announced: Bool = true) -> [ObserverEntry] {
-        completion = .none
-        implicitTransactionRolledBack = false
-        isExplicitTransaction = false
-        toldObservers = false
+        transaction.end()
         endExecution()
         _ = savepoints.removeAll()
         for entry in stoppedEntries { entry.isStopped = false }
