@@ -24,68 +24,28 @@ import CRippleSupport
 final class DatabaseObservationBroker: StatementExecutionHook {
     /// The connection owns its broker, which never outlives it.
     ///
-    /// `unowned(unsafe)`: a safe `unowned` reference is checked and counted at each use,
+    /// Unowned and unchecked: a safe `unowned` reference is checked and counted at each use,
     /// for each statement (measured: Benchmarks/README.md, "Shortcuts"). The database owns the broker and
     /// clears its statement hook (the broker) when it closes, before it can go.
     unowned(unsafe) let database: Database
     /// The raw connection, for the hooks: valid until `connectionWillClose()`.
     let connection: OpaquePointer
 
-    // Exclusivity: the state below is confined to the connection's queue, and no callback
-    // of an observer runs inside a mutating access to it (loops walk copies, and observers
-    // are released after the registry changed). The runtime's dynamic checks of these
-    // fields cost a third of the broker's time per statement, so they are unchecked
-    // (measured: Benchmarks/README.md, "Shortcuts").
-    @exclusivity(unchecked) var registry = ObserverRegistry()
-    @exclusivity(unchecked) var savepoints = SavepointStack()
-    /// The statement whose row changes are being collected. Set through
-    /// `collect(_:)` and `endExecution()`, which keep the row hooks' context in step.
-    @exclusivity(unchecked) private(set) var execution: StatementExecution?
+    #if DEBUG
+    /// What the broker changes as statements run (see ``BrokerState``); the runtime checks
+    /// its exclusivity in debug builds (the tests).
+    var state = BrokerState()
+    #else
+    @exclusivity(unchecked) var state = BrokerState()  // Shortcuts table, Benchmarks/README.md
+    #endif
     /// What the row callbacks reach through their context pointer (`RowHooks.swift`).
     let hookContext = _PinnedValue(RowHookContext())
-    /// The current transaction: how it ends, and whether observers must hear of it.
-    @exclusivity(unchecked) var transaction = TransactionState()
-    /// The observers that accepted some kind of change of the starting statement, with
-    /// their answers (one bit per question); reused from statement to statement.
-    @exclusivity(unchecked) var answers: [(entry: ObserverEntry, mask: UInt64)] = []
-    /// The answers of statements with too many questions for a mask.
-    @exclusivity(unchecked) var unmaskedAcceptances: [StatementActivation.Acceptance] = []
-    /// The observers of the running execution's active users, in the same order, held
-    /// from the questions before the statement to the end of its execution. With one
-    /// active user, its events are told through this reference: the references of a
-    /// weakly referenced object are counted in its side table, where a weak load and the
-    /// release that follows cost two slow atomic operations (measured: Benchmarks/README.md, "Shortcuts").
-    /// An observer is thus kept alive while a statement it observes
-    /// runs.
-    @exclusivity(unchecked) var liveObservers: [any TransactionObserver] = []
-    /// The running statement, when it has no execution because it was inert (see
-    /// `startExecution(of:)`).
-    @exclusivity(unchecked) var inertStatement: Statement?
-    /// The last statement found inert with no application observer to ask, and what that
-    /// finding rests on (see ``InertFinding``).
-    @exclusivity(unchecked) private var lastInertFinding: InertFinding?
-    /// Keeps the report of `lastInertFinding` alive, so that its identity is not reused.
-    @exclusivity(unchecked) private var lastInertReport: StatementReport?
-    /// The entries whose `hasTransactionImpact` the current transaction set (see
-    /// `markImpacted(_:)`).
-    @exclusivity(unchecked) var impactedEntries: [ObserverEntry] = []
-    /// Counts the ends of transactions, where `hasTransactionImpact` is cleared (and only
-    /// there): within one epoch, an entry once touched stays so.
-    @exclusivity(unchecked) var impactEpoch = 0
-    /// The entries stopped until the next transaction.
-    @exclusivity(unchecked) var stoppedEntries: [ObserverEntry] = []
-    /// Transaction callbacks that remain to be called (see ``NotificationRound``).
-    @exclusivity(unchecked) var round = NotificationRound()
-    /// The row callback installed, if any.
-    @exclusivity(unchecked) var installedRowHook: RowHook?
     /// Set when SQLite compiles a stepping statement again: the next row callback first
     /// makes the broker read its new report.
     var recompilationIsPending: Bool {
         get { hookContext.pointer.pointee.recompilationIsPending }
         set { hookContext.pointer.pointee.recompilationIsPending = newValue }
     }
-    /// What the broker knows of the schema, until it changes.
-    @exclusivity(unchecked) var schema = SchemaKnowledge()
 
     /// Whether the linked SQLite has the pre-update hook (Debian's and Apple's do).
     static let supportsPreUpdateHook: Bool = sqlite3_compileoption_used("ENABLE_PREUPDATE_HOOK") != 0
@@ -98,7 +58,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         self.database = database
         self.connection = database.sqliteConnection!
         super.init()
-        hookContext.pointer.pointee.broker = Unmanaged.passUnretained(self)
+        hookContext.pointer.pointee.broker = _CallbackContext.unretained(self)
         installTransactionHooks()
     }
 
@@ -126,18 +86,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     func stopObservingUntilNextTransaction(_ observer: any TransactionObserver) {
-        guard let entry = registry.entry(of: observer), !entry.isStopped else { return }
-        entry.isStopped = true
-        stoppedEntries.append(entry)
+        guard let entry = registry.entry(of: observer) else { return }
+        state.impacts.stop(entry)
     }
 
     /// Region observers touched by the current transaction: `hasTransactionImpact` is set
     /// through here, so that the end of the transaction visits them, and not every
     /// observer (a commit costs the same with 10,000 observations as with a few).
     func markImpacted(_ entry: ObserverEntry) {
-        guard !entry.hasTransactionImpact else { return }
-        entry.hasTransactionImpact = true
-        impactedEntries.append(entry)
+        state.impacts.markImpacted(entry)
     }
 
     // MARK: - The current broker, for stopObservingDatabaseChangesUntilNextTransaction()
@@ -186,7 +143,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     /// Ends the collection of the current statement's changes.
     func endExecution() {
-        execution = nil
+        state.run.execution = nil
         hookContext.pointer.pointee.log = nil
         // (A loop: removeAll(keepingCapacity:) costs more (measured: Benchmarks/README.md, "Shortcuts").)
         while liveObservers.popLast() != nil {}
@@ -200,7 +157,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHook()
             return
         }
-        if let finding = lastInertFinding, finding.holds(for: statement, generation: registry.generation, impactEpoch: impactEpoch, schemaFactsVersion: schema.usableVersion) {
+        if let finding = state.run.lastInertFinding, finding.holds(for: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: schema.usableVersion) {
             // The same statement, found inert already, and nothing it rests on changed.
             becomeInert(statement)
             return
@@ -236,24 +193,24 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             execution = makeExecution(of: statement, cache: cache, totalChanges: totalChanges)
             reused = false
         }
-        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: impactedEntries.isEmpty, impactEpoch: impactEpoch) {
+        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch) {
             if cache.isCacheable, registry.userEntries.isEmpty, let version = schema.usableVersion {
-                lastInertFinding = InertFinding(
-                    statement: statement, generation: registry.generation, impactEpoch: impactEpoch, schemaFactsVersion: version)
-                if lastInertReport !== statement.report { lastInertReport = statement.report }
+                state.run.lastInertFinding = InertFinding(
+                    statement: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: version)
+                if state.run.lastInertReport !== statement.report { state.run.lastInertReport = statement.report }
             }
             becomeInert(statement)
             return
         }
         // A new execution starts with the counter already; one that serves again restarts.
         if reused { execution.restart(totalChanges: totalChanges) }
-        if execution.needsRowEvents(regionObserversAreUntouched: impactedEntries.isEmpty, impactEpoch: impactEpoch) || !registry.regionIndex.fullDatabase.isEmpty {
+        if execution.needsRowEvents(regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch) || !registry.regionIndex.fullDatabase.isEmpty {
             installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
         } else {
             uninstallRowHook()
         }
         hookContext.pointer.pointee.log = execution.log.pointer
-        self.execution = consume execution
+        state.run.execution = consume execution
     }
 
     /// Whether every observer of the full database knows the transaction touched it.
@@ -282,11 +239,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         if execution?.runs(statement) == true { finishExecution(succeeded: true) }
         refreshSchemaFactsIfNeeded(after: statement)
         applySavepointEffect(of: statement.report)
-        let report = statement.report
         try perform(transaction.statementDidFinish(
             endsTransaction: {
-                if report.transactionEffect == .commit { return true }
-                if case .release? = report.savepointEffect { return true }
+                if statement.report.transactionEffect == .commit { return true }
+                if case .release? = statement.report.savepointEffect { return true }
                 return false
             },
             isInsideTransaction: { database.isInsideTransaction },
@@ -343,7 +299,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// them in the savepoint stack) when it succeeded, drops them when SQLite undid them.
     func finishExecution(succeeded: Bool) {
         // (Moved out, not copied: a copy is a retain and a release more.)
-        guard let execution = execution.take() else { return }
+        guard let execution = state.run.execution.take() else { return }
         hookContext.pointer.pointee.log = nil
         defer { endExecution() }
         guard succeeded else { return }

@@ -96,7 +96,13 @@ extension DatabaseObservationBroker {
     // MARK: - End of transactions
 
     /// Does what an event of the transaction's state asks.
+    @inline(__always)
     func perform(_ end: TransactionState.End) throws {
+        if case .none = end { return }
+        try performEnd(end)
+    }
+
+    private func performEnd(_ end: TransactionState.End) throws {
         switch end {
         case .none: break
         case .commit: notifyCommit()
@@ -111,9 +117,10 @@ extension DatabaseObservationBroker {
                 throw error
             }
             notifyCommit()
-        case .rollbackThrowing(let error):
+        case .rollbackThrowingVeto:
+            let error = transaction.vetoError
             notifyRollback()
-            throw error
+            if let error { throw error }
         }
     }
 
@@ -125,17 +132,11 @@ extension DatabaseObservationBroker {
         transaction.end()
         endExecution()
         _ = savepoints.removeAll()
-        for entry in stoppedEntries { entry.isStopped = false }
-        stoppedEntries.removeAll(keepingCapacity: true)
         let users = registry.userEntries
-        // (Sorted in place, and merged into one new list without the removed entries: the
-        // sorted copy, the merged list and the filtered one were three lists to make for each
-        // commit, W8.)
-        impactedEntries.sort { $0.id < $1.id }
-        let entries = Self.merged(users, impactedEntries)
-        impactedEntries.removeAll(keepingCapacity: true)
-        // (The callers clear the marks of the entries returned.)
-        impactEpoch &+= 1
+        // (Merged into one new list without the removed entries: a sorted copy, the merged
+        // list and the filtered one were three lists to make for each commit, W8. The
+        // callers clear the marks of the entries returned.)
+        let entries = state.impacts.end { impacted in Self.merged(users, impacted) }
         // (Only application observers are held weakly, or for the next transaction.)
         if users.contains(where: { $0.observer == nil }) {
             for entry in registry.removeUserEntries(where: { $0.observer == nil }) { entry.release() }

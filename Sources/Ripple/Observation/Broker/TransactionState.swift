@@ -19,7 +19,8 @@ struct TransactionState {
         case commitVetoed(any Error)
     }
 
-    /// What the broker does at the end of a transaction.
+    /// What the broker does at the end of a transaction. (No payload: a plain value is
+    /// returned and dropped for nothing on each statement.)
     enum End {
         case none
         /// Announce the commit.
@@ -33,8 +34,8 @@ struct TransactionState {
         /// observers' `databaseWillCommit()`, then announce the commit (or the rollback
         /// when one throws).
         case commitUnlessVetoed
-        /// Announce the rollback, then throw `error` (the observer's veto).
-        case rollbackThrowing(any Error)
+        /// Announce the rollback, then throw the observer's veto (`vetoError`).
+        case rollbackThrowingVeto
     }
 
     /// What the broker does when SQLite's rollback hook fires.
@@ -53,9 +54,16 @@ struct TransactionState {
     /// Whether observers were told something during the transaction.
     var toldObservers = false
 
+    /// The error of the observer that vetoed the commit, if one did.
+    var vetoError: (any Error)? {
+        if case .commitVetoed(let error) = phase { return error }
+        return nil
+    }
+
     /// A statement starts: the end of a transaction that SQLite's hooks announced outside of
     /// any statement Ripple ran (SQLite commits some statements when they are reset or
     /// finalized) is announced first.
+    @inline(__always)
     mutating func statementWillStart() -> End {
         switch phase {
         case .open: return .none
@@ -90,6 +98,7 @@ struct TransactionState {
 
     /// The statement succeeded. `endsTransaction`: it is `COMMIT` or `RELEASE`. The
     /// closures are called only when needed (they ask SQLite).
+    @inline(__always)
     mutating func statementDidFinish(
         endsTransaction: () -> Bool, isInsideTransaction: () -> Bool, isReadOnly: () -> Bool) -> End
     {
@@ -105,7 +114,7 @@ struct TransactionState {
             return isReadOnly() ? .forget : .commitUnlessVetoed
         case .committed: return .commit
         case .rolledBack: return isReadOnly() ? .forget : .rollback
-        case .commitVetoed(let error): return .rollbackThrowing(error)
+        case .commitVetoed: return .rollbackThrowingVeto
         }
     }
 
@@ -114,7 +123,7 @@ struct TransactionState {
         switch phase {
         case .open: return .none
         case .committed: return .commit
-        case .commitVetoed(let error): return .rollbackThrowing(error)
+        case .commitVetoed: return .rollbackThrowingVeto
         case .rolledBack, .implicitRollback:
             phase = .rolledBack
             // The whole transaction is gone. Observers hear of it when the transaction was
