@@ -24,10 +24,6 @@ struct ConnectionState {
 
 extension Database {
     // The parts of the state, by their names (accessors that the compiler inlines).
-    var statementCache: StatementCache {
-        _read { yield state.statementCache }
-        _modify { yield &state.statementCache }
-    }
     var readOnlyDepth: Int {
         _read { yield state.readOnlyDepth }
         _modify { yield &state.readOnlyDepth }

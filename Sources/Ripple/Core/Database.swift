@@ -133,13 +133,13 @@ public final class Database {
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
         finalizeReleasedStatements()
-        statementCache.removeCachedStatements()
+        state.statementCache.removeCachedStatements()
         observation.hook?.connectionWillClose()
         observation.hook = nil
         observation.externalChanges?.connectionWillClose()
         observation.externalChanges = nil
         observation.gathersWrites = false
-        statementCache.removeInternalStatements()
+        state.statementCache.removeInternalStatements()
         if traceHandler != nil {
             sqlite3_trace_v2(connection, 0, nil, nil)
             _CallbackContext.revoke(self)

@@ -72,22 +72,23 @@ extension Database {
     /// Compiles a single statement, or returns the one compiled earlier for the same SQL.
     /// Best for statements run many times.
     public func cachedStatement(sql: String) throws -> Statement {
-        switch statementCache.lookUp(sql) {
+        // (Through `state` directly: a `_read` accessor called out of line allocates its frame.)
+        switch state.statementCache.lookUp(sql) {
         case .found(let statement):
             return statement
         case .stepping:
             return try prepareStatement(sql: sql, persistent: false)
         case .missing:
             let statement = try prepareStatement(sql: sql, persistent: true)
-            statementCache.insert(statement, sql: sql)
+            state.statementCache.insert(statement, sql: sql)
             return statement
         }
     }
 
     func internalStatement(_ key: StatementCache.InternalStatement) throws -> Statement {
-        if let statement = statementCache[key] { return statement }
+        if let statement = state.statementCache[key] { return statement }
         let statement = try prepareStatement(sql: key.sql, persistent: true)
-        statementCache[key] = statement
+        state.statementCache[key] = statement
         return statement
     }
 }
