@@ -14,11 +14,16 @@ import Foundation
 ///
 /// `Database` is not `Sendable`: it must not leave the closure it was given to.
 public final class Database {
-    // Exclusivity: the fields marked @exclusivity(unchecked) in Core and Record are confined to
-    // the connection's queue (or to one decoder) and never accessed re-entrantly; the
-    // runtime's checks of them slow every workload (measured: Benchmarks/README.md, "Shortcuts").
+    #if DEBUG
+    /// What the connection changes around each statement (see ``ConnectionState``); the
+    /// runtime checks its exclusivity in debug builds (the tests).
+    var state = ConnectionState()
+    #else
+    @exclusivity(unchecked) var state = ConnectionState()  // Shortcuts table, Benchmarks/README.md
+    #endif
+
     /// The raw SQLite connection handle; nil once closed.
-    @exclusivity(unchecked) public private(set) var sqliteConnection: OpaquePointer?
+    public var sqliteConnection: OpaquePointer? { state.sqliteConnection }
 
     /// The configuration the connection was opened with.
     public let configuration: Configuration
@@ -30,32 +35,18 @@ public final class Database {
     public let description: String
 
     /// Whether ``close()`` was called.
-    @exclusivity(unchecked) public private(set) var isClosed = false
+    public var isClosed: Bool { state.isClosed }
 
-    // Confined to the connection's queue, never accessed re-entrantly: no need for the
-    // runtime's dynamic exclusivity checks, which cost on each statement.
-    @exclusivity(unchecked) private var statementCache: [String: Statement] = [:]
-    /// The last statement `cachedStatement(sql:)` returned, found again without hashing
-    /// its SQL when the same SQL comes next (the loop of a bulk import).
-    @exclusivity(unchecked) private var lastCachedStatement: (sql: String, statement: Statement)?
-    @exclusivity(unchecked) private var internalStatements: [Statement?] = Array(repeating: nil, count: InternalStatement.allCases.count)
     /// What the busy handler asks, owned by the connection (the handler's context).
-    private var busyHandlerBox: BusyHandlerBox?
-    private var traceHandler: ((TraceEvent) -> Void)?
-    /// (Read before each statement: unchecked, as the fields above.)
-    @exclusivity(unchecked) private var readOnlyDepth = 0
+    var busyHandlerBox: BusyHandlerBox?
+    /// The application's trace (see ``trace(options:_:)``).
+    var traceHandler: ((TraceEvent) -> Void)?
     /// How many transaction methods' closures run (see `inTransactionBlock`).
     var transactionBlockDepth = 0
-    /// Whether the transaction of the running transaction method ended inside its closure:
-    /// its later statements throw `SQLITE_ABORT`. (Checked before each statement: a plain flag.)
-    @exclusivity(unchecked) var transactionWasAborted = false
     /// Reports what each statement reads and writes as SQLite compiles it.
     let authorizer = Authorizer()
     /// Lets any thread interrupt the connection (``interrupt()``).
     let interruptHandle: InterruptHandle
-
-    /// Schema facts (primary keys), dropped when a statement changes the schema.
-    @exclusivity(unchecked) var schemaCache = SchemaCache()
 
     /// The read transactions that this connection counts as it begins them: set for the
     /// readers of a pool (see ``ReadTransactionStarts``).
@@ -73,7 +64,6 @@ public final class Database {
         self.path = path
         if case .counts(let starts) = readStarts { readStartsToCount = starts } else { readStartsToCount = nil }
         if case .waitsFor = readStarts { waitsForOwnReaders = true } else { waitsForOwnReaders = false }
-        self.usesSystemClock = configuration.transactionClock is DefaultTransactionClock
         self.description = description
         self.configuration = configuration
         let isReadonly = readonly ?? configuration.readonly
@@ -89,8 +79,9 @@ public final class Database {
                 resultCode: error.extendedResultCode,
                 message: "could not open database at \(path): \(error.message ?? "unknown error")")
         }
-        sqliteConnection = connection
         interruptHandle = InterruptHandle(connection)
+        state.sqliteConnection = connection
+        state.transactionDate = TransactionDateState(usesSystemClock: configuration.transactionClock is DefaultTransactionClock)
         sqlite3_extended_result_codes(connection, 1)
         ripple_disable_double_quoted_strings(connection)
         authorizer.install(on: connection)
@@ -142,14 +133,13 @@ public final class Database {
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
         finalizeReleasedStatements()
-        statementCache.removeAll()
-        lastCachedStatement = nil
+        state.statementCache.removeCachedStatements()
         observation.hook?.connectionWillClose()
         observation.hook = nil
         observation.externalChanges?.connectionWillClose()
         observation.externalChanges = nil
         observation.gathersWrites = false
-        internalStatements = internalStatements.map { _ in nil }
+        state.statementCache.removeInternalStatements()
         if traceHandler != nil {
             sqlite3_trace_v2(connection, 0, nil, nil)
             _CallbackContext.revoke(self)
@@ -161,8 +151,8 @@ public final class Database {
         guard code == SQLITE_OK else {
             throw DatabaseError(connection: connection, code: code)
         }
-        isClosed = true
-        sqliteConnection = nil
+        state.isClosed = true
+        state.sqliteConnection = nil
         if let busyHandlerBox { _CallbackContext.revoke(busyHandlerBox) }
         busyHandlerBox = nil
     }
@@ -210,60 +200,10 @@ public final class Database {
             """)
     }
 
-
-
     /// What observation keeps with the connection, in one place (see
-    /// ``DatabaseObservationState``).
+    /// ``DatabaseObservationState``), apart from `state` since the observation side owns
+    /// it. Read before each statement (Shortcuts table, Benchmarks/README.md).
     @exclusivity(unchecked) var observation = DatabaseObservationState()
-
-    /// Runs `block` and returns the region it read.
-    func recordingReadRegion<T>(_ block: () throws -> T) rethrows -> (T, DatabaseRegion) {
-        let previous = observation.recordedRegion
-        observation.recordedRegion = DatabaseRegion()
-        defer {
-            observation.recordedRegion = previous.map { $0.union(observation.recordedRegion ?? DatabaseRegion()) }
-            observation.preparedStatementRegion = nil
-        }
-        let result = try block()
-        return (result, observation.recordedRegion ?? DatabaseRegion())
-    }
-
-    /// Runs `body` without recording what it reads: for the schema introspection that
-    /// Ripple does for a request (its primary key, its columns), which is not what the
-    /// request reads. Cached after the first time, it would be recorded by the first
-    /// fetch only; and a change of the schema fetches a `tracking` observation again
-    /// anyway (see ``RegionObserver/observesSchemaChanges``).
-    func withoutRecordingReads<T>(_ body: () throws -> T) rethrows -> T {
-        guard let recorded = observation.recordedRegion else { return try body() }
-        let prepared = observation.preparedStatementRegion
-        observation.recordedRegion = nil
-        observation.preparedStatementRegion = nil
-        defer {
-            observation.recordedRegion = recorded
-            observation.preparedStatementRegion = prepared
-        }
-        return try body()
-    }
-
-    /// Adds to the recorded region, when recording.
-    func recordRead(_ region: DatabaseRegion) {
-        if observation.recordedRegion != nil { observation.recordedRegion!.formUnion(region) }
-    }
-
-    /// Prepares the recording of what a cursor's statement reads, when recording: the
-    /// precise region a request gave for this very statement, or the statement's report,
-    /// read after the first step (SQLite may compile the statement again then).
-    func prepareReadRecording(of statement: Statement) {
-        guard observation.recordedRegion != nil else { return }
-        if let prepared = observation.preparedStatementRegion, prepared.statement === statement {
-            statement.observation.pendingReadRegion = .precise(prepared.region)
-        } else {
-            statement.observation.pendingReadRegion = .report
-        }
-        observation.preparedStatementRegion = nil
-    }
-
-
 
     // MARK: - Facts
 
@@ -304,16 +244,6 @@ public final class Database {
         }
         return try withStatementsHiddenFromTrace(body)
     }
-
-    /// Runs statements of Ripple's own (the broker's schema reads, the commit log): the
-    /// application's trace does not show them.
-    func withStatementsHiddenFromTrace<T>(_ body: () throws -> T) rethrows -> T {
-        hiddenTraceDepth += 1
-        defer { hiddenTraceDepth -= 1 }
-        return try body()
-    }
-
-    private var hiddenTraceDepth = 0
 
     // MARK: - Statements
 
@@ -428,52 +358,6 @@ public final class Database {
         return statement
     }
 
-    /// Compiles a single statement, or returns the one compiled earlier for the same SQL.
-    /// Best for statements run many times.
-    public func cachedStatement(sql: String) throws -> Statement {
-        if let last = lastCachedStatement, last.sql == sql, sqlite3_stmt_busy(last.statement.sqliteStatement) == 0 {
-            return last.statement
-        }
-        if let statement = statementCache[sql] {
-            // A statement still stepping (an open cursor) is not reused: a fresh one is.
-            guard sqlite3_stmt_busy(statement.sqliteStatement) == 0 else {
-                return try prepareStatement(sql: sql, persistent: false)
-            }
-            lastCachedStatement = (sql, statement)
-            return statement
-        }
-        let statement = try prepareStatement(sql: sql, persistent: true)
-        statementCache[sql] = statement
-        lastCachedStatement = (sql, statement)
-        return statement
-    }
-
-    /// The statements Ripple runs often itself, compiled once, found without hashing SQL.
-    enum InternalStatement: Int, CaseIterable {
-        case beginDeferred, beginImmediate, beginExclusive, commit, rollback
-        case savepoint, releaseSavepoint, rollbackToSavepoint
-
-        var sql: String {
-            switch self {
-            case .beginDeferred: return "BEGIN DEFERRED TRANSACTION"
-            case .beginImmediate: return "BEGIN IMMEDIATE TRANSACTION"
-            case .beginExclusive: return "BEGIN EXCLUSIVE TRANSACTION"
-            case .commit: return "COMMIT TRANSACTION"
-            case .rollback: return "ROLLBACK TRANSACTION"
-            case .savepoint: return "SAVEPOINT ripple"
-            case .releaseSavepoint: return "RELEASE SAVEPOINT ripple"
-            case .rollbackToSavepoint: return "ROLLBACK TRANSACTION TO SAVEPOINT ripple"
-            }
-        }
-    }
-
-    func internalStatement(_ key: InternalStatement) throws -> Statement {
-        if let statement = internalStatements[key.rawValue] { return statement }
-        let statement = try prepareStatement(sql: key.sql, persistent: true)
-        internalStatements[key.rawValue] = statement
-        return statement
-    }
-
     /// Runs `call`, a call to SQLite that may begin a read transaction (a statement's first
     /// step; a prepare, which reads the schema in a read transaction of its own when it
     /// must), counted for a pool's reader outside of a transaction (see
@@ -503,7 +387,7 @@ public final class Database {
         }
     }
 
-    private func prepareStatement(sql: String, persistent: Bool) throws -> Statement {
+    func prepareStatement(sql: String, persistent: Bool) throws -> Statement {
         try checkOpen()
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         return try sql.withCString { cString in
@@ -566,57 +450,11 @@ public final class Database {
         if transactionWasAborted { throw abortedTransactionError(statement.sql, statement.arguments) }
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
-            transactionStatementStartsOutsideOfTransaction = !isInsideTransaction
+            transactionDateState.transactionStatementWillStart(insideTransaction: isInsideTransaction)
             if observation.externalChanges != nil { commitLogTransactionStatementWillStart(statement) }
         }
         if observation.gathersWrites { commitLogStatementWillStart(statement) }
         try hook?.statementWillStart(statement)
-    }
-
-    /// The date of the current transaction, set when a statement (`BEGIN`, `SAVEPOINT`)
-    /// opens it (with the system's clock; a custom clock is asked at the first read); nil
-    /// outside of a transaction. See ``transactionDate``.
-    private var currentTransactionDate: Result<Date, any Error>?
-    /// Whether `configuration.transactionClock` is the system's: known once, since a type
-    /// check of the existential has a cost at each `BEGIN` and `COMMIT`.
-    private let usesSystemClock: Bool
-    /// Whether the transaction statement that runs started outside of a transaction.
-    private var transactionStatementStartsOutsideOfTransaction = false
-
-    /// Keeps `currentTransactionDate` after a transaction statement ran.
-    @inline(never)
-    private func transactionStatementDidRun() {
-        if !isInsideTransaction {
-            currentTransactionDate = nil
-            noteTransactionEndInsideBlock()
-        } else if transactionStatementStartsOutsideOfTransaction || currentTransactionDate == nil {
-            // (A custom clock is asked later: its closure may use the database, which is
-            // in the middle of the statement that opened the transaction.)
-            currentTransactionDate = usesSystemClock ? .success(Date()) : nil
-        }
-    }
-
-    /// The date of the current transaction: the same at any point of a transaction, set
-    /// when `BEGIN` (or a savepoint outside of a transaction) opens it. Outside of a
-    /// transaction, the current date, anew at each call. The date comes from
-    /// ``Configuration/transactionClock``; an error of a custom clock is thrown here, at
-    /// each read in the transaction.
-    ///
-    /// ```swift
-    /// try dbQueue.write { db in
-    ///     let date = try db.transactionDate   // the same for every record of the transaction
-    /// }
-    /// ```
-    public var transactionDate: Date {
-        get throws {
-            try checkOpen()
-            guard isInsideTransaction else { return try configuration.transactionClock.now(self) }
-            if let currentTransactionDate { return try currentTransactionDate.get() }
-            let date = Result { try configuration.transactionClock.now(self) }
-            // (The clock may have ended the transaction: its date is then not kept.)
-            if isInsideTransaction { currentTransactionDate = date }
-            return try date.get()
-        }
     }
 
     @inline(__always)
@@ -641,7 +479,7 @@ public final class Database {
         statement.observation.isExecuting = false
         if statement.report.changesSchema { schemaCache = SchemaCache() }
         if !isInsideTransaction {
-            currentTransactionDate = nil
+            transactionDateState.date = nil
             // SQLite rolled the transaction back (an interrupt, a ROLLBACK conflict, a full
             // disk...).
             noteTransactionEndInsideBlock()
@@ -665,270 +503,5 @@ public final class Database {
         schemaCache = SchemaCache()
         observation.hook?.statementWasRecompiled(statement)
     }
-
-    // MARK: - Read-only accesses
-
-    /// Whether writes are forbidden right now (read-only connection or read access).
-    public var isReadOnly: Bool {
-        configuration.readonly || readOnlyDepth > 0 || sqlite3_db_readonly(sqliteConnection, "main") == 1
-    }
-
-    /// Whether a read-only connection runs, or a read access (`readOnly(_:)`): the
-    /// cheap part of ``isReadOnly``, checked for each statement.
-    var isInReadOnlyAccess: Bool {
-        configuration.readonly || readOnlyDepth > 0
-    }
-
-    /// Runs `block` with writes forbidden: a statement that would write (one that
-    /// `sqlite3_stmt_readonly` does not call read-only) throws `SQLITE_READONLY` before it
-    /// starts. Observers are never told of a read-only access (see
-    /// `DatabaseObservationBroker.statementWillStart`).
-    ///
-    /// Not `PRAGMA query_only`: setting a flag pragma expires every prepared statement of
-    /// the connection, so that each one would be compiled again after each read, and
-    /// Ripple would read the schema again (W6one: a third of the time of a one-row
-    /// transaction and the fetch that follows it).
-    public func readOnly<T>(_ block: () throws -> T) throws -> T {
-        if configuration.readonly { return try block() }
-        readOnlyDepth += 1
-        defer { readOnlyDepth -= 1 }
-        return try block()
-    }
-
-    /// Throws `SQLITE_READONLY` if `statement` would write, in a read-only access.
-    @inline(never)
-    private func checkReadOnly(_ statement: Statement) throws {
-        guard sqlite3_stmt_readonly(statement.sqliteStatement) == 0 else { return }
-        throw DatabaseError(
-            resultCode: .SQLITE_READONLY,
-            message: "attempt to write a readonly database",
-            sql: statement.sql, arguments: statement.arguments)
-    }
-
-    // MARK: - Busy mode
-
-    private func setUpBusyMode() {
-        switch configuration.busyMode {
-        case .immediateError:
-            break
-        case .timeout(let seconds):
-            sqlite3_busy_timeout(sqliteConnection, CInt(max(0, min(seconds * 1000, Double(CInt.max)))))
-        case .callback(let callback):
-            installBusyHandler(BusyHandlerBox(otherwise: .callback(callback), ownReaders: nil))
-        }
-    }
-
-    /// The busy mode of a pool's writer: it also tries again while the pool's readers may
-    /// hold the write lock for a moment (see ``ReadTransactionStarts``), in every mode: the
-    /// handler also serves ``stepAgainAfterOwnReaders(_:)``, where SQLite calls none.
-    private func setUpBusyMode(waitingFor starts: ReadTransactionStarts) {
-        switch configuration.busyMode {
-        case .timeout(let seconds):
-            let nanoseconds = UInt64(max(0, seconds) * 1e9)
-            installBusyHandler(BusyHandlerBox(otherwise: .timeout(nanoseconds: nanoseconds), ownReaders: starts))
-        case .immediateError:
-            installBusyHandler(BusyHandlerBox(otherwise: .fail, ownReaders: starts))
-        case .callback(let callback):
-            installBusyHandler(BusyHandlerBox(otherwise: .callback(callback), ownReaders: starts))
-        }
-    }
-
-    /// Steps `statement` again after it failed with plain `SQLITE_BUSY` inside a read
-    /// transaction, while the pool's readers may hold the write lock for a moment (a
-    /// pool's writer only; see ``ReadTransactionStarts``). SQLite calls no busy handler
-    /// there: a transaction that read cannot wait for the write lock, since a commit
-    /// made meanwhile would leave it on a stale snapshot. A reader's moment commits
-    /// nothing, and SQLite resumes the statement where it stopped; after another
-    /// connection's commit, SQLite answers `SQLITE_BUSY_SNAPSHOT`, and the step fails.
-    @inline(never)
-    func stepAgainAfterOwnReaders(_ statement: OpaquePointer) -> CInt {
-        // (A statement that SQLite stopped for the lock is still running: stepped again, it
-        // resumes. One that ended would start over.)
-        guard let box = busyHandlerBox,
-              sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_READ,
-              sqlite3_stmt_busy(statement) != 0
-        else { return SQLITE_BUSY }
-        var code = SQLITE_BUSY
-        var tries = 0
-        while code == SQLITE_BUSY && box.waitsForOwnReaders(tries: tries) {
-            code = sqlite3_step(statement)
-            tries += 1
-        }
-        return code
-    }
-
-    private func installBusyHandler(_ box: BusyHandlerBox) {
-        if let busyHandlerBox { _CallbackContext.revoke(busyHandlerBox) }
-        busyHandlerBox = box
-        sqlite3_busy_handler(sqliteConnection, { context, tries in
-            _CallbackContext<BusyHandlerBox>.object(context).shouldRetry(tries: Int(tries)) ? 1 : 0
-        }, _CallbackContext.unretained(box))
-    }
-
-    // MARK: - Tracing
-
-    /// What ``trace(options:_:)`` reports.
-    public struct TracingOptions: OptionSet, Sendable {
-        public let rawValue: CInt
-        public init(rawValue: CInt) { self.rawValue = rawValue }
-        /// Each statement, as it starts.
-        public static let statement = TracingOptions(rawValue: CInt(SQLITE_TRACE_STMT))
-        /// Each statement, with its duration, as it ends.
-        public static let profile = TracingOptions(rawValue: CInt(SQLITE_TRACE_PROFILE))
-    }
-
-    /// Calls `trace` with each statement the connection runs (nil stops tracing).
-    ///
-    /// ```swift
-    /// db.trace { print($0) }   // prints "SELECT * FROM player"
-    /// ```
-    public func trace(options: TracingOptions = .statement, _ trace: ((TraceEvent) -> Void)? = nil) {
-        traceHandler = trace
-        guard trace != nil, !options.isEmpty else {
-            sqlite3_trace_v2(sqliteConnection, 0, nil, nil)
-            _CallbackContext.revoke(self)
-            return
-        }
-        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, context, p, x in
-            _CallbackContext<Database>.object(context).handleTrace(mask: mask, p: p, x: x)
-            return 0
-        }, _CallbackContext.unretained(self))
-    }
-
-    private func handleTrace(mask: UInt32, p: UnsafeMutableRawPointer?, x: UnsafeMutableRawPointer?) {
-        guard let traceHandler, let p, hiddenTraceDepth == 0 else { return }
-        let sqliteStatement = OpaquePointer(p)
-        switch CInt(mask) {
-        case SQLITE_TRACE_STMT:
-            let sql = x.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-            traceHandler(.statement(TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments)))
-        case SQLITE_TRACE_PROFILE:
-            let nanoseconds = x?.assumingMemoryBound(to: Int64.self).pointee ?? 0
-            let sql = sqlite3_sql(sqliteStatement).map { String(cString: $0) } ?? ""
-            traceHandler(.profile(
-                statement: TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments),
-                duration: TimeInterval(nanoseconds) / 1e9))
-        default:
-            break
-        }
-    }
 }
 
-/// A statement reported by ``Database/trace(options:_:)``.
-public enum TraceEvent: CustomStringConvertible {
-    /// A statement starts.
-    case statement(Statement)
-    /// A statement ended, after `duration` seconds.
-    case profile(statement: Statement, duration: TimeInterval)
-
-    /// A traced statement; only valid during the trace callback.
-    public struct Statement: CustomStringConvertible {
-        let sqliteStatement: OpaquePointer
-        /// The SQL, with parameters (`?`) as written. Trigger statements appear as comments.
-        public let sql: String
-        /// The SQL with bound values in place of parameters.
-        public var expandedSQL: String {
-            guard let cString = sqlite3_expanded_sql(sqliteStatement) else { return sql }
-            defer { sqlite3_free(cString) }
-            return String(cString: cString)
-        }
-        /// Whether ``description`` shows the bound values (see
-        /// ``Configuration/publicStatementArguments``).
-        let publicStatementArguments: Bool
-        /// The SQL; with ``Configuration/publicStatementArguments``, with its values.
-        public var description: String { publicStatementArguments ? expandedSQL : sql }
-    }
-
-    /// The statement's SQL (with its values when ``Configuration/publicStatementArguments``
-    /// is set), preceded by the duration for a profile.
-    public var description: String {
-        describe { $0.description }
-    }
-
-    /// The description with the statement's values in place of its parameters, whatever
-    /// the configuration: mind where it goes, since values may hold private data.
-    public var expandedDescription: String {
-        describe { $0.expandedSQL }
-    }
-
-    private func describe(_ text: (Statement) -> String) -> String {
-        switch self {
-        case .statement(let statement):
-            return text(statement)
-        case let .profile(statement, duration):
-            return String(format: "%.3f", duration) + "s " + text(statement)
-        }
-    }
-}
-
-/// What a connection's busy handler decides with: the configuration's busy mode, and for a
-/// pool's writer, its readers (see ``ReadTransactionStarts``). Only the connection's busy
-/// handler uses it, from inside the connection's statements: confined to its queue.
-private final class BusyHandlerBox {
-    enum Otherwise {
-        case fail
-        case timeout(nanoseconds: UInt64)
-        case callback(@Sendable (Int) -> Bool)
-    }
-
-    let otherwise: Otherwise
-    let ownReaders: ReadTransactionStarts?
-    private var rule = OwnReadersBusyRule()
-    private var firstCall: UInt64 = 0
-    private var triesForOwnReaders = 0
-
-    init(otherwise: Otherwise, ownReaders: ReadTransactionStarts?) {
-        self.otherwise = otherwise
-        self.ownReaders = ownReaders
-    }
-
-    /// Whether SQLite tries again, called by the busy handler.
-    func shouldRetry(tries: Int) -> Bool {
-        let now = DispatchTime.now().uptimeNanoseconds
-        if tries == 0 {
-            firstCall = now
-            triesForOwnReaders = 0
-        }
-        if waitsForOwnReaders(tries: tries, now: now) {
-            triesForOwnReaders += 1
-            return true
-        }
-        switch otherwise {
-        case .fail:
-            return false
-        case .timeout(let nanoseconds):
-            guard now &- firstCall < nanoseconds else { return false }
-            usleep(1000)
-            return true
-        case .callback(let callback):
-            // The tries made for the pool's readers are not the callback's.
-            return callback(tries - triesForOwnReaders)
-        }
-    }
-
-    /// Whether to try again because the pool's readers may hold the lock for a moment
-    /// (see ``OwnReadersBusyRule``); waits a little first. False for other connections.
-    func waitsForOwnReaders(tries: Int, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
-        guard let ownReaders, rule.shouldRetry(tries: tries, counts: ownReaders.current, now: now) else {
-            return false
-        }
-        ownReaders.writerDidWait()
-        // The reader that holds the lock may wait for a core: let it have one.
-        if tries < 3 { sched_yield() } else { usleep(50) }
-        return true
-    }
-}
-
-/// What the connection tells around each statement execution: the only thing Core knows
-/// of transaction observation.
-class StatementExecutionHook {
-    func statementWillStart(_ statement: Statement) throws {}
-    func statementDidFinish(_ statement: Statement) throws {}
-    /// Returns the error to throw.
-    func statementDidFail(_ statement: Statement, error: any Error) -> any Error { error }
-    /// SQLite is compiling a stepping statement again (called from inside `sqlite3_step`).
-    func recompilationDidBegin() {}
-    /// `statement` has a new report, from its new compilation.
-    func statementWasRecompiled(_ statement: Statement) {}
-    func connectionWillClose() {}
-}

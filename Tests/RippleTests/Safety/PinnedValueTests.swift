@@ -39,7 +39,7 @@ final class PinnedValueTests: XCTestCase {
             let raw = UnsafeMutableRawPointer(broker.hookContext.pointer)
             let context = raw.assumingMemoryBound(to: RowHookContext.self)
             XCTAssertEqual(context.pointee.marker, RowHookContext.liveMarker)
-            XCTAssertTrue(context.pointee.broker?.takeUnretainedValue() === broker)
+            XCTAssertTrue(context.pointee.broker.map { _CallbackContext<DatabaseObservationBroker>.object($0) } === broker)
             // No statement collects row changes: no log.
             XCTAssertNil(context.pointee.log)
         }

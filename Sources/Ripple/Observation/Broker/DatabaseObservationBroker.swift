@@ -24,88 +24,27 @@ import CRippleSupport
 final class DatabaseObservationBroker: StatementExecutionHook {
     /// The connection owns its broker, which never outlives it.
     ///
-    /// `unowned(unsafe)`: a safe `unowned` reference is checked and counted at each use,
+    /// Unowned and unchecked: a safe `unowned` reference is checked and counted at each use,
     /// for each statement (measured: Benchmarks/README.md, "Shortcuts"). The database owns the broker and
     /// clears its statement hook (the broker) when it closes, before it can go.
     unowned(unsafe) let database: Database
     /// The raw connection, for the hooks: valid until `connectionWillClose()`.
     let connection: OpaquePointer
 
-    // Exclusivity: the state below is confined to the connection's queue, and no callback
-    // of an observer runs inside a mutating access to it (loops walk copies, and observers
-    // are released after the registry changed). The runtime's dynamic checks of these
-    // fields cost a third of the broker's time per statement, so they are unchecked
-    // (measured: Benchmarks/README.md, "Shortcuts").
-    @exclusivity(unchecked) var registry = ObserverRegistry()
-    @exclusivity(unchecked) var savepoints = SavepointStack()
-    /// The statement whose row changes are being collected. Set through
-    /// `collect(_:)` and `endExecution()`, which keep the row hooks' context in step.
-    @exclusivity(unchecked) private(set) var execution: StatementExecution?
+    #if DEBUG
+    /// What the broker changes as statements run (see ``BrokerState``); the runtime checks
+    /// its exclusivity in debug builds (the tests).
+    var state = BrokerState()
+    #else
+    @exclusivity(unchecked) var state = BrokerState()  // Shortcuts table, Benchmarks/README.md
+    #endif
     /// What the row callbacks reach through their context pointer (`RowHooks.swift`).
     let hookContext = _PinnedValue(RowHookContext())
-    /// How the current transaction ends, as SQLite's commit and rollback hooks told.
-    @exclusivity(unchecked) var completion = TransactionCompletion.none
-    /// Whether the current transaction was opened by a statement (BEGIN, SAVEPOINT), as
-    /// opposed to the implicit transaction of a statement run outside of any transaction.
-    @exclusivity(unchecked) var isExplicitTransaction = false
-    /// Whether observers were told something during the current transaction.
-    @exclusivity(unchecked) var toldObservers = false
-    /// Set when SQLite rolled back the implicit transaction of the statement that runs.
-    @exclusivity(unchecked) var implicitTransactionRolledBack = false
-    /// The observers that accepted some kind of change of the starting statement, with
-    /// their answers (one bit per question); reused from statement to statement.
-    @exclusivity(unchecked) private var answers: [(entry: ObserverEntry, mask: UInt64)] = []
-    /// The answers of statements with too many questions for a mask.
-    @exclusivity(unchecked) private var unmaskedAcceptances: [StatementActivation.Acceptance] = []
-    /// The observers of the running execution's active users, in the same order, held
-    /// from the questions before the statement to the end of its execution. With one
-    /// active user, its events are told through this reference: the references of a
-    /// weakly referenced object are counted in its side table, where a weak load and the
-    /// release that follows cost two slow atomic operations (measured: Benchmarks/README.md, "Shortcuts").
-    /// An observer is thus kept alive while a statement it observes
-    /// runs.
-    @exclusivity(unchecked) private var liveObservers: [any TransactionObserver] = []
-    /// The running statement, when it has no execution because it was inert (see
-    /// `startExecution(of:)`).
-    @exclusivity(unchecked) var inertStatement: Statement?
-    /// The last statement found inert with no application observer to ask, and what that
-    /// finding rests on (see ``InertFinding``).
-    @exclusivity(unchecked) private var lastInertFinding: InertFinding?
-    /// Keeps the report of `lastInertFinding` alive, so that its identity is not reused.
-    @exclusivity(unchecked) private var lastInertReport: StatementReport?
-    /// The entries whose `hasTransactionImpact` the current transaction set (see
-    /// `markImpacted(_:)`).
-    @exclusivity(unchecked) var impactedEntries: [ObserverEntry] = []
-    /// Counts the ends of transactions, where `hasTransactionImpact` is cleared (and only
-    /// there): within one epoch, an entry once touched stays so.
-    @exclusivity(unchecked) var impactEpoch = 0
-    /// The entries stopped until the next transaction.
-    @exclusivity(unchecked) var stoppedEntries: [ObserverEntry] = []
-    /// Transaction callbacks that remain to be called (see ``NotificationRound``).
-    @exclusivity(unchecked) var round = NotificationRound()
-    /// The row callback installed, if any.
-    @exclusivity(unchecked) var installedRowHook: RowHook?
     /// Set when SQLite compiles a stepping statement again: the next row callback first
     /// makes the broker read its new report.
     var recompilationIsPending: Bool {
         get { hookContext.pointer.pointee.recompilationIsPending }
         set { hookContext.pointer.pointee.recompilationIsPending = newValue }
-    }
-    /// What the broker knows of the schema, until it changes.
-    @exclusivity(unchecked) var schemaFacts: SchemaFacts? {
-        didSet { schemaFactsVersion = schemaFacts?.version }
-    }
-    /// The version of `schemaFacts`, read for each statement without copying the facts.
-    @exclusivity(unchecked) private(set) var schemaFactsVersion: Int?
-    /// Set when SQLite compiled the running statement again: the schema changed, maybe
-    /// through another connection. The facts are read again after the statement.
-    @exclusivity(unchecked) var schemaFactsMayBeStale = false
-
-    enum TransactionCompletion {
-        case none
-        case committed
-        case rolledBack
-        case cancelledCommit(any Error)
     }
 
     /// Whether the linked SQLite has the pre-update hook (Debian's and Apple's do).
@@ -119,7 +58,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         self.database = database
         self.connection = database.sqliteConnection!
         super.init()
-        hookContext.pointer.pointee.broker = Unmanaged.passUnretained(self)
+        hookContext.pointer.pointee.broker = _CallbackContext.unretained(self)
         installTransactionHooks()
     }
 
@@ -147,18 +86,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     }
 
     func stopObservingUntilNextTransaction(_ observer: any TransactionObserver) {
-        guard let entry = registry.entry(of: observer), !entry.isStopped else { return }
-        entry.isStopped = true
-        stoppedEntries.append(entry)
+        guard let entry = registry.entry(of: observer) else { return }
+        state.impacts.stop(entry)
     }
 
     /// Region observers touched by the current transaction: `hasTransactionImpact` is set
     /// through here, so that the end of the transaction visits them, and not every
     /// observer (a commit costs the same with 10,000 observations as with a few).
     func markImpacted(_ entry: ObserverEntry) {
-        guard !entry.hasTransactionImpact else { return }
-        entry.hasTransactionImpact = true
-        impactedEntries.append(entry)
+        state.impacts.markImpacted(entry)
     }
 
     // MARK: - The current broker, for stopObservingDatabaseChangesUntilNextTransaction()
@@ -196,24 +132,18 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         // A statement that started earlier and did not end (a cursor, maybe of this very
         // statement) made all its changes by now.
         if execution != nil { finishExecution(succeeded: true) }
-        if case .none = completion {} else { settleCompletionWithoutStatement() }
-        implicitTransactionRolledBack = false
+        try perform(transaction.statementWillStart())
         guard !registry.isEmpty else {
             uninstallRowHook()
             return
         }
-        if !statement.database.isInsideTransaction {
-            // The statement opens a transaction (BEGIN, SAVEPOINT) or runs in one of its own.
-            isExplicitTransaction = false
-        } else {
-            isExplicitTransaction = true
-        }
+        transaction.statementRuns(insideTransaction: statement.database.isInsideTransaction)
         startExecution(of: statement)
     }
 
     /// Ends the collection of the current statement's changes.
     func endExecution() {
-        execution = nil
+        state.run.execution = nil
         hookContext.pointer.pointee.log = nil
         // (A loop: removeAll(keepingCapacity:) costs more (measured: Benchmarks/README.md, "Shortcuts").)
         while liveObservers.popLast() != nil {}
@@ -227,7 +157,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHook()
             return
         }
-        if let finding = lastInertFinding, finding.holds(for: statement, generation: registry.generation, impactEpoch: impactEpoch, schemaFactsVersion: schemaFactsMayBeStale ? nil : schemaFactsVersion) {
+        if let finding = state.run.lastInertFinding, finding.holds(for: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: schema.usableVersion) {
             // The same statement, found inert already, and nothing it rests on changed.
             becomeInert(statement)
             return
@@ -263,127 +193,24 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             execution = makeExecution(of: statement, cache: cache, totalChanges: totalChanges)
             reused = false
         }
-        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: impactedEntries.isEmpty, impactEpoch: impactEpoch) {
-            if cache.isCacheable, registry.userEntries.isEmpty, !schemaFactsMayBeStale, let version = schemaFactsVersion {
-                lastInertFinding = InertFinding(
-                    statement: statement, generation: registry.generation, impactEpoch: impactEpoch, schemaFactsVersion: version)
-                if lastInertReport !== statement.report { lastInertReport = statement.report }
+        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch) {
+            if cache.isCacheable, registry.userEntries.isEmpty, let version = schema.usableVersion {
+                state.run.lastInertFinding = InertFinding(
+                    statement: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: version)
+                if state.run.lastInertReport !== statement.report { state.run.lastInertReport = statement.report }
             }
             becomeInert(statement)
             return
         }
         // A new execution starts with the counter already; one that serves again restarts.
         if reused { execution.restart(totalChanges: totalChanges) }
-        if execution.needsRowEvents(regionObserversAreUntouched: impactedEntries.isEmpty, impactEpoch: impactEpoch) || !registry.regionIndex.fullDatabase.isEmpty {
+        if execution.needsRowEvents(regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch) || !registry.regionIndex.fullDatabase.isEmpty {
             installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
         } else {
             uninstallRowHook()
         }
         hookContext.pointer.pointee.log = execution.log.pointer
-        self.execution = consume execution
-    }
-
-    /// Asks each application observer about the statement's kinds of changes, once. Returns
-    /// true when the answers are those of `candidate`, the statement's last execution;
-    /// otherwise `answers` holds the observers that accepted some kind, with their masks.
-    ///
-    /// The answers are compared with the candidate's as they come: a list is made only
-    /// when they differ.
-    private func askObservers(_ cache: CachedActivation, expecting candidate: StatementExecution?) -> Bool {
-        // Until the answers differ from the candidate's, they are its first `matchedCount`
-        // active users; `answers` holds them all from the first difference on.
-        var matchedCount = 0
-        var answersDiffer = candidate == nil
-        // The list is read in place, not copied: a copy is a retain and a release of its
-        // storage, two atomic operations for each statement. An observer
-        // that changes the registry while it is asked (by adding or removing observers)
-        // moves the rest of the questions to `askObserversAfterRegistryChange`.
-        let generation = registry.generation
-        // (Observers added while the statement's observers are asked start with the next
-        // statement, as those added from other callbacks.)
-        let lastIDAtStart = registry.userEntries.last?.id ?? 0
-        var index = 0
-        while index < registry.userEntries.count {
-            defer { index += 1 }
-            guard !registry.userEntries[index].isStopped, let observer = registry.userEntries[index].observer else { continue }
-            let askedID = registry.userEntries[index].id
-            let mask = cache.acceptanceMask(of: observer)
-            guard registry.generation == generation else {
-                if !answersDiffer, let candidate { answers.append(contentsOf: candidate.answers(count: matchedCount)) }
-                askObserversAfterRegistryChange(cache, askedID: askedID, observer: observer, mask: mask, lastID: lastIDAtStart)
-                return false
-            }
-            guard mask != 0 else { continue }
-            liveObservers.append(consume observer)
-            if !answersDiffer, let candidate, matchedCount < candidate.activeUsers.count,
-               candidate.activeUsers[matchedCount].entry === registry.userEntries[index], candidate.activeUsers[matchedCount].mask == mask
-            {
-                matchedCount += 1
-                continue
-            }
-            if !answersDiffer {
-                answersDiffer = true
-                answers.append(contentsOf: candidate!.answers(count: matchedCount))
-            }
-            answers.append((registry.userEntries[index], mask))
-        }
-        // Fewer active observers than the last execution: the answers differ too.
-        if !answersDiffer, let candidate, matchedCount != candidate.activeUsers.count {
-            answers.append(contentsOf: candidate.answers(count: matchedCount))
-            return false
-        }
-        return !answersDiffer
-    }
-
-    /// The rest of ``askObservers(_:expecting:)`` once an observer changed the registry
-    /// while it was asked: `answers` holds the answers so far. The answer of the entry of
-    /// `askedID` (`mask`) is kept unless that entry is gone; then the entries registered
-    /// after it, up to `lastID` (the last one when the questions began), are asked, from a
-    /// copy of the list. (Entries stay in registration order, and their ids grow with it.)
-    private func askObserversAfterRegistryChange(_ cache: CachedActivation, askedID: Int, observer: any TransactionObserver, mask: UInt64, lastID: Int) {
-        let userEntries = registry.userEntries
-        if mask != 0, let entry = userEntries.first(where: { $0.id == askedID }) {
-            liveObservers.append(observer)
-            answers.append((entry, mask))
-        }
-        for entry in userEntries where entry.id > askedID && entry.id <= lastID && !entry.isStopped {
-            guard let observer = entry.observer else { continue }
-            let mask = cache.acceptanceMask(of: observer)
-            guard mask != 0 else { continue }
-            liveObservers.append(observer)
-            answers.append((entry, mask))
-        }
-    }
-
-    /// Asks each application observer about the statement's kinds of changes, once, for a
-    /// statement with too many questions for masks: `answers` (with masks 0) and
-    /// `unmaskedAcceptances` hold what they accepted.
-    private func askObserversWithoutMasks(_ cache: CachedActivation) {
-        let userEntries = registry.userEntries
-        for entry in userEntries where !entry.isStopped {
-            guard let observer = entry.observer else { continue }
-            let acceptance = cache.activation.acceptance { kind in observer.observes(eventsOfKind: kind) }
-            if !acceptance.isEmpty {
-                answers.append((entry, 0))
-                unmaskedAcceptances.append(acceptance)
-                liveObservers.append(observer)
-            }
-        }
-    }
-
-    /// A new execution, for the observers in `answers` (then emptied).
-    private func makeExecution(of statement: Statement, cache: CachedActivation, totalChanges: CInt) -> StatementExecution {
-        let answersFit = cache.questionCount <= StatementActivation.maximumMaskedQuestions
-        let activeUsers = answers.enumerated().map { index, answer in
-            StatementExecution.ActiveUser(
-                entry: answer.entry, mask: answer.mask,
-                acceptance: answersFit ? cache.activation.acceptance(mask: answer.mask) : unmaskedAcceptances[index])
-        }
-        answers.removeAll(keepingCapacity: true)
-        unmaskedAcceptances.removeAll()
-        return StatementExecution(
-            statement: statement, report: statement.report, activeUsers: activeUsers,
-            regionIndex: registry.regionIndex, registryGeneration: registry.generation, totalChanges: totalChanges)
+        state.run.execution = consume execution
     }
 
     /// Whether every observer of the full database knows the transaction touched it.
@@ -401,95 +228,25 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         uninstallRowHook()
     }
 
-    /// The kinds of changes the statement may make, kept with the statement until its
-    /// report or the schema changes: moved out of the statement, which gets it back (see
-    /// `startExecution(of:)`).
-    private func takeCachedActivation(for statement: Statement) -> CachedActivation {
-        if let cached = statement.observation.cache.take() {
-            if cached.report === statement.report, let version = schemaFactsVersion, cached.schemaFacts == version, !schemaFactsMayBeStale {
-                return cached
-            }
-        }
-        let facts = schemaFactsMayBeStale ? nil : currentSchemaFacts()
-        let cacheable = facts != nil
-        let sql = statement.sql
-        let statementMayReplace = sql.mentionsASCIIKeyword("replace")
-        let activation = StatementActivation(writes: statement.report.writes) { key in
-            guard let facts else { return true }
-            return statementMayReplace || facts.mayReplace(tableKey: key)
-        }
-        // Inserts only, into rowid tables, where REPLACE can delete nothing: the update hook
-        // reports the same rows as the pre-update hook (see RowHooks.swift).
-        let updateHookSuffices = facts.map { facts in
-            !statement.report.changesSchema && statement.report.writes.allSatisfy { write in
-                StatementReport.isInternalTable(write.name)
-                    || (write.inserts && !write.deletes && write.updatedColumns == nil && !statementMayReplace
-                        && !facts.mayReplace(tableKey: write.key) && !facts.mayLackRowID(tableKey: write.key))
-            }
-        } ?? false
-        let cache = CachedActivation(
-            report: statement.report, schemaFacts: facts?.version, activation: activation,
-            isCacheable: cacheable, updateHookSuffices: updateHookSuffices)
-        return cache
-    }
-
-    /// What the broker keeps with a statement from one execution to the next.
-    final class CachedActivation {
-        let report: StatementReport
-        let schemaFacts: Int?
-        let activation: StatementActivation
-        /// Whether it is kept with the statement.
-        let isCacheable: Bool
-        /// Whether the update hook reports the same rows as the pre-update hook: the
-        /// statement only inserts, into rowid tables, and no REPLACE can delete a row.
-        let updateHookSuffices: Bool
-        /// The number of questions of `activation`, read without copying it.
-        let questionCount: Int
-        /// The event kinds of `activation`'s questions.
-        private let eventKinds: [DatabaseEventKind]
-        /// The statement's last execution, to serve again (see `startExecution(of:)`).
-        @exclusivity(unchecked) var execution: StatementExecution?
-
-        /// Asks the observer each question once, and returns what it accepts, bit `i` for
-        /// question `i`. Only for at most `StatementActivation.maximumMaskedQuestions`
-        /// questions. (The kinds are read in place from this object's constant list: a
-        /// copy of a kind retains its strings.)
-        func acceptanceMask(of observer: any TransactionObserver) -> UInt64 {
-            assert(eventKinds.count <= StatementActivation.maximumMaskedQuestions)
-            var mask: UInt64 = 0
-            for index in eventKinds.indices where observer.observes(eventsOfKind: eventKinds[index]) {
-                mask |= 1 << UInt64(index)
-            }
-            return mask
-        }
-        init(report: StatementReport, schemaFacts: Int?, activation: StatementActivation, isCacheable: Bool, updateHookSuffices: Bool) {
-            self.report = report
-            self.updateHookSuffices = updateHookSuffices
-            self.schemaFacts = schemaFacts
-            self.activation = activation
-            self.isCacheable = isCacheable
-            self.questionCount = activation.questions.count
-            self.eventKinds = activation.eventKinds
-        }
-    }
-
     /// Forgets the schema facts when the statement changed the schema, or SQLite compiled
     /// it again.
     private func refreshSchemaFactsIfNeeded(after statement: Statement) {
-        if statement.report.changesSchema || schemaFactsMayBeStale {
-            schemaFacts = nil
-            schemaFactsMayBeStale = false
-        }
+        schema.statementDidEnd(changedSchema: statement.report.changesSchema)
     }
 
     override func statementDidFinish(_ statement: Statement) throws {
-        // A rollback of the statement's implicit transaction was a retry: it succeeded.
-        implicitTransactionRolledBack = false
         inertStatement = nil
         if execution?.runs(statement) == true { finishExecution(succeeded: true) }
         refreshSchemaFactsIfNeeded(after: statement)
         applySavepointEffect(of: statement.report)
-        try endTransactionIfNeeded(after: statement)
+        try perform(transaction.statementDidFinish(
+            endsTransaction: {
+                if statement.report.transactionEffect == .commit { return true }
+                if case .release? = statement.report.savepointEffect { return true }
+                return false
+            },
+            isInsideTransaction: { database.isInsideTransaction },
+            isReadOnly: { database.isReadOnly }))
     }
 
     override func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
@@ -501,25 +258,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             finishExecution(succeeded: keepsChanges)
         }
         refreshSchemaFactsIfNeeded(after: statement)
-        if implicitTransactionRolledBack, case .none = completion { completion = .rolledBack }
-        implicitTransactionRolledBack = false
-        switch completion {
-        case .cancelledCommit(let observerError):
-            notifyRollback()
+        do {
+            try perform(transaction.statementDidFail())
+        } catch let observerError {
             return observerError
-        case .rolledBack:
-            // The whole transaction is gone. Observers hear of it when the transaction was
-            // theirs to know about: opened by a statement, or told of changes. A statement
-            // that fails outside of a transaction, before telling anything, ends nothing.
-            if isExplicitTransaction || toldObservers {
-                notifyRollback()
-            } else {
-                resetTransaction()
-            }
-        case .committed:
-            notifyCommit()
-        case .none:
-            break
         }
         return error
     }
@@ -527,10 +269,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     override func statementWasRecompiled(_ statement: Statement) {
         recompilationIsPending = false
         guard database.authorizer.steppingStatement != nil else {
-            schemaFacts = nil
+            schema.forget()
             return
         }
-        schemaFactsMayBeStale = true
+        schema.markStale()
         guard execution?.runs(statement) == true || inertStatement === statement else { return }
         // SQLite compiles a statement again before it writes anything: start over with
         // its new report. The schema cannot be read now (inside sqlite3_step): the facts
@@ -557,7 +299,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// them in the savepoint stack) when it succeeded, drops them when SQLite undid them.
     func finishExecution(succeeded: Bool) {
         // (Moved out, not copied: a copy is a retain and a release more.)
-        guard let execution = execution.take() else { return }
+        guard let execution = state.run.execution.take() else { return }
         hookContext.pointer.pointee.log = nil
         defer { endExecution() }
         guard succeeded else { return }
@@ -592,7 +334,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     private func deliverEvents(of execution: StatementExecution) {
         guard execution.hasEvents else { return }
-        toldObservers = true
+        transaction.toldObservers = true
         if liveObservers.count == 1, let observer = liveObservers.popLast() {
             // One observer: told through the reference held since the statement started.
             withoutDatabaseAccess { execution.deliverEvents(toSoleUser: observer) }
@@ -611,10 +353,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
                     guard !entry.isStopped, let observer = entry.observer else { continue }
                     observer.databaseWillChange(with: event)
                     // (The default implementation tells nothing.)
-                    if entry.wantsPreUpdateEvents { toldObservers = true }
+                    if entry.wantsPreUpdateEvents { transaction.toldObservers = true }
                 case let .didChange(event, entry):
                     guard !entry.isStopped, let observer = entry.observer else { continue }
-                    toldObservers = true
+                    transaction.toldObservers = true
                     observer.databaseDidChange(with: event)
                 case .impact(let entry):
                     markImpacted(entry)
@@ -660,86 +402,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// The schema facts, read when needed. Nil inside `sqlite3_step`, where the schema
     /// cannot be read.
     func currentSchemaFacts() -> SchemaFacts? {
-        if let schemaFacts { return schemaFacts }
+        if let facts = schema.facts { return facts }
         // Not from inside sqlite3_step, where no statement may run.
         guard database.authorizer.steppingStatement == nil else { return nil }
-        schemaFacts = database.withStatementsHiddenFromTrace { SchemaFacts.read(from: connection) }
-        return schemaFacts
-    }
-
-    // MARK: - Explicit notifications
-
-    /// See `Database.notifyChanges(in:)`. Called inside a transaction.
-    func notifyChanges(in region: DatabaseRegion) {
-        for entry in registry.purgeDeallocatedObservers() { entry.release() }
-        let facts = currentSchemaFacts()
-        // The kinds of changes the region stands for, with the tables as the schema spells
-        // them; tables that do not exist are left out.
-        var kinds: [DatabaseEventKind] = []
-        func appendKinds(of table: SchemaFacts.Table, columns watched: Set<String>?) {
-            let columns = database.withStatementsHiddenFromTrace { SchemaFacts.columns(of: table, connection: connection) }
-            kinds.append(.delete(tableName: table.name))
-            kinds.append(.insert(tableName: table.name))
-            kinds.append(.update(tableName: table.name, columnNames: Set(columns.filter { column in
-                watched.map { $0.contains(column.lowercased()) } ?? true
-            })))
-        }
-        if let regionTables = region.tables {
-            for regionTable in regionTables {  // (sorted by name)
-                guard let table = facts?.tables[regionTable.key] else { continue }
-                appendKinds(of: table, columns: regionTable.region.columns)
-            }
-        } else {
-            // The whole database is its tables, as in GRDB: not the schema tables (a region
-            // names them to tell of schema changes), nor Ripple's own.
-            for table in facts?.tables.values.sorted(by: { $0.name < $1.name }) ?? [] {
-                let key = table.name.lowercased()
-                guard key != "sqlite_master", key != "sqlite_temp_master", !RippleTables.isHidden(key) else { continue }
-                appendKinds(of: table, columns: nil)
-            }
-        }
-        tell(region, everyObserver: false, kinds: kinds)
-    }
-
-    /// Marks the region observers concerned by `region`, and tells `databaseDidChange()` to
-    /// the application's observers that observe one of `kinds` (or to all of them).
-    private func tell(_ region: DatabaseRegion, everyObserver: Bool, kinds: [DatabaseEventKind]) {
-        withoutDatabaseAccess {
-            // (Region observers are only marked, in any order; application observers are
-            // called back in registration order.)
-            for entry in registry.regionEntries where entry.regionObserver!.isConcerned(byChangesIn: region) {
-                markImpacted(entry)
-            }
-            for entry in registry.userEntries {
-                guard !entry.isStopped, let observer = entry.observer else { continue }
-                if everyObserver || kinds.contains(where: { observer.observes(eventsOfKind: $0) }) {
-                    toldObservers = true
-                    observer.databaseDidChange()
-                }
-            }
-        }
-    }
-
-    /// Commits of other connections or processes (see `Database.checkExternalChanges()`),
-    /// told outside of any transaction of this connection, as one transaction of their own:
-    /// `databaseDidChange()` to the transaction observers that observe the region, then
-    /// `databaseDidCommit(_:)`; region and value observations of the region are notified.
-    /// There is no `databaseWillCommit()`: the commit happened elsewhere, and cannot be
-    /// vetoed.
-    ///
-    /// A change to the whole database reads nothing: the schema is not read again (that
-    /// read would take a lock while the other connection may write again), and every
-    /// transaction observer that is not stopped hears `databaseDidChange()`. The schema is
-    /// forgotten, and read again when needed in one of the application's accesses.
-    func notifyExternalCommit(in region: DatabaseRegion) {
-        assert(!database.isInsideTransaction, "external commits are told between transactions")
-        if region.isFullDatabase {
-            for entry in registry.purgeDeallocatedObservers() { entry.release() }
-            tell(region, everyObserver: true, kinds: [])
-            schemaFacts = nil
-        } else {
-            notifyChanges(in: region)
-        }
-        notifyCommit()
+        let facts = database.withStatementsHiddenFromTrace { SchemaFacts.read(from: connection) }
+        schema.learn(facts)
+        return facts
     }
 }

@@ -146,8 +146,9 @@ struct RowHookContext {
     static let liveMarker: UInt64 = 0x524F_5748_4F4F_4B53
     /// Checked in debug builds at each callback: see ``_PinnedValue``.
     let marker = RowHookContext.liveMarker
-    /// The broker, unretained: it owns this context, and clears its hooks before it goes.
-    var broker: Unmanaged<DatabaseObservationBroker>?
+    /// The broker, unretained (``_CallbackContext``): it owns this context, and clears its
+    /// hooks before it goes.
+    var broker: UnsafeMutableRawPointer?
     /// The log of the running execution, which the broker holds while it is set.
     var log: UnsafeMutablePointer<RowChangeLog>?
     /// Set when SQLite compiles a stepping statement again: the next row callback first

@@ -101,7 +101,7 @@ extension DatabaseObservationBroker {
                     observer.databaseWillChange(with: event)
                     // (The default implementation, of an observer that does not implement
                     // the method, tells nothing.)
-                    if entry.wantsPreUpdateEvents { toldObservers = true }
+                    if entry.wantsPreUpdateEvents { transaction.toldObservers = true }
                 }
             }
         } else {
@@ -129,7 +129,8 @@ extension RowHookContext {
         initialRowID: Int64, finalRowID: Int64)
     {
         assert(context.pointee.marker == RowHookContext.liveMarker, "the row hooks' context lives as long as its broker")
-        assert(context.pointee.log == context.pointee.broker?.takeUnretainedValue().execution?.log.pointer, "the log of the running execution")
+        assert(context.pointee.log == context.pointee.broker.map { _CallbackContext<DatabaseObservationBroker>.object($0).execution?.log.pointer } ?? nil,
+               "the log of the running execution")
         if !context.pointee.recompilationIsPending, let log = context.pointee.log,
            let slot = log.pointee.knownSlotIndex(databaseName: databaseName, tableName: tableName),
            !log.pointee.needsExecution(slot: slot, preUpdate: connection != nil)
@@ -137,7 +138,8 @@ extension RowHookContext {
             log.pointee.record(slot: slot, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
             return
         }
-        context.pointee.broker?.takeUnretainedValue().rowWillChange(
+        guard let broker = context.pointee.broker else { return }
+        _CallbackContext<DatabaseObservationBroker>.object(broker).rowWillChange(
             connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
             initialRowID: initialRowID, finalRowID: finalRowID)
     }

@@ -39,8 +39,8 @@ struct SchemaFacts {
         tables[tableKey] == nil || withoutTables.contains(tableKey)
     }
 
-    private nonisolated(unsafe) static var lastVersion = 0
-    private static let versionLock = NSLock()
+    /// The last version given, for all connections.
+    private static let lastVersion = LockedState(0)
 
     /// Reads the schema; nil when it cannot be read.
     static func read(from connection: OpaquePointer) -> SchemaFacts? {
@@ -85,7 +85,10 @@ struct SchemaFacts {
                 }
             }
         }
-        let version = versionLock.withLock { lastVersion += 1; return lastVersion }
+        let version = lastVersion.withLock { last in
+            last += 1
+            return last
+        }
         return SchemaFacts(
             version: version, tables: tables, virtualTables: virtualTables, replaceTables: replaceTables,
             triggersMayReplace: triggersMayReplace, withoutTables: withoutTables, mentionsFail: mentionsFail)

@@ -61,10 +61,10 @@ extension DatabaseObservationBroker {
         deliver(savepoints.removeAll())
         do {
             try askObserversToCommit()
-            completion = .committed
+            transaction.commitHook(vetoedBy: nil)
             return true
         } catch {
-            completion = .cancelledCommit(error)
+            transaction.commitHook(vetoedBy: error)
             return false
         }
     }
@@ -73,20 +73,9 @@ extension DatabaseObservationBroker {
         database.externalChangesTransactionDidEnd(committed: false)
         guard !database.observation.runsUnobservedWork else { return }
         _ = savepoints.removeAll()
-        if case .cancelledCommit = completion {
-            endExecution()
-            return
-        }
-        if isExplicitTransaction {
-            endExecution()
-            completion = .rolledBack
-        } else {
-            // The implicit transaction of a statement run outside of any transaction: the
-            // statement failed, or SQLite retries it after compiling it again (it found the
-            // schema changed), and it goes on. Its changes so far are gone; the statement's
-            // end tells which.
-            execution?.discardChanges()
-            implicitTransactionRolledBack = true
+        switch transaction.rollbackHook() {
+        case .endExecution: endExecution()
+        case .discardChanges: execution?.discardChanges()
         }
     }
 
@@ -106,30 +95,20 @@ extension DatabaseObservationBroker {
 
     // MARK: - End of transactions
 
-    /// After a statement that succeeded: announces the end of the transaction it ended.
-    func endTransactionIfNeeded(after statement: Statement) throws {
-        switch completion {
-        case .committed:
-            notifyCommit()
-        case .rolledBack:
-            if database.isReadOnly { resetTransaction() } else { notifyRollback() }
-        case .cancelledCommit(let error):
-            notifyRollback()
-            throw error
-        case .none:
-            // A transaction that wrote nothing ends without SQLite's hooks. As in GRDB,
-            // observers hear of it all the same when the code opened it (BEGIN ... COMMIT,
-            // SAVEPOINT ... RELEASE): code that waits for the next commit then always
-            // hears of it, and `notifyChanges(in:)` works in such a transaction. Read-only
-            // accesses are not announced.
-            let report = statement.report
-            let endsTransaction = report.transactionEffect == .commit
-                || (report.savepointEffect.map { if case .release = $0 { return true } else { return false } } ?? false)
-            guard endsTransaction, isExplicitTransaction, !database.isInsideTransaction else { return }
-            guard !database.isReadOnly else {
-                resetTransaction()
-                return
-            }
+    /// Does what an event of the transaction's state asks.
+    @inline(__always)
+    func perform(_ end: TransactionState.End) throws {
+        if case .none = end { return }
+        try performEnd(end)
+    }
+
+    private func performEnd(_ end: TransactionState.End) throws {
+        switch end {
+        case .none: break
+        case .commit: notifyCommit()
+        case .rollback: notifyRollback()
+        case .forget: resetTransaction()
+        case .commitUnlessVetoed:
             deliver(savepoints.removeAll())
             do {
                 try askObserversToCommit()
@@ -138,16 +117,10 @@ extension DatabaseObservationBroker {
                 throw error
             }
             notifyCommit()
-        }
-    }
-
-    /// A hook fired outside of any statement Ripple ran (SQLite commits some statements
-    /// when they are reset or finalized): the transaction's end is announced now.
-    func settleCompletionWithoutStatement() {
-        switch completion {
-        case .committed: notifyCommit()
-        case .rolledBack, .cancelledCommit: notifyRollback()
-        case .none: break
+        case .rollbackThrowingVeto:
+            let error = transaction.vetoError
+            notifyRollback()
+            if let error { throw error }
         }
     }
 
@@ -156,23 +129,14 @@ extension DatabaseObservationBroker {
     /// the transaction touched (the others have nothing to hear). The work is that of the
     /// observers called back, whatever the number of region observers.
     private func endTransaction(announced: Bool = true) -> [ObserverEntry] {
-        completion = .none
-        implicitTransactionRolledBack = false
-        isExplicitTransaction = false
-        toldObservers = false
+        transaction.end()
         endExecution()
         _ = savepoints.removeAll()
-        for entry in stoppedEntries { entry.isStopped = false }
-        stoppedEntries.removeAll(keepingCapacity: true)
         let users = registry.userEntries
-        // (Sorted in place, and merged into one new list without the removed entries: the
-        // sorted copy, the merged list and the filtered one were three lists to make for each
-        // commit, W8.)
-        impactedEntries.sort { $0.id < $1.id }
-        let entries = Self.merged(users, impactedEntries)
-        impactedEntries.removeAll(keepingCapacity: true)
-        // (The callers clear the marks of the entries returned.)
-        impactEpoch &+= 1
+        // (Merged into one new list without the removed entries: a sorted copy, the merged
+        // list and the filtered one were three lists to make for each commit, W8. The
+        // callers clear the marks of the entries returned.)
+        let entries = state.impacts.end { impacted in Self.merged(users, impacted) }
         // (Only application observers are held weakly, or for the next transaction.)
         if users.contains(where: { $0.observer == nil }) {
             for entry in registry.removeUserEntries(where: { $0.observer == nil }) { entry.release() }

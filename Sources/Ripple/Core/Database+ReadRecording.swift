@@ -1,0 +1,50 @@
+/// What a connection's statements read, recorded while `db.observation.recordedRegion` is
+/// set: a value observation tracks the region its fetch reads.
+extension Database {
+    /// Runs `block` and returns the region it read.
+    func recordingReadRegion<T>(_ block: () throws -> T) rethrows -> (T, DatabaseRegion) {
+        let previous = observation.recordedRegion
+        observation.recordedRegion = DatabaseRegion()
+        defer {
+            observation.recordedRegion = previous.map { $0.union(observation.recordedRegion ?? DatabaseRegion()) }
+            observation.preparedStatementRegion = nil
+        }
+        let result = try block()
+        return (result, observation.recordedRegion ?? DatabaseRegion())
+    }
+
+    /// Runs `body` without recording what it reads: for the schema introspection that
+    /// Ripple does for a request (its primary key, its columns), which is not what the
+    /// request reads. Cached after the first time, it would be recorded by the first
+    /// fetch only; and a change of the schema fetches a `tracking` observation again
+    /// anyway (see ``RegionObserver/observesSchemaChanges``).
+    func withoutRecordingReads<T>(_ body: () throws -> T) rethrows -> T {
+        guard let recorded = observation.recordedRegion else { return try body() }
+        let prepared = observation.preparedStatementRegion
+        observation.recordedRegion = nil
+        observation.preparedStatementRegion = nil
+        defer {
+            observation.recordedRegion = recorded
+            observation.preparedStatementRegion = prepared
+        }
+        return try body()
+    }
+
+    /// Adds to the recorded region, when recording.
+    func recordRead(_ region: DatabaseRegion) {
+        if observation.recordedRegion != nil { observation.recordedRegion!.formUnion(region) }
+    }
+
+    /// Prepares the recording of what a cursor's statement reads, when recording: the
+    /// precise region a request gave for this very statement, or the statement's report,
+    /// read after the first step (SQLite may compile the statement again then).
+    func prepareReadRecording(of statement: Statement) {
+        guard observation.recordedRegion != nil else { return }
+        if let prepared = observation.preparedStatementRegion, prepared.statement === statement {
+            statement.observation.pendingReadRegion = .precise(prepared.region)
+        } else {
+            statement.observation.pendingReadRegion = .report
+        }
+        observation.preparedStatementRegion = nil
+    }
+}
