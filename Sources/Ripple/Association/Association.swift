@@ -105,10 +105,16 @@ struct AssociationJoin: Sendable {
         if !other.association.destination.orderings.isEmpty { destination.orderings = other.association.destination.orderings }
         if other.selection > selection { destination.selection = other.association.destination.selection }
         if let otherAlias = other.association.destination.alias {
-            if destination.alias == nil {
+            if let alias = destination.alias, alias !== otherAlias {
+                // A named alias names the table in the SQL: it wins over an unnamed one.
+                if alias.userName == nil, otherAlias.userName != nil {
+                    destination.alias = otherAlias
+                    result.mergedAliases.append(alias)
+                } else {
+                    result.mergedAliases.append(otherAlias)
+                }
+            } else {
                 destination.alias = otherAlias
-            } else if destination.alias !== otherAlias {
-                result.mergedAliases.append(otherAlias)
             }
         }
         result.mergedAliases += other.mergedAliases

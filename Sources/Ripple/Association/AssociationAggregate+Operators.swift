@@ -9,6 +9,7 @@ extension AssociationAggregate {
 
     /// `lhs = rhs` (`IS` for nil), an aggregate and a value.
     public static func == (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        if let bool = rhs as? Bool, let emptiness = lhs.emptiness(negated: !bool) { return emptiness }
         let value = rhs?.sqlExpression ?? SQLExpression(.value(.null))
         return lhs.mapped { $0 == value }
     }
@@ -26,6 +27,7 @@ extension AssociationAggregate {
 
     /// `lhs <> rhs` (`IS NOT` for nil), an aggregate and a value.
     public static func != (lhs: Self, rhs: (any SQLExpressible)?) -> Self {
+        if let bool = rhs as? Bool, let emptiness = lhs.emptiness(negated: bool) { return emptiness }
         let value = rhs?.sqlExpression ?? SQLExpression(.value(.null))
         return lhs.mapped { $0 != value }
     }
@@ -208,7 +210,7 @@ extension AssociationAggregate {
 
     /// `NOT aggregate`.
     public static prefix func ! (aggregate: Self) -> Self {
-        aggregate.mapped { !$0 }
+        aggregate.emptiness(negated: true) ?? aggregate.mapped { !$0 }
     }
 
     /// `-aggregate`.

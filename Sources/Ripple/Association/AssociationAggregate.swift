@@ -26,6 +26,16 @@ public struct AssociationAggregate<RowDecoder>: Sendable {
     var expression: @Sendable (Database) throws -> SQLExpression
     /// The name of the selected column.
     var key: String?
+    /// For `isEmpty`, the count it compares with zero: `!isEmpty` and `isEmpty == false`
+    /// are `count > 0`, as GRDB writes them.
+    var emptinessCount: (@Sendable (Database) throws -> SQLExpression)?
+
+    /// `isEmpty`, or its negation, when this aggregate is `isEmpty`.
+    func emptiness(negated: Bool) -> Self? {
+        guard let count = emptinessCount else { return nil }
+        guard negated else { return self }
+        return AssociationAggregate(associations: associations, expression: { db in try count(db) > 0 }, key: nil)
+    }
 
     /// The aggregate, selected under the name `key`.
     ///
@@ -108,7 +118,11 @@ extension AssociationToMany {
     /// Whether there is no associated record: `COUNT(DISTINCT "book"."id") = 0`, named
     /// `hasNoBook`.
     public var isEmpty: AssociationAggregate<OriginRowDecoder> {
-        count.mapped { $0 == 0 }.forKey("hasNo" + singularKey.uppercasingFirstLetter)
+        // One count: each makes its own alias.
+        let count = self.count
+        var aggregate = count.mapped { $0 == 0 }.forKey("hasNo" + singularKey.uppercasingFirstLetter)
+        aggregate.emptinessCount = count.expression
+        return aggregate
     }
 
     /// The average of an expression of the associated records: `AVG("book"."price")`,

@@ -47,9 +47,8 @@ struct AssociationPrefetcher: Sendable {
 
     /// The associated rows of each row, in the order of `rows`.
     private func fetchRows(_ db: Database, _ prefetch: AssociationJoin, for rows: [Row]) throws -> [[Row]] {
-        let association = prefetch.association
         // The first step's columns: the destination's, or the first pivot's.
-        let pairs = try association.steps[0].link.columnPairs(db)
+        let pairs = try prefetch.association.steps[0].link.columnPairs(db)
         // The rows of each key, keys in the order of the rows.
         var rowIndexes: [[DatabaseValue]: [Int]] = [:]
         var keys: [[DatabaseValue]] = []
@@ -69,7 +68,30 @@ struct AssociationPrefetcher: Sendable {
         }
         var grouped = [[Row]](repeating: [], count: rows.count)
         guard !keys.isEmpty else { return grouped }
+        let pivotNames = pairs.map { "grdb_" + $0.destination }
+        for row in try Self.request(prefetch, pairs: pairs, keys: keys).fetchAll(db) {
+            let key = pivotNames.map { row.prefetchKeyValue($0) ?? .null }
+            for index in rowIndexes[key] ?? [] { grouped[index].append(row) }
+        }
+        return grouped
+    }
 
+    /// The region the queries of the prefetched associations read, whatever the rows.
+    func region(_ db: Database) throws -> DatabaseRegion {
+        var region = DatabaseRegion()
+        for prefetch in prefetches {
+            let pairs = try prefetch.association.steps[0].link.columnPairs(db)
+            region.formUnion(try Self.request(prefetch, pairs: pairs, keys: []).databaseRegion(db))
+        }
+        return region
+    }
+
+    /// The query of a prefetched association, for the rows of these keys.
+    private static func request(
+        _ prefetch: AssociationJoin, pairs: [(origin: String, destination: String)],
+        keys: [[DatabaseValue]]) throws -> QueryInterfaceRequest<Row>
+    {
+        let association = prefetch.association
         let pivotNames = pairs.map { "grdb_" + $0.destination }
         let predicate = Self.keyPredicate(pairs.map(\.destination), keys)
         var request: QueryInterfaceRequest<Row>
@@ -89,11 +111,7 @@ struct AssociationPrefetcher: Sendable {
                 SQLSelection(.aliased(SQLExpression(.qualifiedColumn(firstAlias, $0.destination)), $1))
             }
         }
-        for row in try request.fetchAll(db) {
-            let key = pivotNames.map { row.prefetchKeyValue($0) ?? .null }
-            for index in rowIndexes[key] ?? [] { grouped[index].append(row) }
-        }
-        return grouped
+        return request
     }
 
     /// `"authorId" IN (1, 2, 3)`, or `("a" = 1 AND "b" = 2) OR ...` for composite keys.
@@ -101,6 +119,7 @@ struct AssociationPrefetcher: Sendable {
         if columns.count == 1 {
             return keys.map { $0[0] }.contains(Column(columns[0]))
         }
+        guard !keys.isEmpty else { return SQLExpression(sql: "0") }
         let alternatives = keys.map { key in
             QueryInterfaceRequest<Row>.conjunction(zip(columns, key).map { Column($0) == $1 })
         }

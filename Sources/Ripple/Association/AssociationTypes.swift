@@ -30,14 +30,17 @@ public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
 }
 
 extension _SQLAssociation {
-    init(origin: String, destination: String, key: String?, foreignKey: ForeignKey?, originIsChild: Bool, isToMany: Bool) {
+    init(
+        origin: String, destination: String, key: String?, foreignKey: ForeignKey?, originIsChild: Bool, isToMany: Bool,
+        selection: [any SQLSelectable] = [AllColumns()])
+    {
         self.key = key.map(AssociationKey.fixed) ?? .inflected(destination)
         link = AssociationLink(
             childTable: originIsChild ? origin : destination,
             parentTable: originIsChild ? destination : origin,
             originIsChild: originIsChild, foreignKey: foreignKey)
         self.isToMany = isToMany
-        self.destination = QueryInterfaceRequest(tableName: destination)
+        self.destination = QueryInterfaceRequest(tableName: destination, selection: selection.map(\.sqlSelection))
     }
 }
 
@@ -56,7 +59,7 @@ extension TableRecord {
     {
         BelongsToAssociation(_sqlAssociation: _SQLAssociation(
             origin: databaseTableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false))
+            key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the row of a table that this record's foreign key refers to.
@@ -88,7 +91,7 @@ extension TableRecord {
     {
         HasOneAssociation(_sqlAssociation: _SQLAssociation(
             origin: databaseTableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false))
+            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the one row of a table whose foreign key refers to this record.
@@ -121,7 +124,7 @@ extension TableRecord {
     {
         HasManyAssociation(_sqlAssociation: _SQLAssociation(
             origin: databaseTableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true))
+            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true, selection: Destination.databaseSelection))
     }
 
     /// The association to the rows of a table whose foreign key refers to this record.

@@ -26,7 +26,9 @@ extension Table {
         _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
         -> BelongsToAssociation<RowDecoder, Destination>
     {
-        belongsTo(Table<Destination>(Destination.databaseTableName), key: key, using: foreignKey)
+        BelongsToAssociation(_sqlAssociation: _SQLAssociation(
+            origin: tableName, destination: Destination.databaseTableName,
+            key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the one row whose foreign key refers to a row of this table.
@@ -54,7 +56,9 @@ extension Table {
         _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
         -> HasOneAssociation<RowDecoder, Destination>
     {
-        hasOne(Table<Destination>(Destination.databaseTableName), key: key, using: foreignKey)
+        HasOneAssociation(_sqlAssociation: _SQLAssociation(
+            origin: tableName, destination: Destination.databaseTableName,
+            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the rows whose foreign key refers to a row of this table.
@@ -82,7 +86,9 @@ extension Table {
         _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
         -> HasManyAssociation<RowDecoder, Destination>
     {
-        hasMany(Table<Destination>(Destination.databaseTableName), key: key, using: foreignKey)
+        HasManyAssociation(_sqlAssociation: _SQLAssociation(
+            origin: tableName, destination: Destination.databaseTableName,
+            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true, selection: Destination.databaseSelection))
     }
 
     /// See `QueryInterfaceRequest.including(required:)`.

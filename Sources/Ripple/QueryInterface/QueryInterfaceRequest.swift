@@ -437,7 +437,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// primary key is the rowid report those rowids only.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         let sql = try makeSQL(db)
-        return try rowIDRestrictedRegion(db, db.cachedStatement(sql: sql.sql).report.readRegion)
+        var region = try rowIDRestrictedRegion(db, db.cachedStatement(sql: sql.sql).report.readRegion)
+        // With the tables of prefetched associations (`including(all:)`).
+        if let prefetcher = try AssociationPrefetcher(self) { region.formUnion(try prefetcher.region(db)) }
+        return region
     }
 
     // MARK: - Batch changes

@@ -163,7 +163,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             // Parenthesized only as an operand (see `parenthesized`).
             return context.bind(sql: sql, values: arguments)
         case let .prefix(op, operand):
-            return op + " " + parenthesized(operand, &context)
+            // `-x`, as GRDB writes it; `NOT x`.
+            return op + (op == "-" || op == "+" ? "" : " ") + parenthesized(operand, &context)
         case let .infix(op, lhs, rhs):
             // AND and OR are associative: `(a) AND (b) AND (c)`, not `((a) AND (b)) AND (c)`.
             if op == "AND" || op == "OR" {

@@ -77,6 +77,18 @@ final class AssociationAggregateTests: XCTestCase {
         }
     }
 
+    func testNegatedEmptinessIsACountAboveZero() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let notEmpty = "HAVING COUNT(DISTINCT \"player\".\"id\") > ?"
+            XCTAssertTrue(try AggregatedTeam.having(!AggregatedTeam.players.isEmpty).makeSQL(db).sql.hasSuffix(notEmpty))
+            XCTAssertTrue(try AggregatedTeam.having(AggregatedTeam.players.isEmpty == false).makeSQL(db).sql.hasSuffix(notEmpty))
+            XCTAssertTrue(try AggregatedTeam.having(AggregatedTeam.players.isEmpty == true).makeSQL(db).sql
+                .hasSuffix("HAVING COUNT(DISTINCT \"player\".\"id\") = ?"))
+            XCTAssertEqual(try AggregatedTeam.having(!AggregatedTeam.players.isEmpty).fetchCount(db), 2)
+        }
+    }
+
     func testAggregateOfAFilteredAssociationAndCustomKey() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in

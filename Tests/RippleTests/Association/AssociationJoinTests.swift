@@ -98,6 +98,20 @@ final class AssociationJoinTests: XCTestCase {
         }
     }
 
+    func testDestinationSelectsWhatItsRecordTypeSelects() throws {
+        struct Writer: TableRecord {
+            static let databaseTableName = "authors"
+            static let databaseSelection: [any SQLSelectable] = [Column("name")]
+        }
+        let association = Book.belongsTo(Writer.self, using: ForeignKey(["authorId"]))
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertEqual(try sql(db, Book.including(required: association)), """
+                SELECT "books".*, "authors"."name" FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId"
+                """)
+        }
+    }
+
     func testIncludingRequiredDecodesNestedRecords() throws {
         let dbQueue = try makeDatabase()
         let infos = try dbQueue.read { db in

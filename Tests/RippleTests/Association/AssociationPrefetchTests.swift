@@ -136,6 +136,14 @@ final class AssociationPrefetchTests: XCTestCase {
         }
     }
 
+    func testRegionHasThePrefetchedTables() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let region = try Author.none().including(all: Author.books.including(all: Book.chapters)).databaseRegion(db)
+            XCTAssertEqual(region.tableNames, ["author", "book", "chapter"])
+        }
+    }
+
     func testCursorThrows() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in

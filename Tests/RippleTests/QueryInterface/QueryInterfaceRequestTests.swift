@@ -42,7 +42,7 @@ final class QueryInterfaceRequestTests: XCTestCase {
                        #"SELECT MIN("score"), SUM("score"), AVG("score") FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.select((score * 2).forKey("double"))), #"SELECT "score" * 2 AS "double" FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.select(count(distinct: Column("teamId")))), #"SELECT COUNT(DISTINCT "teamId") FROM "player""#)
-        XCTAssertEqual(try sql(dbQueue, Player.filter(-score < 0)), #"SELECT * FROM "player" WHERE (- "score") < 0"#)
+        XCTAssertEqual(try sql(dbQueue, Player.filter(-score < 0)), #"SELECT * FROM "player" WHERE (-"score") < 0"#)
     }
 
     func testIdentifiersAndLiteralsAreQuoted() throws {

@@ -1,0 +1,47 @@
+/// Decodes the records of a prefetched association (`including(all:)`), as an array or a
+/// set: `var books: [Book]`.
+struct PrefetchedRowsDecoder: Decoder {
+    let rows: [Row]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(type, .init(codingPath: [], debugDescription: "prefetched rows decode as a collection of records"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { Container(rows: rows) }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(Any.self, .init(codingPath: [], debugDescription: "prefetched rows decode as a collection of records"))
+    }
+
+    struct Container: UnkeyedDecodingContainer {
+        let rows: [Row]
+        var currentIndex = 0
+        var codingPath: [any CodingKey] { [] }
+        var count: Int? { rows.count }
+        var isAtEnd: Bool { currentIndex >= rows.count }
+
+        mutating func decodeNil() throws -> Bool { false }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: "no more prefetched rows"))
+            }
+            defer { currentIndex += 1 }
+            return try RecordDecodingStorage.decodeRecord(T.self, from: rows[currentIndex])
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            throw DecodingError.typeMismatch(type, .init(codingPath: [], debugDescription: "prefetched rows decode as records"))
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            throw DecodingError.typeMismatch([Any].self, .init(codingPath: [], debugDescription: "prefetched rows decode as records"))
+        }
+
+        mutating func superDecoder() throws -> any Decoder {
+            throw DecodingError.typeMismatch(Any.self, .init(codingPath: [], debugDescription: "prefetched rows decode as records"))
+        }
+    }
+}
