@@ -222,18 +222,21 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         var context = SQLGenerationContext()
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "SELECT "
         // Columns are qualified by their table when the request joins associations.
-        let plan = JoinPlan(self)
+        // (Checked here, without generic code, for the requests without associations.)
+        let plan = joins.isEmpty && alias == nil ? nil : JoinPlan(self)
         plan?.enter(&context)
         if isDistinct { sql += "DISTINCT " }
-        let selection = try self.selection.contains(where: \.waitsForConnection)
+        let selection = try self.selection.contains(where: { $0.waitsForConnection })
             ? self.selection.flatMap { try $0.resolved(db, table: tableName) }
             : self.selection
-        var selectionSQL = selection.map { $0.sql(&context) }.joined(separator: ", ")
         if let plan {
+            var selectionSQL = selection.map { $0.sql(&context) }.joined(separator: ", ")
             selectionSQL += try plan.joinedSelectionSQL(db, &context)
             if selectionSQL.hasPrefix(", ") { selectionSQL.removeFirst(2) }
+            sql += selectionSQL
+        } else {
+            sql += selection.map { $0.sql(&context) }.joined(separator: ", ")
         }
-        sql += selectionSQL
         sql += " FROM " + tableName.quotedDatabaseIdentifier
         if let plan { sql += try plan.tableAliasSQL(0) + plan.joinSQL(db, &context) }
         if let predicate = try wherePredicate(db) {
@@ -246,7 +249,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if !groupings.isEmpty {
             sql += " GROUP BY " + groupings.map { $0.sql(&context) }.joined(separator: ", ")
         }
-        let havings = try self.havings + havingsWhenConnected.map { try $0(db) }
+        let havings = havingsWhenConnected.isEmpty ? self.havings : try self.havings + havingsWhenConnected.map { try $0(db) }
         if !havings.isEmpty {
             sql += " HAVING " + Self.conjunction(havings).sql(&context)
         }
@@ -389,7 +392,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // The statement carries its arguments, as in GRDB, for code that runs it directly.
         try statement.setArguments(sql.arguments)
         var prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
-        prepared.supplementaryFetch = try AssociationPrefetcher(self)?.fetch
+        if !joins.isEmpty { prepared.supplementaryFetch = try AssociationPrefetcher(self)?.fetch }
         if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs.
             db.observation.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
@@ -439,7 +442,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let sql = try makeSQL(db)
         var region = try rowIDRestrictedRegion(db, db.cachedStatement(sql: sql.sql).report.readRegion)
         // With the tables of prefetched associations (`including(all:)`).
-        if let prefetcher = try AssociationPrefetcher(self) { region.formUnion(try prefetcher.region(db)) }
+        if !joins.isEmpty, let prefetcher = try AssociationPrefetcher(self) { region.formUnion(try prefetcher.region(db)) }
         return region
     }
 
@@ -475,6 +478,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// The request, its joined associations selecting nothing, and prefetching nothing:
     /// for counts and batch changes.
     func withoutJoinedSelection() -> Self {
+        guard !joins.isEmpty else { return self }
         var request = self
         request.joins = joins.filter { $0.kind != .all }.map { join in
             var join = join
