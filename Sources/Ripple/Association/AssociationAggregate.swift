@@ -166,6 +166,43 @@ extension AssociationToMany {
     }
 }
 
+extension AssociationToMany where RowDecoder: TableRecord {
+    /// The average of an expression of the destination's columns: `Team.players.average { $0.score }`.
+    ///
+    /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
+    public func average(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        try average(expression(RowDecoder.databaseComponents))
+    }
+
+    /// The maximum of an expression of the destination's columns: `Team.players.max { $0.score }`.
+    ///
+    /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
+    public func max(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        try max(expression(RowDecoder.databaseComponents))
+    }
+
+    /// The minimum of an expression of the destination's columns: `Team.players.min { $0.score }`.
+    ///
+    /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
+    public func min(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        try min(expression(RowDecoder.databaseComponents))
+    }
+
+    /// The sum of an expression of the destination's columns: `Team.players.sum { $0.score }`.
+    ///
+    /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
+    public func sum(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        try sum(expression(RowDecoder.databaseComponents))
+    }
+
+    /// The total of an expression of the destination's columns: `Team.players.total { $0.score }`.
+    ///
+    /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
+    public func total(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+        try total(expression(RowDecoder.databaseComponents))
+    }
+}
+
 extension String {
     /// `"book"` → `"Book"`.
     var uppercasingFirstLetter: String {

@@ -10,6 +10,9 @@ private struct AggregatedTeam: Codable, FetchableRecord, PersistableRecord {
 
 private struct TeamPlayer: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "player"
+    enum Columns {
+        static let score = Column(CodingKeys.score)
+    }
     var id: Int64
     var teamId: Int64?
     var score: Int
@@ -64,6 +67,14 @@ final class AssociationAggregateTests: XCTestCase {
                 TeamInfo(name: "Blues", playerCount: 1, maxPlayerScore: 500, hasNoPlayer: false),
                 TeamInfo(name: "Greens", playerCount: 0, maxPlayerScore: nil, hasNoPlayer: true),
             ])
+        }
+    }
+
+    func testAggregatesOfComponents() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let rows = try Row.fetchAll(db, AggregatedTeam.annotated(with: AggregatedTeam.players.sum { $0.score }).orderByPrimaryKey())
+            XCTAssertEqual(rows.map { $0["playerScoreSum"] as Int? }, [1100, 500, nil])
         }
     }
 
