@@ -95,6 +95,12 @@ extension Association {
         withDestination { $0 = $0.none() }
     }
 
+    /// Removes duplicate associated rows: `SELECT DISTINCT` in the query of a prefetched
+    /// association.
+    public func distinct() -> Self {
+        withDestination { $0 = $0.distinct() }
+    }
+
     /// Removes the orderings of the associated table.
     public func unordered() -> Self {
         withDestination { $0.orderings = [] }

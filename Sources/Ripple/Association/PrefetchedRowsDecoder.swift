@@ -29,6 +29,16 @@ struct PrefetchedRowsDecoder: Decoder {
                 throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: "no more prefetched rows"))
             }
             defer { currentIndex += 1 }
+            // Values (`var names: [String]` of an association that selects one column):
+            // the first column.
+            if let valueType = T.self as? any DatabaseValueConvertible.Type {
+                let row = rows[currentIndex]
+                let dbValue = row.databaseValue(atIndex: 0)
+                guard let value = valueType.fromDatabaseValue(dbValue) else {
+                    throw DecodingError.typeMismatch(T.self, .init(codingPath: [], debugDescription: "could not decode \(T.self) from \(dbValue)"))
+                }
+                return value as! T
+            }
             return try RecordDecodingStorage.decodeRecord(T.self, from: rows[currentIndex])
         }
 

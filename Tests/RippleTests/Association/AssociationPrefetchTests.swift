@@ -144,6 +144,22 @@ final class AssociationPrefetchTests: XCTestCase {
         }
     }
 
+    func testPrefetchedValues() throws {
+        struct AuthorTitles: Decodable, FetchableRecord {
+            var author: Author
+            var books: [String]
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let infos = try Author
+                .including(all: Author.books.select(Column("title")).order(Column("title")).distinct())
+                .orderByPrimaryKey()
+                .asRequest(of: AuthorTitles.self)
+                .fetchAll(db)
+            XCTAssertEqual(infos.map(\.books), [["Les Misérables", "Notre-Dame"], ["Moby-Dick"], []])
+        }
+    }
+
     func testCursorThrows() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
