@@ -1,5 +1,5 @@
 // `upsertAndFetch`: `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`, as GRDB spells it.
-// (GRDB's `doUpdate:` closure takes a `TableAlias`, which Ripple does not have yet.)
+// (GRDB's `doUpdate:` closure, which takes a `TableAlias` of the excluded row, is not in Ripple yet.)
 
 /// Which columns an upsert overwrites in the existing row, when it conflicts.
 public struct UpsertUpdateStrategy: OptionSet, Sendable {
