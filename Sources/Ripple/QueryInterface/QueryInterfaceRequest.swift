@@ -392,10 +392,15 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // The statement carries its arguments, as in GRDB, for code that runs it directly.
         try statement.setArguments(sql.arguments)
         var prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
-        if !joins.isEmpty { prepared.supplementaryFetch = try AssociationPrefetcher(self)?.fetch }
+        let prefetcher = joins.isEmpty ? nil : try AssociationPrefetcher(self)
+        prepared.supplementaryFetch = prefetcher?.fetch
         if db.observation.recordedRegion != nil {
-            // A value observation is recording: give it the rowids too, when it runs.
-            db.observation.preparedStatementRegion = (prepared.statement, try rowIDRestrictedRegion(db, prepared.region))
+            // A value observation is recording: give it the rowids too, when it runs, and
+            // the tables of prefetched associations, which a fetch without rows does not
+            // query (an observation of a constant region keeps what its first fetch read).
+            var region = try rowIDRestrictedRegion(db, prepared.region)
+            if let prefetcher { region.formUnion(try prefetcher.region(db)) }
+            db.observation.preparedStatementRegion = (prepared.statement, region)
         }
         return prepared
     }

@@ -136,6 +136,37 @@ final class AssociationPrefetchTests: XCTestCase {
         }
     }
 
+    func testConstantRegionObservationWithoutRowsTracksThePrefetchedTables() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "author") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "book") { t in
+                t.primaryKey("id", .integer)
+                t.belongsTo("author")
+                t.column("title", .text).notNull()
+            }
+        }
+        let collector = ValueCollector<[AuthorInfo]>()
+        let request = Author.including(all: Author.books.orderByPrimaryKey()).orderByPrimaryKey().asRequest(of: AuthorInfo.self)
+        // The first fetch finds no author, and runs no query of books.
+        let observation = ValueObservation.trackingConstantRegion(request.fetchAll)
+        let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: DispatchQueue.global())) { error in
+            collector.append(error: error)
+        } onChange: { value in
+            collector.append(value)
+        }
+        defer { cancellable.cancel() }
+        collector.wait(until: { $0.count == 1 })
+        try dbQueue.write { db in try Author(id: 1, name: "Hugo").insert(db) }
+        collector.wait(until: { $0.count == 2 })
+        try dbQueue.write { db in try Book(id: 1, authorId: 1, title: "Les Misérables").insert(db) }
+        let values = collector.wait(until: { $0.count == 3 })
+        XCTAssertEqual(values.last?.first?.books.map(\.title), ["Les Misérables"])
+    }
+
     func testRegionHasThePrefetchedTables() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
