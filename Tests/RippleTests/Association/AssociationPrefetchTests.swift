@@ -40,7 +40,7 @@ private struct AuthorWithNestedBooks: Decodable, FetchableRecord, Equatable {
 
 /// `including(all:)`: one query per prefetched association, its rows grouped by key.
 final class AssociationPrefetchTests: XCTestCase {
-    private func makeDatabase() throws -> DatabaseQueue {
+    private func makeDatabase(withRows: Bool = true) throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
             try db.create(table: "author") { t in
@@ -58,6 +58,7 @@ final class AssociationPrefetchTests: XCTestCase {
                 t.column("number", .integer).notNull()
             }
             try db.create(table: "unrelated") { t in t.autoIncrementedPrimaryKey("id") }
+            guard withRows else { return }
             try Author(id: 1, name: "Hugo").insert(db)
             try Author(id: 2, name: "Melville").insert(db)
             try Author(id: 3, name: "Nobody").insert(db)
@@ -137,18 +138,7 @@ final class AssociationPrefetchTests: XCTestCase {
     }
 
     func testConstantRegionObservationWithoutRowsTracksThePrefetchedTables() throws {
-        let dbQueue = try DatabaseQueue()
-        try dbQueue.write { db in
-            try db.create(table: "author") { t in
-                t.primaryKey("id", .integer)
-                t.column("name", .text).notNull()
-            }
-            try db.create(table: "book") { t in
-                t.primaryKey("id", .integer)
-                t.belongsTo("author")
-                t.column("title", .text).notNull()
-            }
-        }
+        let dbQueue = try makeDatabase(withRows: false)
         let collector = ValueCollector<[AuthorInfo]>()
         let request = Author.including(all: Author.books.orderByPrimaryKey()).orderByPrimaryKey().asRequest(of: AuthorInfo.self)
         // The first fetch finds no author, and runs no query of books.
