@@ -114,9 +114,12 @@ struct AssociationPrefetcher: Sendable {
         return request
     }
 
-    /// `"authorId" IN (1, 2, 3)`, or `("a" = 1 AND "b" = 2) OR ...` for composite keys.
+    /// `"authorId" = 1`, `"authorId" IN (1, 2, 3)`, or `("a" = 1 AND "b" = 2) OR ...` for
+    /// composite keys.
     private static func keyPredicate(_ columns: [String], _ keys: [[DatabaseValue]]) -> SQLExpression {
         if columns.count == 1 {
+            // One key is compared, as GRDB writes it: `"authorId" = 1`.
+            if keys.count == 1 { return Column(columns[0]) == keys[0][0] }
             return keys.map { $0[0] }.contains(Column(columns[0]))
         }
         guard !keys.isEmpty else { return SQLExpression(sql: "0") }

@@ -118,8 +118,12 @@ final class AssociationPrefetchTests: XCTestCase {
                 .fetchAll(db)
             XCTAssertEqual(infos.map(\.author.name), ["Hugo", "Melville", "Nobody"])
             XCTAssertEqual(infos.map { $0.books.map(\.id) }, [[1, 2], [3], []])
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
             let first = try Author.including(all: Author.books).filter(key: 2).asRequest(of: AuthorInfo.self).fetchOne(db)
+            db.trace(options: [])
             XCTAssertEqual(first?.books.map(\.title), ["Moby-Dick"])
+            XCTAssertTrue(statements.contains(#"SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" = ?"#), "\(statements)")
         }
     }
 
