@@ -84,6 +84,17 @@ struct AssociationJoin: Sendable {
     var kind: Kind
     var selection: Selection
     var association: _SQLAssociation
+    /// When the association was annotated: annotations are selected in the order of the
+    /// `annotated(with…:)` calls, after the columns of the part they annotate and before
+    /// its included associations (`SELECT "a".*, "d".*, "b".*`).
+    var annotationRank = 0
+
+    init(kind: Kind, selection: Selection, association: _SQLAssociation) {
+        self.kind = kind
+        self.selection = selection
+        self.association = association
+        if selection == .annotation { annotationRank = AnnotationRanks.next() }
+    }
 
     /// The key of the join: singular for a joined association, whatever its kind (the
     /// one child of a `hasMany` joined with `including(required:)` is `"child"`), plural
@@ -99,6 +110,7 @@ struct AssociationJoin: Sendable {
         var result = self
         if other.kind == .required { result.kind = .required }
         result.selection = max(selection, other.selection)
+        if other.selection == .annotation, selection != .annotation { result.annotationRank = other.annotationRank }
         var destination = association.destination
         destination.filters += other.association.destination.filters
         // The orderings of the last one win, as the last `order(_:)` of a request does.
@@ -122,6 +134,14 @@ struct AssociationJoin: Sendable {
         result.association.destination = destination
         return result
     }
+}
+
+/// The order of `annotated(with…:)` calls, process-wide: only the order of the calls that
+/// built one request matters.
+enum AnnotationRanks {
+    private static let last = LockedState(0)
+
+    static func next() -> Int { last.withLock { $0 += 1; return $0 } }
 }
 
 extension QueryInterfaceRequest {

@@ -17,6 +17,12 @@ struct JoinPlan {
 
     private(set) var parts: [Part]
     private(set) var aliasNames: [ObjectIdentifier: String] = [:]
+    /// The selected parts, in the order of their columns: each included part's own
+    /// columns, then its annotations in the order they were made, then the parts it
+    /// includes, depth first.
+    private(set) var selectionOrder: [Int] = []
+    /// The part whose columns (its own, or its scope's) hold those of each part.
+    private var owners: [Int] = []
 
     /// The plan of `request`, nil when it has no joins and its table is not named by an
     /// alias: its SQL stays unqualified.
@@ -25,6 +31,8 @@ struct JoinPlan {
         parts = [Part(join: nil, request: request.asRequest(of: Row.self), parentIndex: nil)]
         Self.collect(request.joins, parentIndex: 0, into: &parts)
         nameParts()
+        owners = Self.owners(parts)
+        selectionOrder = orderSelection()
         // An unnamed alias of a request without joins leaves the SQL as it is.
         if parts.count == 1, request.alias?.userName == nil {
             guard let alias = request.alias else { return nil }
@@ -38,6 +46,31 @@ struct JoinPlan {
             parts.append(Part(join: join, request: join.association.destination, parentIndex: parentIndex))
             collect(join.association.destination.joins, parentIndex: parts.count - 1, into: &parts)
         }
+    }
+
+    /// Each part's owner: itself when included, else the owner of the part it is joined to.
+    private static func owners(_ parts: [Part]) -> [Int] {
+        var owners: [Int] = []
+        for (index, part) in parts.enumerated() {
+            if let parent = part.parentIndex, part.join?.selection != .scoped { owners.append(owners[parent]) } else { owners.append(index) }
+        }
+        return owners
+    }
+
+    private func orderSelection() -> [Int] {
+        var order: [Int] = []
+        func select(_ owner: Int) {
+            order.append(owner)
+            let owned = parts.indices.filter { $0 != owner && owners[$0] == owner }
+            let annotations = owned.filter { parts[$0].join?.selection == .annotation }
+            order += annotations.sorted { parts[$0].join!.annotationRank < parts[$1].join!.annotationRank }
+            // The included parts whose nearest included ancestor is `owner`.
+            for index in parts.indices where parts[index].join?.selection == .scoped {
+                if let parent = parts[index].parentIndex, owners[parent] == owner { select(index) }
+            }
+        }
+        select(0)
+        return order
     }
 
     /// Each part is named after its alias, or its table; tables that appear more than
@@ -73,15 +106,11 @@ struct JoinPlan {
         parts[index].sqlName == parts[index].request.tableName.quotedDatabaseIdentifier ? "" : " " + parts[index].sqlName
     }
 
-    private func isSelected(_ part: Part) -> Bool {
-        guard let join = part.join else { return true }
-        return join.selection != .none
-    }
-
     /// The selected columns of the joined parts, each with the comma that precedes it.
     func joinedSelectionSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
         var sql = ""
-        for part in parts.dropFirst() where isSelected(part) {
+        for index in selectionOrder.dropFirst() {
+            let part = parts[index]
             context.qualifier = part.sqlName
             for selection in part.request.selection {
                 for resolved in try selection.resolved(db, table: part.request.tableName) { sql += ", " + resolved.sql(&context) }
@@ -117,10 +146,13 @@ struct JoinPlan {
     /// The orderings of the joined parts, written.
     func joinedOrderingSQL(_ db: Database, _ context: inout SQLGenerationContext, reversed: Bool) throws -> [String] {
         var result: [String] = []
+        // A reversed request or association reverses the orderings of what it includes.
+        var reversal = [reversed]
         for part in parts.dropFirst() {
+            reversal.append(reversal[part.parentIndex!] != part.request.isReversed)
             context.qualifier = part.sqlName
-            for ordering in try part.request.effectiveOrderings(db) {
-                result.append((reversed ? ordering.reversed : ordering).sql(&context))
+            for ordering in try part.request.effectiveOrderings(db, reversed: reversal.last!) {
+                result.append(ordering.sql(&context))
             }
         }
         context.qualifier = parts[0].sqlName
@@ -138,8 +170,7 @@ struct JoinPlan {
         // is included: `row.scopes["b"]?.scopes["c"]` (emptied scopes are pruned below).
         var scopeOfPart: [Int] = []
         var scopes: [ScopeLayout] = [ScopeLayout(name: nil, parent: nil)]
-        var column = 0
-        for (index, part) in parts.enumerated() {
+        for part in parts {
             let parentScope = part.parentIndex.map { scopeOfPart[$0] } ?? 0
             var scope = parentScope
             if let join = part.join, join.selection != .annotation {
@@ -147,9 +178,11 @@ struct JoinPlan {
                 scope = scopes.count - 1
             }
             scopeOfPart.append(scope)
-            guard index == 0 || isSelected(part) else { continue }
-            let count = try part.request.selectedColumnCount(db)
-            scopes[scope].indexes += column..<(column + count)
+        }
+        var column = 0
+        for index in selectionOrder {
+            let count = try parts[index].request.selectedColumnCount(db)
+            scopes[scopeOfPart[owners[index]]].indexes += column..<(column + count)
             column += count
         }
         return _AssociationRowAdapter(root: ScopeLayout.tree(scopes, 0), columnCount: column)

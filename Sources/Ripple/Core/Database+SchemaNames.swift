@@ -9,11 +9,18 @@ extension Database {
         // (`temp` exists even before a temporary object does, when pragma_database_list
         // does not list it yet.)
         if ["main", "temp"].contains(schemaName.lowercased()) { return schemaName.quotedDatabaseIdentifier + "." }
-        let names = try withoutRecordingReads { try String.fetchAll(self, sql: "SELECT name FROM pragma_database_list") }
+        let names = try withoutRecordingReads { try schemaNames() }
         guard names.contains(where: { $0.lowercased() == schemaName.lowercased() }) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such schema: \(schemaName)")
         }
         return schemaName.quotedDatabaseIdentifier + "."
+    }
+
+    /// The names of the schemas (main, temp once it exists, and attached databases).
+    /// Introspection runs `PRAGMA` statements, as GRDB's does, so that an application that
+    /// filters its trace for its own `SELECT` statements does not see them.
+    func schemaNames() throws -> [String] {
+        try Row.fetchAll(self, sql: "PRAGMA database_list").map { try $0.decode(String.self, forColumn: "name") }
     }
 
     /// The key of `table` in the schema cache: its lowercased name, qualified by the
@@ -38,7 +45,7 @@ extension Database {
         try withoutRecordingReads {
             let prefixes = try schemaName != nil
                 ? [schemaPrefix(schemaName)]
-                : String.fetchAll(self, sql: "SELECT name FROM pragma_database_list").map { $0.quotedDatabaseIdentifier + "." }
+                : schemaNames().map { $0.quotedDatabaseIdentifier + "." }
             for prefix in prefixes {
                 let sql = "SELECT EXISTS (SELECT 1 FROM \(prefix)sqlite_master WHERE type = ? AND name = ? COLLATE NOCASE)"
                 if try Bool.fetchOne(self, sql: sql, arguments: [type, name]) == true { return true }

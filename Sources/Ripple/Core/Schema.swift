@@ -132,9 +132,9 @@ extension Database {
             if position > 0 { pkColumns.append((position, try row.decode(forColumn: "name"), try row.decode(forColumn: "type"))) }
         }
         pkColumns.sort { $0.position < $1.position }
-        let isWithoutRowID = try Bool.fetchOne(
-            self, sql: "SELECT wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema = ? COLLATE NOCASE",
-            arguments: [table, schemaName ?? "main"]) ?? false
+        let listPrefix = (schemaName ?? "main").quotedDatabaseIdentifier + "."
+        let isWithoutRowID = try Row.fetchOne(self, sql: "PRAGMA \(listPrefix)table_list(\(table.sqlStringLiteral))")
+            .map { try $0.decode(Bool.self, forColumn: "wr") } ?? false
         let info: PrimaryKeyInfo
         if pkColumns.isEmpty {
             info = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isWithoutRowID: false)

@@ -160,7 +160,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return request
     }
 
-    /// Reverses the ordering (by primary key when the request has none).
+    /// Reverses the ordering, and the orderings of the associations it includes. A request
+    /// without ordering is unchanged: `Player.all().reversed()` is `SELECT * FROM player`.
     public func reversed() -> Self {
         var request = self
         request.isReversed.toggle()
@@ -273,21 +274,16 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return SQL(sql: sql, arguments: StatementArguments(context.arguments))
     }
 
-    /// The orderings of the request, with the primary key where `orderByPrimaryKey()`,
-    /// `withStableOrder()` or `reversed()` need it.
-    func effectiveOrderings(_ db: Database) throws -> [SQLOrdering] {
+    /// The orderings of the request, with the primary key where `orderByPrimaryKey()` or
+    /// `withStableOrder()` need it, reversed when the request is (or `reversed` says so:
+    /// the request is included in a reversed one).
+    func effectiveOrderings(_ db: Database, reversed: Bool? = nil) throws -> [SQLOrdering] {
         var orderings = self.orderings
         if orderings.isEmpty, ordersByPrimaryKey {
             orderings = try db.primaryKey(tableName).columns.map { Column($0).sqlOrdering }
         }
         if hasStableOrder { orderings += try stableOrderings(db) }
-        if isReversed {
-            if orderings.isEmpty {
-                orderings = try db.primaryKey(tableName).columns.map { Column($0).desc }
-            } else {
-                orderings = orderings.map(\.reversed)
-            }
-        }
+        if reversed ?? isReversed { orderings = orderings.map(\.reversed) }
         return orderings
     }
 

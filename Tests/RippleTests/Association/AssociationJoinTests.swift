@@ -250,4 +250,46 @@ final class AssociationJoinTests: XCTestCase {
             XCTAssertEqual(try Book.order(Column("id")).fetchAll(db).map(\.id), [2, 3])
         }
     }
+
+    /// Annotations are selected right after the columns they annotate, in the order of
+    /// the `annotated` calls, before included associations: as GRDB selects them.
+    func testAnnotationsPrecedeIncludedAssociations() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let countryName = Author.country.select(Column("name").forKey("countryName"))
+            let request = Book
+                .including(optional: Book.author)
+                .annotated(withOptional: Book.author.forKey("writer").select(Column("name").forKey("authorName")))
+            XCTAssertEqual(try sql(db, request), """
+                SELECT "books".*, "authors2"."name" AS "authorName", "authors1".* FROM "books" \
+                LEFT JOIN "authors" "authors1" ON "authors1"."id" = "books"."authorId" \
+                LEFT JOIN "authors" "authors2" ON "authors2"."id" = "books"."authorId"
+                """)
+            let row = try XCTUnwrap(Row.fetchOne(db, request.order(Column("id"))))
+            XCTAssertEqual(row["authorName"] as String?, "Hugo")
+            XCTAssertEqual(row.scopes["author"]?["name"] as String?, "Hugo")
+
+            // Nested: the annotation of an included association is in its scope, first.
+            let nested = Book.including(required: Book.author.annotated(withOptional: countryName))
+            let nestedRow = try XCTUnwrap(Row.fetchOne(db, nested.order(Column("id"))))
+            XCTAssertEqual(Array(nestedRow.scopes["author"]!.columnNames), ["id", "name", "countryCode", "countryName"])
+            XCTAssertEqual(nestedRow.scopes["author"]?["countryName"] as String?, "France")
+        }
+    }
+
+    /// A reversed request or association reverses the orderings of the associations it
+    /// includes; a reversed request without ordering of its own is unchanged.
+    func testReversalReachesIncludedAssociations() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let prefix = #"SELECT "books".*, "authors".* FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId""#
+            XCTAssertEqual(try sql(db, Book.including(required: Book.author.order(Column("name"))).reversed()),
+                           prefix + #" ORDER BY "authors"."name" DESC"#)
+            XCTAssertEqual(try sql(db, Book.including(required: Book.author.order(Column("name")).reversed()).reversed()),
+                           prefix + #" ORDER BY "authors"."name""#)
+            XCTAssertEqual(try sql(db, Book.including(required: Book.author).reversed()), prefix)
+            let chain = Book.including(required: Book.author.reversed().including(optional: Author.country.order(Column("name"))))
+            XCTAssertTrue(try sql(db, chain).hasSuffix(#" ORDER BY "countries"."name" DESC"#))
+        }
+    }
 }

@@ -33,7 +33,7 @@ final class QueryInterfaceRequestTests: XCTestCase {
         XCTAssertEqual(try sql(dbQueue, Player.filter([1, 2].contains(Column("id")))), #"SELECT * FROM "player" WHERE "id" IN (1, 2)"#)
         XCTAssertEqual(try sql(dbQueue, Player.filter(score * 2 + 1 < 100 - score / 2)),
                        #"SELECT * FROM "player" WHERE (("score" * 2) + 1) < (100 - ("score" / 2))"#)
-        XCTAssertEqual(try sql(dbQueue, Player.all().reversed()), #"SELECT * FROM "player" ORDER BY "id" DESC"#)
+        XCTAssertEqual(try sql(dbQueue, Player.all().reversed()), #"SELECT * FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.order(score).reversed()), #"SELECT * FROM "player" ORDER BY "score" DESC"#)
         XCTAssertEqual(try sql(dbQueue, Player.select(Column("teamId"), max(score)).group(Column("teamId")).having(count(Column("id")) > 1)),
                        #"SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId" HAVING COUNT("id") > 1"#)

@@ -137,7 +137,13 @@ extension Database {
         guard try tableExists(table, in: schemaName) else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
-        let rows = try Row.fetchAll(self, sql: "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?, ?) ORDER BY id, seq", arguments: [table, schemaName])
+        // (`PRAGMA` as GRDB runs it; the pragma lists a table's keys from the last declared.)
+        let prefix = try schemaPrefix(schemaName)
+        let rows = try Row.fetchAll(self, sql: "PRAGMA \(prefix)foreign_key_list(\(table.sqlStringLiteral))").map { row in
+            (id: try row.decode(Int.self, forColumn: "id"), seq: try row.decode(Int.self, forColumn: "seq"),
+             table: try row.decode(String.self, forColumn: "table"), from: try row.decode(String.self, forColumn: "from"),
+             to: try row.decodeIfPresent(String.self, forColumn: "to"))
+        }.sorted { ($0.id, $0.seq) < ($1.id, $1.seq) }
         var keys: [ForeignKeyInfo] = []
         var current: (id: Int, table: String, mapping: [(String, String?)])?
         func flush() throws {
@@ -148,12 +154,11 @@ extension Database {
             keys.append(ForeignKeyInfo(id: key.id, destinationTable: key.table, mapping: mapping))
         }
         for row in rows {
-            let id: Int = try row.decode(forColumn: "id")
-            if current?.id != id {
+            if current?.id != row.id {
                 try flush()
-                current = (id, try row.decode(forColumn: "table"), [])
+                current = (row.id, row.table, [])
             }
-            current?.mapping.append((try row.decode(String.self, forColumn: "from"), try row.decodeIfPresent(String.self, forColumn: "to")))
+            current?.mapping.append((row.from, row.to))
         }
         try flush()
         return keys
