@@ -9,38 +9,52 @@
 /// The foreign key is selected a second time under a name of its own (GRDB's), so that
 /// the prefetched rows are grouped by it whatever the association selects.
 struct AssociationPrefetcher: Sendable {
-    let prefetches: [AssociationJoin]
+    /// A prefetched association, and where its rows go.
+    struct Prefetch: Sendable {
+        /// The keys of the joined associations it is nested in, then its own.
+        var path: [String]
+        /// The association from the request's table: nested in joined associations, it
+        /// goes through them (GRDB's query joins them, and filters the first on the
+        /// keys of the fetched rows).
+        var join: AssociationJoin
+    }
+
+    let prefetches: [Prefetch]
     let originTable: String
 
-    /// Nil when the request prefetches nothing. Throws when an association nested in a
-    /// joined one prefetches, which Ripple does not do yet.
-    init?<T>(_ request: QueryInterfaceRequest<T>) throws {
-        try Self.checkJoinsPrefetchNothing(request.joins.filter { $0.kind != .all })
-        let prefetches = request.joins.filter { $0.kind == .all }
+    /// Nil when the request prefetches nothing.
+    init?<T>(_ request: QueryInterfaceRequest<T>) {
+        var prefetches: [Prefetch] = []
+        Self.collect(request.joins, path: [], pivots: [], into: &prefetches)
         guard !prefetches.isEmpty else { return nil }
         self.prefetches = prefetches
         originTable = request.tableName
     }
 
-    private static func checkJoinsPrefetchNothing(_ joins: [AssociationJoin]) throws {
+    /// The prefetched associations of `joins` and of the associations they join, in the
+    /// order of the request.
+    private static func collect(_ joins: [AssociationJoin], path: [String], pivots: [_SQLAssociation], into prefetches: inout [Prefetch]) {
         for join in joins {
-            let nested = join.association.destination.joins
-            if let prefetch = nested.first(where: { $0.kind == .all }) {
-                throw DatabaseError(message: """
-                    including(all: \(prefetch.scopeName)) inside the joined association \(join.scopeName) is not \
-                    supported by Ripple yet: prefetch from the request itself
-                    """)
+            if join.kind == .all {
+                var prefetch = join
+                prefetch.association.pivots = pivots + join.association.pivots
+                prefetches.append(Prefetch(path: path + [join.scopeName], join: prefetch))
+            } else {
+                // The joined association as a step of the nested ones: its filters, not
+                // what it joins.
+                var pivot = join.association.withoutPivots
+                pivot.destination.joins = []
+                collect(join.association.destination.joins, path: path + [join.scopeName], pivots: pivots + [pivot], into: &prefetches)
             }
-            try checkJoinsPrefetchNothing(nested)
         }
     }
 
     /// Fetches the rows of each prefetched association and attaches them to `rows`.
     func fetch(_ db: Database, _ rows: [Row]) throws {
         for prefetch in prefetches {
-            let grouped = try fetchRows(db, prefetch, for: rows)
+            let grouped = try fetchRows(db, prefetch.join, for: rows)
             for (row, associatedRows) in zip(rows, grouped) {
-                row.prefetchedRowsStorage[prefetch.scopeName] = associatedRows
+                row.prefetchedRowsStorage.setRows(associatedRows, at: prefetch.path[...])
             }
         }
     }
@@ -80,8 +94,8 @@ struct AssociationPrefetcher: Sendable {
     func region(_ db: Database) throws -> DatabaseRegion {
         var region = DatabaseRegion()
         for prefetch in prefetches {
-            let pairs = try prefetch.association.steps[0].link.columnPairs(db)
-            region.formUnion(try Self.request(prefetch, pairs: pairs, keys: []).databaseRegion(db))
+            let pairs = try prefetch.join.association.steps[0].link.columnPairs(db)
+            region.formUnion(try Self.request(prefetch.join, pairs: pairs, keys: []).databaseRegion(db))
         }
         return region
     }

@@ -8,20 +8,25 @@ extension Row {
     /// let row = try Row.fetchOne(db, Author.including(all: Author.books))!
     /// let bookRows = row.prefetchedRows["books"]!
     /// ```
-    public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(rows: prefetchedRowsStorage) }
+    ///
+    /// The rows that the associations of the row's scopes prefetched are found too:
+    /// `row.prefetchedRows["cs"]` is `row.scopes["a"]!.prefetchedRows["cs"]` for a
+    /// request `B.including(optional: B.a.including(all: A.cs))`.
+    public var prefetchedRows: PrefetchedRowsView { PrefetchedRowsView(tree: prefetchedRowsStorage) }
 
     /// The rows of prefetched associations, by key.
     public struct PrefetchedRowsView: Equatable {
-        let rows: [String: [Row]]
+        let tree: PrefetchedRowsTree
 
-        /// The keys of the prefetched associations.
-        public var keys: Set<String> { Set(rows.keys) }
+        /// The keys of the prefetched associations, those of the row's scopes included.
+        public var keys: Set<String> { tree.keys }
 
         /// Whether no association was prefetched.
-        public var isEmpty: Bool { rows.isEmpty }
+        public var isEmpty: Bool { tree.isEmpty }
 
-        /// The rows of the association of key `key`, nil when none was prefetched.
-        public subscript(_ key: String) -> [Row]? { rows[key] }
+        /// The rows of the association of key `key` (searched breadth-first in the row's
+        /// scopes too), nil when none was prefetched.
+        public subscript(_ key: String) -> [Row]? { tree[key] }
     }
 
     /// The records of the prefetched association of key `key`:

@@ -78,15 +78,15 @@ extension Row {
 }
 
 extension Row: CustomDebugStringConvertible {
-    /// The row, its unadapted row when an adapter changed it, and its scopes, one per line
-    /// and nested: `[id:1]` for a plain row.
+    /// The row, its unadapted row when an adapter changed it, its scopes and its
+    /// prefetched rows, one per line and nested: `[id:1]` for a plain row.
     public var debugDescription: String {
         debugDescription(level: 0)
     }
 
     private func debugDescription(level: Int) -> String {
         let unadapted = self.unadapted
-        if level == 0 && self == unadapted { return description }
+        if level == 0 && self == unadapted && prefetchedRowsStorage.isEmpty { return description }
         let indentation = String(repeating: "  ", count: level + 1)
         var lines = [level == 0 ? "▿ " + description : description]
         if level == 0 && self != unadapted {
@@ -94,6 +94,10 @@ extension Row: CustomDebugStringConvertible {
         }
         for (name, row) in scopes {
             lines.append(indentation + "- " + name + ": " + row.debugDescription(level: level + 1))
+        }
+        for key in prefetchedRowsStorage.keys.sorted() {
+            let count = prefetchedRowsStorage[key]?.count ?? 0
+            lines.append(indentation + "+ " + key + ": \(count) " + (count > 1 ? "rows" : "row"))
         }
         return lines.joined(separator: "\n")
     }

@@ -12,9 +12,13 @@ extension Row {
     /// `row.scopesTree["country"]` finds a scope nested in another one.
     public var scopesTree: ScopesTreeView { ScopesTreeView(row: self) }
 
-    /// The row without its scopes (same columns).
+    /// The row without its scopes and prefetched rows (same columns).
     public var unscoped: Row {
-        guard case .adapted(let base, let layout) = storage, !layout.scopes.isEmpty else { return self }
+        guard case .adapted(let base, let layout) = storage else {
+            guard !prefetchedRowsStorage.isEmpty else { return self }
+            return Row(base: self, layout: RowAdapterLayout(names: columnNames, baseIndexes: Array(0..<count)))
+        }
+        guard !layout.scopes.isEmpty || !prefetchedRowsStorage.isEmpty else { return self }
         return Row(base: base, layout: RowAdapterLayout(names: layout.names, baseIndexes: layout.baseIndexes))
     }
 
@@ -44,13 +48,20 @@ extension Row {
         /// The scope named `name`, nil when there is none.
         public subscript(_ name: String) -> Row? {
             guard let (base, scopes) = row.scopeLayouts, let layout = scopes[name] else { return nil }
-            return Row(base: base, layout: layout)
+            return scopeRow(name, base, layout)
         }
 
         /// The scopes as `(name, row)` pairs, sorted by name.
         public func makeIterator() -> IndexingIterator<[(name: String, row: Row)]> {
             guard let (base, scopes) = row.scopeLayouts else { return [].makeIterator() }
-            return scopes.sorted { $0.key < $1.key }.map { (name: $0.key, row: Row(base: base, layout: $0.value)) }.makeIterator()
+            return scopes.sorted { $0.key < $1.key }.map { (name: $0.key, row: scopeRow($0.key, base, $0.value)) }.makeIterator()
+        }
+
+        /// A scope's row, with the rows its association prefetched.
+        private func scopeRow(_ name: String, _ base: Row, _ layout: RowAdapterLayout) -> Row {
+            let scope = Row(base: base, layout: layout)
+            if let prefetched = row.prefetchedRowsStorage.subtree(name) { scope.prefetchedRowsStorage = prefetched }
+            return scope
         }
     }
 

@@ -74,7 +74,7 @@ public final class Row: @unchecked Sendable {
 
     /// The rows of the associations a request prefetched for this row (`including(all:)`),
     /// by key; set by the fetch before the row is handed out, never after.
-    var prefetchedRowsStorage: [String: [Row]] = [:]
+    var prefetchedRowsStorage = PrefetchedRowsTree()
 
     deinit {
         // Containers of `Decodable` records kept beyond the row fail their check.
@@ -160,7 +160,9 @@ public final class Row: @unchecked Sendable {
             checkAccess()
             return Row(copying: statement)
         case .adapted(let base, let layout):
-            return Row(base: base.copy(), layout: layout)
+            let row = Row(base: base.copy(), layout: layout)
+            row.prefetchedRowsStorage = prefetchedRowsStorage
+            return row
         }
     }
 
@@ -562,7 +564,11 @@ extension Row: Equatable, Hashable {
     /// Rows are equal when they have the same column names and values, in the same order.
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
-        return lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues
+        guard lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues else { return false }
+        // Rows of associations also compare their scopes and prefetched rows, as GRDB's do.
+        guard lhs.scopes.names == rhs.scopes.names else { return false }
+        for (name, scope) in lhs.scopes where rhs.scopes[name] != scope { return false }
+        return lhs.prefetchedRowsStorage == rhs.prefetchedRowsStorage
     }
 
     public func hash(into hasher: inout Hasher) {

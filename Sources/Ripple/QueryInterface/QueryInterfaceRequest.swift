@@ -388,7 +388,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // The statement carries its arguments, as in GRDB, for code that runs it directly.
         try statement.setArguments(sql.arguments)
         var prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
-        let prefetcher = joins.isEmpty ? nil : try AssociationPrefetcher(self)
+        let prefetcher = joins.isEmpty ? nil : AssociationPrefetcher(self)
         prepared.supplementaryFetch = prefetcher?.fetch
         if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs, and
@@ -443,7 +443,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let sql = try makeSQL(db)
         var region = try rowIDRestrictedRegion(db, db.cachedStatement(sql: sql.sql).report.readRegion)
         // With the tables of prefetched associations (`including(all:)`).
-        if !joins.isEmpty, let prefetcher = try AssociationPrefetcher(self) { region.formUnion(try prefetcher.region(db)) }
+        if !joins.isEmpty, let prefetcher = AssociationPrefetcher(self) { region.formUnion(try prefetcher.region(db)) }
         return region
     }
 

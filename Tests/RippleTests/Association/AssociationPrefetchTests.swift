@@ -11,6 +11,7 @@ private struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
 private struct Book: Codable, FetchableRecord, PersistableRecord, Equatable, Hashable {
     static let databaseTableName = "book"
     static let chapters = hasMany(Chapter.self)
+    static let author = belongsTo(Author.self)
     var id: Int64
     var authorId: Int64?
     var title: String
@@ -36,6 +37,11 @@ private struct BookWithChapters: Decodable, FetchableRecord, Equatable {
 private struct AuthorWithNestedBooks: Decodable, FetchableRecord, Equatable {
     var author: Author
     var books: [BookWithChapters]
+}
+
+private struct BookWithAuthorInfo: Decodable, FetchableRecord, Equatable {
+    var book: Book
+    var author: AuthorInfo?
 }
 
 /// `including(all:)`: one query per prefetched association, its rows grouped by key.
@@ -218,5 +224,59 @@ final class AssociationPrefetchTests: XCTestCase {
         XCTAssertEqual(last[2][0].author.name, "Victor Hugo")
         XCTAssertEqual(collector.values.count, 3, "the commits to the unrelated table notified nothing")
         XCTAssertEqual(collector.errors.count, 0)
+    }
+
+    /// An association joined to the request prefetches too: its query goes through the
+    /// joined table, filtered on the keys of the fetched rows, and the rows are found in
+    /// the joined association's scope (and, searched breadth-first, in the row).
+    func testPrefetchNestedInJoinedAssociation() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let request = Book
+                .including(optional: Book.author.including(all: Author.books.orderByPrimaryKey()))
+                .orderByPrimaryKey()
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            let rows = try Row.fetchAll(db, request)
+            db.trace(options: [])
+            XCTAssertEqual(statements.filter(Self.isRequestStatement), [
+                #"SELECT "book".*, "author".* FROM "book" LEFT JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id""#,
+                #"SELECT "book".*, "author"."id" AS "grdb_id" FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."id" IN (?, ?)) ORDER BY "book"."id""#,
+            ])
+            XCTAssertEqual(rows.map { $0.scopes["author"]!.prefetchedRows["books"]!.map { $0["id"] as Int64 } }, [[1, 2], [1, 2], [3], []])
+            XCTAssertEqual(rows.map { $0.prefetchedRows["books"]!.map { $0["id"] as Int64 } }, [[1, 2], [1, 2], [3], []])
+            XCTAssertEqual(rows[0].prefetchedRows.keys, ["books"])
+            XCTAssertEqual(rows[2].debugDescription, """
+                ▿ [id:3 authorId:2 title:"Moby-Dick"]
+                  unadapted: [id:3 authorId:2 title:"Moby-Dick" id:2 name:"Melville"]
+                  - author: [id:2 name:"Melville"]
+                    + books: 1 row
+                  + books: 1 row
+                """)
+
+            let infos = try request.asRequest(of: BookWithAuthorInfo.self).fetchAll(db)
+            XCTAssertEqual(infos.map { $0.author?.books.map(\.id) }, [[1, 2], [1, 2], [3], nil])
+            XCTAssertEqual(infos[2].author?.author.name, "Melville")
+        }
+    }
+
+    /// Rows compare their prefetched rows and their scopes, as GRDB's do.
+    func testRowsComparePrefetchedRows() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let plain = try XCTUnwrap(Row.fetchOne(db, Author.orderByPrimaryKey()))
+            let prefetched = try XCTUnwrap(Row.fetchOne(db, Author.including(all: Author.books).orderByPrimaryKey()))
+            let none = try XCTUnwrap(Row.fetchOne(db, Author.including(all: Author.books.none()).orderByPrimaryKey()))
+            XCTAssertEqual(prefetched, prefetched.copy())
+            XCTAssertEqual(plain, prefetched.unscoped)
+            XCTAssertTrue(prefetched.unscoped.prefetchedRows.isEmpty)
+            XCTAssertNotEqual(plain, prefetched)
+            XCTAssertNotEqual(prefetched, none)
+            XCTAssertEqual(none.prefetchedRows["books"], [])
+
+            let joined = try XCTUnwrap(Row.fetchOne(db, Book.including(required: Book.author).orderByPrimaryKey()))
+            XCTAssertNotEqual(joined, joined.unscoped)
+            XCTAssertEqual(joined, joined.copy())
+        }
     }
 }

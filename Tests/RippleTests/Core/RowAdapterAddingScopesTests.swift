@@ -9,7 +9,7 @@ final class RowAdapterAddingScopesTests: XCTestCase {
             let row = try Row.fetchOne(db, sql: "SELECT 1 AS a, 2 AS b, 3 AS c", adapter: adapter)!
             XCTAssertEqual(row.scopes["x"], ["a": 1])
             XCTAssertEqual(row.scopes["y"], ["c": 3])
-            XCTAssertEqual(row, ["a": 1, "b": 2, "c": 3])
+            XCTAssertEqual(row.unscoped, ["a": 1, "b": 2, "c": 3])
         }
     }
 
