@@ -88,6 +88,10 @@ struct AssociationJoin: Sendable {
     /// `annotated(with…:)` calls, after the columns of the part they annotate and before
     /// its included associations (`SELECT "a".*, "d".*, "b".*`).
     var annotationRank = 0
+    /// The pivots between the annotated request and an annotation through them: the
+    /// columns belong to the request whose `annotated(with…:)` was called, even when a
+    /// pivot is also included.
+    var annotationLevels = 0
 
     init(kind: Kind, selection: Selection, association: _SQLAssociation) {
         self.kind = kind
@@ -110,7 +114,10 @@ struct AssociationJoin: Sendable {
         var result = self
         if other.kind == .required { result.kind = .required }
         result.selection = max(selection, other.selection)
-        if other.selection == .annotation, selection != .annotation { result.annotationRank = other.annotationRank }
+        if other.selection == .annotation, selection != .annotation {
+            result.annotationRank = other.annotationRank
+            result.annotationLevels = other.annotationLevels
+        }
         var destination = association.destination
         destination.filters += other.association.destination.filters
         // The orderings of the last one win, as the last `order(_:)` of a request does.

@@ -48,11 +48,20 @@ struct JoinPlan {
         }
     }
 
-    /// Each part's owner: itself when included, else the owner of the part it is joined to.
+    /// Each part's owner: itself when included; for an annotation, the owner of the
+    /// request that was annotated (above the pivots of an annotation through them); else
+    /// the owner of the part it is joined to.
     private static func owners(_ parts: [Part]) -> [Int] {
         var owners: [Int] = []
         for (index, part) in parts.enumerated() {
-            if let parent = part.parentIndex, part.join?.selection != .scoped { owners.append(owners[parent]) } else { owners.append(index) }
+            guard var parent = part.parentIndex, let join = part.join, join.selection != .scoped else {
+                owners.append(index)
+                continue
+            }
+            if join.selection == .annotation {
+                for _ in 0..<join.annotationLevels { parent = parts[parent].parentIndex ?? parent }
+            }
+            owners.append(owners[parent])
         }
         return owners
     }

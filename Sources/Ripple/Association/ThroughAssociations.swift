@@ -50,6 +50,7 @@ extension _SQLAssociation {
     func join(_ kind: AssociationJoin.Kind, _ selection: AssociationJoin.Selection) -> AssociationJoin {
         guard kind != .all else { return AssociationJoin(kind: kind, selection: selection, association: self) }
         var join = AssociationJoin(kind: kind, selection: selection, association: withoutPivots)
+        join.annotationLevels = pivots.count
         for pivot in pivots.reversed() {
             var pivot = pivot
             pivot.destination.addJoin(join)

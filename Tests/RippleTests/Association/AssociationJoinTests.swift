@@ -271,6 +271,20 @@ final class AssociationJoinTests: XCTestCase {
             XCTAssertEqual(row["authorName"] as String?, "Hugo")
             XCTAssertEqual(row.scopes["author"]?["name"] as String?, "Hugo")
 
+            // Through an included pivot: the columns are still the annotated request's.
+            let bookCountry = Book.hasOne(Country.self, through: Book.author, using: Author.country)
+            let through = Book
+                .including(optional: Book.author)
+                .annotated(withOptional: bookCountry.select(Column("name").forKey("countryName")))
+            XCTAssertEqual(try sql(db, through), """
+                SELECT "books".*, "countries"."name" AS "countryName", "authors".* FROM "books" \
+                LEFT JOIN "authors" ON "authors"."id" = "books"."authorId" \
+                LEFT JOIN "countries" ON "countries"."code" = "authors"."countryCode"
+                """)
+            let throughRow = try XCTUnwrap(Row.fetchOne(db, through.order(Column("id"))))
+            XCTAssertEqual(throughRow["countryName"] as String?, "France")
+            XCTAssertEqual(Array(throughRow.scopes["author"]!.columnNames), ["id", "name", "countryCode"])
+
             // Nested: the annotation of an included association is in its scope, first.
             let nested = Book.including(required: Book.author.annotated(withOptional: countryName))
             let nestedRow = try XCTUnwrap(Row.fetchOne(db, nested.order(Column("id"))))
