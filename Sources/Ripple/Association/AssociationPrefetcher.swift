@@ -21,6 +21,9 @@ struct AssociationPrefetcher: Sendable {
 
     let prefetches: [Prefetch]
     let originTable: String
+    /// The request, without what it prefetches: the query of the keys of a composite
+    /// foreign key (`WITH "grdb_base" AS (SELECT "a", "b" FROM ...)`, as GRDB queries them).
+    let base: QueryInterfaceRequest<Row>
 
     /// Nil when the request prefetches nothing.
     init?<T>(_ request: QueryInterfaceRequest<T>) {
@@ -29,6 +32,11 @@ struct AssociationPrefetcher: Sendable {
         guard !prefetches.isEmpty else { return nil }
         self.prefetches = prefetches
         originTable = request.tableName
+        var base = request.asRequest(of: Row.self)
+        base.joins.removeAll { $0.kind == .all }
+        // Without limit, the order does not change which rows the query gives.
+        if base.limitCount == nil && base.offsetCount == nil { base = base.unordered() }
+        self.base = base
     }
 
     /// The prefetched associations of `joins` and of the associations they join, in the
@@ -83,7 +91,7 @@ struct AssociationPrefetcher: Sendable {
         var grouped = [[Row]](repeating: [], count: rows.count)
         guard !keys.isEmpty else { return grouped }
         let pivotNames = pairs.map { "grdb_" + $0.destination }
-        for row in try Self.request(prefetch, pairs: pairs, keys: keys).fetchAll(db) {
+        for row in try request(prefetch, pairs: pairs, keys: keys).fetchAll(db) {
             let key = pivotNames.map { row.prefetchKeyValue($0) ?? .null }
             for index in rowIndexes[key] ?? [] { grouped[index].append(row) }
         }
@@ -95,19 +103,26 @@ struct AssociationPrefetcher: Sendable {
         var region = DatabaseRegion()
         for prefetch in prefetches {
             let pairs = try prefetch.join.association.steps[0].link.columnPairs(db)
-            region.formUnion(try Self.request(prefetch.join, pairs: pairs, keys: []).databaseRegion(db))
+            region.formUnion(try request(prefetch.join, pairs: pairs, keys: []).databaseRegion(db))
         }
         return region
     }
 
     /// The query of a prefetched association, for the rows of these keys.
-    private static func request(
+    private func request(
         _ prefetch: AssociationJoin, pairs: [(origin: String, destination: String)],
         keys: [[DatabaseValue]]) throws -> QueryInterfaceRequest<Row>
     {
         let association = prefetch.association
         let pivotNames = pairs.map { "grdb_" + $0.destination }
-        let predicate = Self.keyPredicate(pairs.map(\.destination), keys)
+        let predicate: SQLExpression
+        if pairs.count == 1 {
+            predicate = Self.keyPredicate(pairs[0].destination, keys)
+        } else {
+            // A composite key: `("a", "b") IN "grdb_base"`, whatever the number of rows.
+            let columns = SQLExpression.Node.function("", pairs.map { .column($0.destination) })
+            predicate = SQLExpression(.infix("IN", columns, .atom(Self.baseName.quotedDatabaseIdentifier)))
+        }
         var request: QueryInterfaceRequest<Row>
         if association.pivots.isEmpty {
             request = association.destination
@@ -125,22 +140,21 @@ struct AssociationPrefetcher: Sendable {
                 SQLSelection(.aliased(SQLExpression(.qualifiedColumn(firstAlias, $0.destination)), $1))
             }
         }
+        if pairs.count > 1 {
+            let keys = base.select(pairs.map { Column($0.origin) })
+            request.commonTableExpressions.append(CTEDefinition(
+                tableName: Self.baseName, isRecursive: false, columns: nil, makeSQL: { try keys.makeSQL($0) }))
+        }
         return request
     }
 
-    /// `"authorId" = 1`, `"authorId" IN (1, 2, 3)`, or `("a" = 1 AND "b" = 2) OR ...` for
-    /// composite keys.
-    private static func keyPredicate(_ columns: [String], _ keys: [[DatabaseValue]]) -> SQLExpression {
-        if columns.count == 1 {
-            // One key is compared, as GRDB writes it: `"authorId" = 1`.
-            if keys.count == 1 { return Column(columns[0]) == keys[0][0] }
-            return keys.map { $0[0] }.contains(Column(columns[0]))
-        }
-        guard !keys.isEmpty else { return SQLExpression(sql: "0") }
-        let alternatives = keys.map { key in
-            QueryInterfaceRequest<Row>.conjunction(zip(columns, key).map { Column($0) == $1 })
-        }
-        return alternatives.dropFirst().reduce(alternatives[0]) { $0 || $1 }
+    private static let baseName = "grdb_base"
+
+    /// `"authorId" = 1`, or `"authorId" IN (1, 2, 3)`.
+    private static func keyPredicate(_ column: String, _ keys: [[DatabaseValue]]) -> SQLExpression {
+        // One key is compared, as GRDB writes it: `"authorId" = 1`.
+        if keys.count == 1 { return Column(column) == keys[0][0] }
+        return keys.map { $0[0] }.contains(Column(column))
     }
 }
 

@@ -88,7 +88,7 @@ extension SQLExpression {
     private static func qualified(_ node: Node, _ alias: TableAliasIdentity) -> Node {
         switch node {
         case .column(let name): return .qualifiedColumn(alias, name)
-        case .qualifiedColumn, .value, .literal, .countAll: return node
+        case .qualifiedColumn, .value, .literal, .atom, .countAll: return node
         case let .prefix(op, operand): return .prefix(op, qualified(operand, alias))
         case let .infix(op, lhs, rhs): return .infix(op, qualified(lhs, alias), qualified(rhs, alias))
         case let .function(name, arguments): return .function(name, arguments.map { qualified($0, alias) })

@@ -71,7 +71,7 @@ extension QueryInterfaceRequest {
 
     /// A request of no row: the same request, with a condition that is always false.
     public func none() -> Self {
-        filter(SQLExpression(sql: "0"))
+        filter(SQLExpression(.atom("0")))
     }
 
     /// Sorts by these orderings instead.

@@ -113,6 +113,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case qualifiedColumn(TableAliasIdentity, String)
         case value(DatabaseValue)
         case literal(String, [DatabaseValue])
+        /// SQL that needs no parentheses as an operand: the `0` of `none()`.
+        case atom(String)
         case prefix(String, Node)
         case infix(String, Node, Node)
         case function(String, [Node])
@@ -175,6 +177,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             return name + "(" + arguments.map { sql($0, &context) }.joined(separator: ", ") + ")"
         case .countAll:
             return "COUNT(*)"
+        case .atom(let sql):
+            return sql
         case .countDistinct(let operand):
             return "COUNT(DISTINCT " + sql(operand, &context) + ")"
         case let .inList(operand, list, negated):

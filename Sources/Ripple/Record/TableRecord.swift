@@ -131,7 +131,7 @@ extension TableRecord {
 
     /// A request of no record.
     public static func none() -> QueryInterfaceRequest<Self> {
-        all().filter(SQLExpression(sql: "0"))
+        all().none()
     }
 
     /// Selects these columns or expressions.

@@ -279,4 +279,41 @@ final class AssociationPrefetchTests: XCTestCase {
             XCTAssertEqual(joined, joined.copy())
         }
     }
+
+    /// A composite foreign key: the keys come from the request itself, in a common table
+    /// expression (as GRDB queries them), whatever the number of rows.
+    func testCompositeKeyPrefetchQueriesTheKeysOfTheRequest() throws {
+        struct Parent: TableRecord { static let children = hasMany(Child.self) }
+        struct Child: TableRecord {}
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "parent") { t in
+                t.column("a", .integer)
+                t.column("b", .integer)
+                t.primaryKey(["a", "b"])
+            }
+            try db.create(table: "child") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("pa", .integer)
+                t.column("pb", .integer)
+                t.foreignKey(["pa", "pb"], references: "parent")
+            }
+            for a in 0..<1200 {
+                try db.execute(sql: "INSERT INTO parent (a, b) VALUES (?, ?)", arguments: [a, a % 7])
+                try db.execute(sql: "INSERT INTO child (pa, pb) VALUES (?, ?)", arguments: [a, a % 7])
+            }
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            let rows = try Row.fetchAll(db, Parent.filter(Column("a") >= 2).including(all: Parent.children).orderByPrimaryKey())
+            db.trace(options: [])
+            XCTAssertEqual(statements.filter(Self.isRequestStatement).last, """
+                WITH "grdb_base" AS (SELECT "a", "b" FROM "parent" WHERE "a" >= ?) \
+                SELECT *, "pa" AS "grdb_pa", "pb" AS "grdb_pb" FROM "child" WHERE ("pa", "pb") IN "grdb_base"
+                """)
+            XCTAssertEqual(rows.count, 1198)
+            XCTAssertTrue(rows.allSatisfy { row in
+                row.prefetchedRows["children"]!.map { $0["pa"] as Int } == [row["a"] as Int]
+            })
+        }
+    }
 }

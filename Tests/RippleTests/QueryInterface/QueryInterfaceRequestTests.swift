@@ -34,6 +34,7 @@ final class QueryInterfaceRequestTests: XCTestCase {
         XCTAssertEqual(try sql(dbQueue, Player.filter(score * 2 + 1 < 100 - score / 2)),
                        #"SELECT * FROM "player" WHERE (("score" * 2) + 1) < (100 - ("score" / 2))"#)
         XCTAssertEqual(try sql(dbQueue, Player.all().reversed()), #"SELECT * FROM "player""#)
+        XCTAssertEqual(try sql(dbQueue, Player.none().filter(score > 1)), #"SELECT * FROM "player" WHERE 0 AND ("score" > 1)"#)
         XCTAssertEqual(try sql(dbQueue, Player.order(score).reversed()), #"SELECT * FROM "player" ORDER BY "score" DESC"#)
         XCTAssertEqual(try sql(dbQueue, Player.select(Column("teamId"), max(score)).group(Column("teamId")).having(count(Column("id")) > 1)),
                        #"SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId" HAVING COUNT("id") > 1"#)
