@@ -119,7 +119,19 @@ final class GRDBSpellingAssociationTests: XCTestCase {
             let players: [Player] = row["players"]
             XCTAssertEqual(players.count, 1)
             let region = try Team.including(all: Team.players).makePreparedRequest(db, forSingleResult: false).statement.databaseRegion
-            XCTAssertEqual(region.tableNames, ["teams"])
+            // As GRDB's: the statement of a prefetching request tells the prefetched tables.
+            XCTAssertEqual(region.tableNames, ["players", "teams"])
+        }
+    }
+
+    func testFunctionsOfAggregatesAndCast() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let request = Team.annotated(with: Team.players.min { $0.name } ?? "none", cast(Team.players.count, as: .real))
+            let row = try XCTUnwrap(Row.fetchOne(db, request))
+            XCTAssertEqual(row["minPlayerName"] as String, "Arthur")
+            XCTAssertEqual(row["playerCount"] as Double, 1.0)
+            XCTAssertEqual(try Double.fetchOne(db, Team.select(cast(Team.Columns.name, as: Database.StorageClass.integer))), 0)
         }
     }
 }

@@ -2,7 +2,7 @@
 // joined to other associations, as `QueryInterfaceRequest` is.
 
 extension Association {
-    fileprivate func withDestination(_ update: (inout QueryInterfaceRequest<Row>) -> Void) -> Self {
+    func withDestination(_ update: (inout QueryInterfaceRequest<Row>) -> Void) -> Self {
         var association = self
         update(&association._sqlAssociation.destination)
         return association

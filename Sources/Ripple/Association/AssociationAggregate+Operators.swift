@@ -218,3 +218,39 @@ extension AssociationAggregate {
         aggregate.mapped { -$0 }
     }
 }
+
+extension AssociationAggregate {
+    /// `IFNULL(aggregate, value)`, under the aggregate's name: `Team.players.min(\.score) ?? 0`
+    /// is `minPlayerScore`.
+    ///
+    /// - Parameters:
+    ///   - lhs: An aggregate.
+    ///   - rhs: Its value when the aggregate is NULL.
+    public static func ?? (lhs: Self, rhs: some SQLExpressible) -> Self {
+        let value = rhs.sqlExpression
+        return lhs.mapped(keepingKey: true) { $0 ?? value }
+    }
+}
+
+/// `ABS(aggregate)`.
+///
+/// - Parameter aggregate: An aggregate of an association.
+public func abs<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>) -> AssociationAggregate<RowDecoder> {
+    aggregate.mapped { abs($0) }
+}
+
+/// `LENGTH(aggregate)`.
+///
+/// - Parameter aggregate: An aggregate of an association.
+public func length<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>) -> AssociationAggregate<RowDecoder> {
+    aggregate.mapped { length($0) }
+}
+
+/// `CAST(aggregate AS type)`, under the aggregate's name.
+///
+/// - Parameters:
+///   - aggregate: An aggregate of an association.
+///   - storageClass: The storage class of the result.
+public func cast<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>, as storageClass: Database.StorageClass) -> AssociationAggregate<RowDecoder> {
+    aggregate.mapped(keepingKey: true) { SQLExpression.cast($0, as: storageClass) }
+}

@@ -65,9 +65,9 @@ public struct AssociationAggregate<RowDecoder>: Sendable {
 
     /// An aggregate with this one's associations and an expression made of its own;
     /// unnamed.
-    func mapped(_ transform: @escaping @Sendable (SQLExpression) -> SQLExpression) -> Self {
+    func mapped(keepingKey: Bool = false, _ transform: @escaping @Sendable (SQLExpression) -> SQLExpression) -> Self {
         let base = expression
-        return AssociationAggregate(associations: associations, expression: { db in try transform(base(db)) }, key: nil)
+        return AssociationAggregate(associations: associations, expression: { db in try transform(base(db)) }, key: keepingKey ? key : nil)
     }
 }
 

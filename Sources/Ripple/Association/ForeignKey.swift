@@ -65,7 +65,9 @@ struct AssociationLink: Sendable {
             return zip(foreignKey.originColumns, destinationColumns).map { (child: $0, parent: $1) }
         }
         let givenColumns = foreignKey?.originColumns.map { $0.lowercased() }
-        let candidates = try db.foreignKeys(on: childTable).filter { (info: ForeignKeyInfo) -> Bool in
+        // A view declares no foreign key: a given one refers to the primary key.
+        let declared = try foreignKey != nil && db.viewExists(childTable) ? [] : db.foreignKeys(on: childTable)
+        let candidates = declared.filter { (info: ForeignKeyInfo) -> Bool in
             guard info.destinationTable.lowercased() == parentTable.lowercased() else { return false }
             guard let givenColumns else { return true }
             return info.originColumns.map { $0.lowercased() } == givenColumns

@@ -33,13 +33,21 @@ struct JoinPlan {
         nameParts()
         owners = Self.owners(parts)
         selectionOrder = orderSelection()
-        // An unnamed alias of a request without joins leaves the SQL as it is.
+        // An unnamed alias of a request without joins leaves the SQL as it is: its
+        // columns unqualified, as GRDB writes them.
         if parts.count == 1, request.alias?.userName == nil {
             guard let alias = request.alias else { return nil }
-            aliasNames[ObjectIdentifier(alias)] = request.tableName.quotedDatabaseIdentifier
+            aliasNames[ObjectIdentifier(alias)] = ""
             parts[0].sqlName = request.tableName.quotedDatabaseIdentifier
+            qualifiesColumns = false
         }
     }
+
+    /// False when the SQL names one table, unaliased: its columns need no qualifier.
+    private var qualifiesColumns = true
+
+    /// The qualifier of the columns of the request's own table.
+    private var rootQualifier: String? { qualifiesColumns ? parts[0].sqlName : nil }
 
     private static func collect(_ joins: [AssociationJoin], parentIndex: Int, into parts: inout [Part]) {
         for join in joins where join.kind != .all {
@@ -107,7 +115,7 @@ struct JoinPlan {
     /// Prepares `context` to write the parts of the request's own table.
     func enter(_ context: inout SQLGenerationContext) {
         context.aliasNames = aliasNames
-        context.qualifier = parts[0].sqlName
+        context.qualifier = rootQualifier
     }
 
     /// ` "custom"` after the table name, when the table is named otherwise in the SQL.
@@ -126,7 +134,7 @@ struct JoinPlan {
             }
         }
         // (A request that selects none of its own columns starts with a comma here.)
-        context.qualifier = parts[0].sqlName
+        context.qualifier = rootQualifier
         return sql
     }
 
@@ -148,7 +156,7 @@ struct JoinPlan {
             sql += part.request.tableName.quotedDatabaseIdentifier + tableAliasSQL(index)
             if !terms.isEmpty { sql += " ON " + QueryInterfaceRequest<Row>.conjunction(terms).sql(&context) }
         }
-        context.qualifier = parts[0].sqlName
+        context.qualifier = rootQualifier
         return sql
     }
 
@@ -164,7 +172,7 @@ struct JoinPlan {
                 result.append(ordering.sql(&context))
             }
         }
-        context.qualifier = parts[0].sqlName
+        context.qualifier = rootQualifier
         return result
     }
 

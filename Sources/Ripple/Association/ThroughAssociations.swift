@@ -80,11 +80,13 @@ extension _SQLAssociation {
         restrict(&inner, steps[0].link)
         for index in 1..<(steps.count - 1) {
             var next = steps[index].destination
-            next.addJoin(AssociationJoin(kind: .required, selection: .none, association: steps[index].inverse(to: inner)))
+            next.joins.append(AssociationJoin(kind: .required, selection: .none, association: steps[index].inverse(to: inner)))
             inner = next
         }
         var request = destination
-        request.addJoin(AssociationJoin(kind: .required, selection: .none, association: steps[steps.count - 1].inverse(to: inner)))
+        // (Appended, not merged with a join of the same key that the destination has: the
+        // way back is a join of its own, as in GRDB.)
+        request.joins.append(AssociationJoin(kind: .required, selection: .none, association: steps[steps.count - 1].inverse(to: inner)))
         return request
     }
 

@@ -325,6 +325,9 @@ struct StatementState {
     var observation = StatementObservationState()
     var columnNames: [String]?
     var lowercasedColumnNames: [String]?
+    /// The region of the request that prepared the statement, when it differs from what
+    /// the statement reads (see `Statement.databaseRegion`).
+    var requestRegion: DatabaseRegion?
 
     init(columnCount: Int, report: StatementReport) {
         self.columnCount = columnCount

@@ -166,7 +166,9 @@ public struct SQLSelection: Sendable {
     func sql(_ context: inout SQLGenerationContext, qualifier: String?) -> String {
         switch kind {
         case .allColumns: return (qualifier ?? context.qualifier).map { $0 + ".*" } ?? "*"
-        case .qualifiedAllColumns(let alias): return context.sqlName(of: alias) + ".*"
+        case .qualifiedAllColumns(let alias):
+            let table = context.sqlName(of: alias)
+            return table.isEmpty ? "*" : table + ".*"
         case .expression(let expression): return expression.sql(&context)
         case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
         case .literal(let fragment): return context.bind(sql: fragment.sql, values: fragment.values)

@@ -390,12 +390,19 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         var prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
         let prefetcher = joins.isEmpty ? nil : AssociationPrefetcher(self)
         prepared.supplementaryFetch = prefetcher?.fetch
+        if prefetcher != nil || isNone {
+            // The statement tells the request's region (`statement.databaseRegion`): a
+            // statement of its own, that another request of the same SQL does not share.
+            prepared = PreparedRequest(statement: try db.makeStatement(sql: sql.sql), arguments: sql.arguments, adapter: adapter)
+            try prepared.statement.setArguments(sql.arguments)
+            prepared.supplementaryFetch = prefetcher?.fetch
+            prepared.statement.state.requestRegion = try databaseRegion(db, statementRegion: prepared.region)
+        }
         if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs, and
             // the tables of prefetched associations, which a fetch without rows does not
             // query (an observation of a constant region keeps what its first fetch read).
-            var region = try rowIDRestrictedRegion(db, prepared.region)
-            if let prefetcher { region.formUnion(try prefetcher.region(db)) }
+            let region = try prepared.statement.state.requestRegion ?? databaseRegion(db, statementRegion: prepared.region)
             db.observation.preparedStatementRegion = (prepared.statement, region)
         }
         return prepared
@@ -441,10 +448,24 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// primary key is the rowid report those rowids only.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         let sql = try makeSQL(db)
-        var region = try rowIDRestrictedRegion(db, db.cachedStatement(sql: sql.sql).report.readRegion)
-        // With the tables of prefetched associations (`including(all:)`).
+        return try databaseRegion(db, statementRegion: db.cachedStatement(sql: sql.sql).report.readRegion)
+    }
+
+    /// The region of the request, from the region of its statement: empty for `none()`,
+    /// which never fetches a row; with the tables of prefetched associations.
+    private func databaseRegion(_ db: Database, statementRegion: DatabaseRegion) throws -> DatabaseRegion {
+        guard !isNone else { return DatabaseRegion() }
+        var region = try rowIDRestrictedRegion(db, statementRegion)
         if !joins.isEmpty, let prefetcher = AssociationPrefetcher(self) { region.formUnion(try prefetcher.region(db)) }
         return region
+    }
+
+    /// Whether the request is filtered with `none()`.
+    private var isNone: Bool {
+        filters.contains { filter in
+            guard case .expression(let expression) = filter, case .atom("0") = expression.node else { return false }
+            return true
+        }
     }
 
     // MARK: - Batch changes

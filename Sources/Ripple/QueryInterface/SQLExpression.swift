@@ -158,7 +158,9 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             if let qualifier = context.qualifier { return qualifier + "." + name.quotedDatabaseIdentifier }
             return name.quotedDatabaseIdentifier
         case let .qualifiedColumn(alias, name):
-            return context.sqlName(of: alias) + "." + name.quotedDatabaseIdentifier
+            // (An empty name: the alias names the only table of the SQL, unqualified.)
+            let table = context.sqlName(of: alias)
+            return table.isEmpty ? name.quotedDatabaseIdentifier : table + "." + name.quotedDatabaseIdentifier
         case .value(let value):
             return value.isNull ? "NULL" : context.bind(value)
         case let .literal(sql, arguments):

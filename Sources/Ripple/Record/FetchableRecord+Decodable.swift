@@ -442,7 +442,14 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     func decodeNil(forKey key: Key) throws -> Bool {
         withState { state in
-            guard let index = state.index(key) else { return true }
+            guard let index = state.index(key) else {
+                // Not a column: an included association is nil when its scope has only
+                // NULLs; prefetched rows are never nil.
+                return state.withRow { row in
+                    if let scope = row.scopesTree[key.stringValue] { return !scope.containsNonNullValue }
+                    return row.prefetchedRowsStorage[key.stringValue] == nil
+                }
+            }
             return state.hasNull(index)
         }
     }

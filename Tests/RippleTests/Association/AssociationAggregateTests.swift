@@ -108,4 +108,40 @@ final class AssociationAggregateTests: XCTestCase {
             XCTAssertEqual(rows.map { $0["goodCount"] as Int }, [1, 1, 0])
         }
     }
+
+    /// `??` and `cast` keep the aggregate's name; other functions make an unnamed column.
+    func testFunctionsOfAggregates() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let minScore = AggregatedTeam.players.min(Column("score"))
+            let request = AggregatedTeam
+                .annotated(with: minScore ?? 0, cast(AggregatedTeam.players.count, as: .real), abs(minScore), length(minScore))
+                .orderByPrimaryKey()
+            XCTAssertEqual(try request.makeSQL(db).sql, """
+                SELECT "team".*, IFNULL(MIN("player"."score"), ?) AS "minPlayerScore", \
+                CAST(COUNT(DISTINCT "player"."id") AS REAL) AS "playerCount", \
+                ABS(MIN("player"."score")), LENGTH(MIN("player"."score")) \
+                FROM "team" LEFT JOIN "player" ON "player"."teamId" = "team"."id" \
+                GROUP BY "team"."id" ORDER BY "team"."id"
+                """)
+            let rows = try Row.fetchAll(db, request)
+            XCTAssertEqual(rows.map { $0["minPlayerScore"] as Int }, [100, 500, 0])
+            XCTAssertEqual(rows.map { $0["playerCount"] as DatabaseValue }, [(2.0).databaseValue, (1.0).databaseValue, (0.0).databaseValue])
+            XCTAssertEqual(try Double.fetchOne(db, AggregatedTeam.select(cast(Column("id"), as: .real)).filter(key: 2)), 2.0)
+        }
+    }
+
+    /// A view declares no foreign key: a given one refers to the table's primary key.
+    func testViewBelongsToTableThroughGivenForeignKey() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE VIEW bestPlayer AS SELECT * FROM player WHERE score >= 500")
+            let association = Table("bestPlayer").belongsTo(Table("team"), using: ForeignKey(["teamId"]))
+            let request = Table("bestPlayer").joining(required: association.filter(Column("name") == "Reds"))
+            XCTAssertEqual(try request.makeSQL(db).sql, """
+                SELECT "bestPlayer".* FROM "bestPlayer" JOIN "team" ON ("team"."id" = "bestPlayer"."teamId") AND ("team"."name" = ?)
+                """)
+            XCTAssertEqual(try Row.fetchAll(db, request).map { $0["id"] as Int64 }, [2])
+        }
+    }
 }

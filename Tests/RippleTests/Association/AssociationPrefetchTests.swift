@@ -39,6 +39,30 @@ private struct AuthorWithNestedBooks: Decodable, FetchableRecord, Equatable {
     var books: [BookWithChapters]
 }
 
+/// Decodes as GRDB's documentation shows a custom `init(from:)`: `decodeNil(forKey:)`
+/// tells a missing association.
+private struct AuthorWithOptionalBooks: Decodable, FetchableRecord {
+    var author: Author
+    var books: [Book]?
+    enum CodingKeys: CodingKey { case author, books }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        author = try container.decode(Author.self, forKey: .author)
+        books = try container.decodeNil(forKey: .books) ? nil : container.decode([Book].self, forKey: .books)
+    }
+}
+
+private struct BookWithOptionalAuthor: Decodable, FetchableRecord {
+    var book: Book
+    var author: Author?
+    enum CodingKeys: CodingKey { case book, author }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        book = try container.decode(Book.self, forKey: .book)
+        author = try container.decodeNil(forKey: .author) ? nil : container.decode(Author.self, forKey: .author)
+    }
+}
+
 private struct BookWithAuthorInfo: Decodable, FetchableRecord, Equatable {
     var book: Book
     var author: AuthorInfo?
@@ -172,8 +196,19 @@ final class AssociationPrefetchTests: XCTestCase {
     func testRegionHasThePrefetchedTables() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let region = try Author.none().including(all: Author.books.including(all: Book.chapters)).databaseRegion(db)
-            XCTAssertEqual(region.tableNames, ["author", "book", "chapter"])
+            let request = Author.filter(Column("name") == "Nobody").including(all: Author.books.including(all: Book.chapters))
+            XCTAssertEqual(try request.databaseRegion(db).tableNames, ["author", "book", "chapter"])
+            // The statement of the request tells the same region.
+            let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
+            XCTAssertEqual(statement.databaseRegion.tableNames, ["author", "book", "chapter"])
+            // A request of no row reads nothing that can change it; a prefetch of no row
+            // adds nothing.
+            XCTAssertTrue(try Author.none().including(all: Author.books).databaseRegion(db).isEmpty)
+            XCTAssertTrue(try Author.none().makePreparedRequest(db, forSingleResult: false).statement.databaseRegion.isEmpty)
+            XCTAssertEqual(try Author.including(all: Author.books.none()).databaseRegion(db).tableNames, ["author"])
+            // Another request of the same SQL keeps the statement's own region.
+            let plain = try Author.filter(Column("name") == "Nobody").makePreparedRequest(db, forSingleResult: false).statement
+            XCTAssertEqual(plain.databaseRegion.tableNames, ["author"])
         }
     }
 
@@ -314,6 +349,41 @@ final class AssociationPrefetchTests: XCTestCase {
             XCTAssertTrue(rows.allSatisfy { row in
                 row.prefetchedRows["children"]!.map { $0["pa"] as Int } == [row["a"] as Int]
             })
+        }
+    }
+
+    func testDecodeNilTellsMissingAssociations() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let infos = try Author.including(all: Author.books).orderByPrimaryKey()
+                .asRequest(of: AuthorWithOptionalBooks.self).fetchAll(db)
+            XCTAssertEqual(infos.map { $0.books?.count }, [2, 1, 0])
+            let books = try Book.including(optional: Book.author).orderByPrimaryKey()
+                .asRequest(of: BookWithOptionalAuthor.self).fetchAll(db)
+            XCTAssertEqual(books.map { $0.author?.name }, ["Hugo", "Hugo", "Melville", nil])
+        }
+    }
+
+    /// A prefetched association can be grouped and filtered or annotated with aggregates
+    /// of its own associations.
+    func testPrefetchOfGroupedAndAggregatedAssociations() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            let rows = try Row.fetchAll(db, Author.including(all: Author.books
+                .annotated(with: Book.chapters.count)
+                .having(Book.chapters.isEmpty == false)).orderByPrimaryKey())
+            db.trace(options: [])
+            XCTAssertEqual(statements.filter(Self.isRequestStatement).last, """
+                SELECT "book".*, COUNT(DISTINCT "chapter"."id") AS "chapterCount", "book"."authorId" AS "grdb_authorId" \
+                FROM "book" LEFT JOIN "chapter" ON "chapter"."bookId" = "book"."id" \
+                WHERE "book"."authorId" IN (?, ?, ?) GROUP BY "book"."id" HAVING COUNT(DISTINCT "chapter"."id") > ?
+                """)
+            XCTAssertEqual(rows.map { $0.prefetchedRows["books"]!.map { $0["chapterCount"] as Int } }, [[], [2], []])
+
+            let grouped = try Row.fetchAll(db, Author.including(all: Author.books.select(count(Column("id")).forKey("n")).group(Column("authorId"))).orderByPrimaryKey())
+            XCTAssertEqual(grouped.map { $0.prefetchedRows["books"]!.map { $0["n"] as Int } }, [[2], [1], []])
         }
     }
 }

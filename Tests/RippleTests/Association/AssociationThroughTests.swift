@@ -107,6 +107,16 @@ final class AssociationThroughTests: XCTestCase {
             XCTAssertEqual(try request.fetchAll(db).map(\.id), [1, 3])
             let book = try XCTUnwrap(Book.fetchOne(db, key: 2))
             XCTAssertEqual(try book.request(for: Book.country).fetchOne(db)?.name, "United States")
+
+            // The way back to the record is a join of its own, even when the destination
+            // joins the same table: books of French authors, written by Hugo.
+            let hugos = Country.hasMany(Book.self, through: Country.authors, using: Author.books.joining(required: Book.author.filter(Column("name") == "Hugo")))
+            XCTAssertEqual(try france.request(for: hugos).makeSQL(db).sql, """
+                SELECT "book".* FROM "book" \
+                JOIN "author" "author1" ON ("author1"."id" = "book"."authorId") AND ("author1"."name" = ?) \
+                JOIN "author" "author2" ON ("author2"."id" = "book"."authorId") AND ("author2"."countryCode" = ?)
+                """)
+            XCTAssertEqual(try france.request(for: hugos).order(Column("id")).fetchAll(db).map(\.id), [1, 3])
         }
     }
 
