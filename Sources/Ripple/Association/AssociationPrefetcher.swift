@@ -103,7 +103,9 @@ struct AssociationPrefetcher: Sendable {
         var region = DatabaseRegion()
         for prefetch in prefetches {
             let pairs = try prefetch.join.association.steps[0].link.columnPairs(db)
-            region.formUnion(try request(prefetch.join, pairs: pairs, keys: []).databaseRegion(db))
+            // (One key, bound: a query of no key may read less than one of any key.)
+            let anyKey = pairs.map { _ in 0.databaseValue }
+            region.formUnion(try request(prefetch.join, pairs: pairs, keys: [anyKey]).databaseRegion(db))
         }
         return region
     }

@@ -561,7 +561,8 @@ extension DatabaseValue {
 }
 
 extension Row: Equatable, Hashable {
-    /// Rows are equal when they have the same column names and values, in the same order.
+    /// Rows are equal when they have the same column names and values, in the same order,
+    /// and, for rows of associations, the same scopes and prefetched rows (as in GRDB).
     public static func == (lhs: Row, rhs: Row) -> Bool {
         if lhs === rhs { return true }
         guard lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues else { return false }

@@ -155,4 +155,15 @@ final class AssociationThroughTests: XCTestCase {
         let values = collector.wait(until: { $0.count == 2 })
         XCTAssertEqual(values[1], ["FR", "US", "FR", "US"])
     }
+
+    /// The region of a prefetch through a pivot has the columns the query joins on, as a
+    /// query of real keys reads them (a change of an author's id changes the books of a
+    /// country).
+    func testPrefetchRegionHasTheColumnsOfTheWayThrough() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let region = try Country.filter(Column("code") == "XX").including(all: Country.books).databaseRegion(db)
+            XCTAssertEqual(region.description, "author(countrycode,id),book(authorid,id,title),country(code,name)")
+        }
+    }
 }
