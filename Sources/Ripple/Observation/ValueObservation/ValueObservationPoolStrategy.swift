@@ -5,6 +5,8 @@
 final class ValueObservationPoolStrategy: ValueObservationStrategy {
     static let shared = ValueObservationPoolStrategy()
 
+    var fetchesInWriteTransaction: Bool { false }
+
     private init() {}
 
     /// A pool's observation starts without waiting for the writer, which may be busy with

@@ -1,11 +1,18 @@
-/// The strategy of an observation of a ``DatabaseQueue`` (or one that writes): each fetch
+/// The strategy of an observation of a ``DatabaseQueue``, or of one that writes: each fetch
 /// runs on the writer's queue, right after the commit and before any other access, so
 /// each transaction that touched the region gets its own value, and the writer waits for
 /// it.
 final class ValueObservationQueueStrategy: ValueObservationStrategy {
-    static let shared = ValueObservationQueueStrategy()
+    /// The strategy of observations that only read.
+    static let reading = ValueObservationQueueStrategy(fetchesInWriteTransaction: false)
+    /// The strategy of observations that write (on a pool too).
+    static let writing = ValueObservationQueueStrategy(fetchesInWriteTransaction: true)
 
-    private init() {}
+    let fetchesInWriteTransaction: Bool
+
+    private init(fetchesInWriteTransaction: Bool) {
+        self.fetchesInWriteTransaction = fetchesInWriteTransaction
+    }
 
     func start(_ runner: ValueObservationRunner, _ writer: any DatabaseWriter, immediately: Bool) {
         if immediately {

@@ -16,16 +16,12 @@ import Foundation
 /// up the metadata of each generic type it touches, each time, on the fetch, commit and
 /// delivery paths (Benchmarks/README.md, "Shortcuts"). (A typed part held by closures
 /// instead would be one more allocation per observation.)
-// Unchecked Sendable: what fetches, deliveries and cancellation share across threads is
-// behind `state`'s lock (the subclass's handlers too); `region` and `hasTrackedRegion` are
-// only used on the writer's queue; the other properties are immutable.
+// Unchecked Sendable (restated from `RegionObserver`): what fetches, deliveries and
+// cancellation share across threads is behind `state`'s lock (the subclass's handlers
+// too); `region` is only used on the writer's queue; the other properties are immutable.
 class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Sendable {
     private(set) weak var writer: (any DatabaseWriter)?
     private let strategy: any ValueObservationStrategy
-    private let requiresWriteAccess: Bool
-    /// Whether `willTrackRegion` handlers were told of a region yet: then of `region`,
-    /// which changes after them. Used on the writer's queue.
-    private var hasTrackedRegion = false
     private let regionSpec: ValueObservationRegion
     private let scheduler: any ValueObservationScheduler
 
@@ -81,7 +77,6 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         self.writer = writer
         self.strategy = valueObservationStrategy(
             for: writer, requiresWriteAccess: requiresWriteAccess, throttleInterval: throttleInterval)
-        self.requiresWriteAccess = requiresWriteAccess
         self.regionSpec = regionSpec
         self.scheduler = scheduler
         self.state = LockedState(ValueObservationSharedState(events: events, onError: onError))
@@ -261,7 +256,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
             return try fetchRaw(db).map { Fetched(raw: $0, region: nil) }
         }
         if db.isInsideTransaction { return try run() }
-        if requiresWriteAccess {
+        if strategy.fetchesInWriteTransaction {
             var result: Fetched?
             try db.inTransaction {
                 result = try run()
@@ -306,8 +301,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     /// Tells `willTrackRegion` handlers of a region that differs from the last one told,
     /// before it becomes the observed `region`.
     private func trackRegion(_ newRegion: DatabaseRegion) {
-        guard !hasTrackedRegion || newRegion != region else { return }
-        hasTrackedRegion = true
+        guard state.withLock({ $0.tracksFirstRegion() }) || newRegion != region else { return }
         notify(\.willTrackRegion, newRegion)
     }
 

@@ -20,10 +20,13 @@ struct ValueObservationSharedState {
     /// the closures are let go when the last one ends. A few at most: the writer's, a
     /// reader's, a start's, a throttled fetch's.
     private(set) var usesInProgress: UInt8 = 0
+    /// Whether `willTrackRegion` handlers were told of a region yet (see
+    /// `ValueObservationRunner.trackRegion`).
+    private var hasTrackedRegion = false
     /// Counts the fetches asked for: on a pool, only the last one asked for may change
     /// the observed region (see `ValueObservationPoolStrategy.regionWasFetched`). Compared
-    /// for equality only: it may wrap.
-    var generation: UInt32 = 0
+    /// for equality only: it may wrap. (16 bits leave a byte for the flag above, W6m.)
+    var generation: UInt16 = 0
     /// The region the broker matches with commits, on a pool (set on the writer's queue,
     /// read when a fetch is asked for, from any thread).
     var observedRegion = DatabaseRegion()
@@ -120,6 +123,13 @@ struct ValueObservationSharedState {
     mutating func enqueue(_ delivery: @escaping @Sendable () -> Void) -> Bool {
         guard !isCancelled else { return false }
         return deliveries.append(delivery)
+    }
+
+    /// A region is about to be observed: true the first time, when the `willTrackRegion`
+    /// handlers hear of it whatever it is (later, only when it differs from the last one).
+    mutating func tracksFirstRegion() -> Bool {
+        defer { hasTrackedRegion = true }
+        return !hasTrackedRegion
     }
 
     /// The request of a fetch that starts, and the region observed when it was made.
@@ -265,6 +275,6 @@ extension LockedState where State == ValueObservationSharedState {
 
 /// A fetch that a value observation asked for, and the region it observed then.
 struct ValueObservationFetchRequest: Equatable {
-    var generation: UInt32
+    var generation: UInt16
     var observedRegion: DatabaseRegion
 }

@@ -5,9 +5,12 @@ import Foundation
 /// ``DatabasePool`` (`ValueObservationPoolStrategy`), and throttling
 /// (`ValueObservationThrottle`, which wraps one of the two).
 ///
-/// Stateless, but the throttle: a queue's and a pool's strategies are shared by all
-/// observations, and a runner keeps one reference (W6m).
+/// Immutable, and shared by all observations but the throttled ones: a runner keeps one
+/// reference, and no flag of its own (W6m).
 protocol ValueObservationStrategy: AnyObject, Sendable {
+    /// Whether fetches run in a write transaction: the observation writes.
+    var fetchesInWriteTransaction: Bool { get }
+
     /// Fetches the first value and registers the runner on the writer; with `immediately`,
     /// the first value is delivered before this returns.
     func start(_ runner: ValueObservationRunner, _ writer: any DatabaseWriter, immediately: Bool)
@@ -45,9 +48,13 @@ func valueObservationStrategy(
     requiresWriteAccess: Bool,
     throttleInterval: TimeInterval?) -> any ValueObservationStrategy
 {
-    let base: any ValueObservationStrategy = writer is DatabasePool && !requiresWriteAccess
-        ? ValueObservationPoolStrategy.shared
-        : ValueObservationQueueStrategy.shared
+    let base: any ValueObservationStrategy = if requiresWriteAccess {
+        ValueObservationQueueStrategy.writing
+    } else if writer is DatabasePool {
+        ValueObservationPoolStrategy.shared
+    } else {
+        ValueObservationQueueStrategy.reading
+    }
     guard let throttleInterval else { return base }
     return ValueObservationThrottle(interval: throttleInterval, base: base)
 }

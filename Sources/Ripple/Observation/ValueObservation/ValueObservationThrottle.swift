@@ -13,6 +13,8 @@ final class ValueObservationThrottle: ValueObservationStrategy {
         self.base = base
     }
 
+    var fetchesInWriteTransaction: Bool { base.fetchesInWriteTransaction }
+
     func start(_ runner: ValueObservationRunner, _ writer: any DatabaseWriter, immediately: Bool) {
         base.start(runner, writer, immediately: immediately)
     }

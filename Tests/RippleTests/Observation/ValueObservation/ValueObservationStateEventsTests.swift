@@ -93,4 +93,10 @@ final class ValueObservationStateEventsTests: XCTestCase {
         XCTAssertEqual(state.fetchEnded(with: nil).schedulesDelivery, false, "nothing to deliver")
         XCTAssertEqual(state.deliveries.count, 2)
     }
+
+    func testOnlyTheFirstRegionIsToldWhateverItIs() {
+        var state = ValueObservationSharedState(events: [])
+        XCTAssertTrue(state.tracksFirstRegion())
+        XCTAssertFalse(state.tracksFirstRegion(), "later regions are told when they differ")
+    }
 }

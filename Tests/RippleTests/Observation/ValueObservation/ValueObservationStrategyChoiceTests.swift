@@ -7,7 +7,7 @@ final class ValueObservationStrategyChoiceTests: XCTestCase {
     func testAQueueFetchesOnTheWriter() throws {
         let dbQueue = try DatabaseQueue()
         let strategy = valueObservationStrategy(for: dbQueue, requiresWriteAccess: false, throttleInterval: nil)
-        XCTAssertTrue(strategy === ValueObservationQueueStrategy.shared)
+        XCTAssertTrue(strategy === ValueObservationQueueStrategy.reading)
     }
 
     func testAPoolFetchesOnReadersUnlessTheObservationWrites() throws {
@@ -15,12 +15,14 @@ final class ValueObservationStrategyChoiceTests: XCTestCase {
         let reading = valueObservationStrategy(for: dbPool, requiresWriteAccess: false, throttleInterval: nil)
         XCTAssertTrue(reading === ValueObservationPoolStrategy.shared)
         let writing = valueObservationStrategy(for: dbPool, requiresWriteAccess: true, throttleInterval: nil)
-        XCTAssertTrue(writing === ValueObservationQueueStrategy.shared)
+        XCTAssertTrue(writing === ValueObservationQueueStrategy.writing)
+        XCTAssertTrue(writing.fetchesInWriteTransaction)
     }
 
     func testThrottlingWrapsTheStrategy() throws {
         let dbQueue = try DatabaseQueue()
         let strategy = valueObservationStrategy(for: dbQueue, requiresWriteAccess: false, throttleInterval: 0.1)
         XCTAssertTrue(strategy is ValueObservationThrottle)
+        XCTAssertFalse(strategy.fetchesInWriteTransaction, "as the strategy it wraps")
     }
 }
