@@ -36,6 +36,11 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         var typedOutputs: Any
     }
 
+    /// With the lock held: `shared` and the typed part, which the subclass lets go now.
+    private func released(_ shared: ValueObservationSharedState.Released) -> Released {
+        Released(shared: shared, typedOutputs: letTypedOutputsGo())
+    }
+
     /// Runs `body`, work that may hold the observation's closures (its handlers, its
     /// fetch, its `handleEvents` closures) on a thread that may run a database access: a
     /// fetch, the scheduling of a delivery, a call to a handler.
@@ -51,7 +56,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         guard state.withLock({ $0.beginUse(unlessCancelled: unlessCancelled) }) else { return }
         defer {
             if let released = state.withLock({ state -> Released? in
-                state.useEnded().map { Released(shared: $0, typedOutputs: letTypedOutputsGo()) }
+                state.useEnded().map(released)
             }) {
                 OutOfAccessRelease.release(consume released)
             }
@@ -138,7 +143,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         // (see `whileInUse(unlessCancelled:_:)`).
         guard let (events, released) = state.withLock({ state -> ([ValueObservationEvents], Released?)? in
             guard let action = state.cancelled() else { return nil }
-            return (action.events, action.released.map { Released(shared: $0, typedOutputs: letTypedOutputsGo()) })
+            return (action.events, action.released.map(released))
         }) else { return }
         events.notify(\.didCancel)
         OutOfAccessRelease.release((consume events, consume released))
@@ -272,8 +277,24 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     func endFetch(delivering outcome: ValueObservationOutcome?) {
         if case .failure(let error)? = outcome { notify(\.didFail, error) }
         let end = state.withLock { $0.fetchEnded(with: outcome) }
-        if end.schedulesDelivery { state.scheduleDelivery(on: scheduler) }
+        if end.schedulesDelivery { Self.scheduleDelivery(state, on: scheduler) }
         if end.fetchesAgain { fetchLatest() }
+    }
+
+    /// Asks `scheduler` for the one delivery of the observation, which runs the
+    /// deliveries waiting when it runs, in order, then asks for another one if more came
+    /// meanwhile: a scheduler's queue (the main queue) is never held by one observation
+    /// for as long as values keep coming. Nothing is delivered once cancelled, not even
+    /// by the delivery under way (a handler that cancels is the last one called).
+    /// (The delivery keeps the state, not the runner.)
+    private static func scheduleDelivery(_ state: LockedState<ValueObservationSharedState>, on scheduler: any ValueObservationScheduler) {
+        scheduler.schedule {
+            for delivery in state.withLock({ $0.deliveries.takeAll() }) {
+                guard !state.withLock({ $0.isCancelled }) else { break }
+                delivery()
+            }
+            if state.withLock({ $0.deliveries.continuesAfterDelivery() }) { scheduleDelivery(state, on: scheduler) }
+        }
     }
 
     /// Delivers an outcome now, during `start` (the initial value of `.immediate`).

@@ -256,23 +256,6 @@ enum ValueObservationOutcome {
     case failure(any Error)
 }
 
-extension LockedState where State == ValueObservationSharedState {
-    /// Asks `scheduler` for the one delivery of the observation, which runs the
-    /// deliveries waiting when it runs, in order, then asks for another one if more came
-    /// meanwhile: a scheduler's queue (the main queue) is never held by one observation
-    /// for as long as values keep coming. Nothing is delivered once cancelled, not even
-    /// by the delivery under way (a handler that cancels is the last one called).
-    func scheduleDelivery(on scheduler: any ValueObservationScheduler) {
-        scheduler.schedule { [self] in
-            for delivery in withLock({ $0.deliveries.takeAll() }) {
-                guard !withLock({ $0.isCancelled }) else { break }
-                delivery()
-            }
-            if withLock({ $0.deliveries.continuesAfterDelivery() }) { scheduleDelivery(on: scheduler) }
-        }
-    }
-}
-
 /// A fetch that a value observation asked for, and the region it observed then.
 struct ValueObservationFetchRequest: Equatable {
     var generation: UInt16
