@@ -1,6 +1,8 @@
 /// What the fetches, the commits, the deliveries and the cancellation of a started value
-/// observation share across threads, behind its lock (the part that does not depend on the
-/// observed value: see `ValueObservationRunner`).
+/// observation share across threads, behind its lock: the observation's state machine.
+/// Its events (a commit, a fetch that ends, a cancel, the end of a use) return what the
+/// runner does next (see `ValueObservationRunner`, which performs them, and its
+/// strategies); it does not depend on the observed value.
 ///
 /// Not generic: the writer reads and changes it for each observation of each commit, and
 /// each delivery runs on it; a generic state costs lookups of its metadata each time (W8).
@@ -10,7 +12,7 @@ struct ValueObservationSharedState {
     /// The deliveries that wait for the scheduler, in order: each one calls a handler
     /// with a value or an error.
     var deliveries = DeliveryOrder<@Sendable () -> Void>()
-    var isCancelled = false
+    private var lifecycle = Lifecycle.active
     /// Where the observation's one fetch at a time stands.
     private(set) var fetchPhase = FetchPhase.idle
     /// The work under way that may hold the observation's closures, on threads that may
@@ -18,18 +20,37 @@ struct ValueObservationSharedState {
     /// the closures are let go when the last one ends. A few at most: the writer's, a
     /// reader's, a start's, a throttled fetch's.
     private(set) var usesInProgress: UInt8 = 0
+    /// Whether `willTrackRegion` handlers were told of a region yet (see
+    /// `ValueObservationRunner.trackRegion`).
+    private var hasTrackedRegion = false
     /// Counts the fetches asked for: on a pool, only the last one asked for may change
-    /// the observed region (see `ValueObservationRunner.regionWasFetched`). Compared for
-    /// equality only: it may wrap.
-    var generation: UInt32 = 0
+    /// the observed region (see `ValueObservationPoolStrategy.regionWasFetched`). Compared
+    /// for equality only: it may wrap. (16 bits leave a byte for the flag above, W6m.)
+    var generation: UInt16 = 0
     /// The region the broker matches with commits, on a pool (set on the writer's queue,
     /// read when a fetch is asked for, from any thread).
     var observedRegion = DatabaseRegion()
     /// The application's `handleEvents` closures: let go once cancelled.
     var events: [ValueObservationEvents]
+    /// The error handler: let go once cancelled, so that one that keeps the cancellable
+    /// makes no cycle then.
+    private(set) var onError: (@Sendable (any Error) -> Void)?
 
-    init(events: [ValueObservationEvents]) {
+    /// Whether the observation was cancelled.
+    var isCancelled: Bool { lifecycle != .active }
+
+    /// Whether the observation runs, was cancelled, or let its closures go.
+    private enum Lifecycle: UInt8 {
+        case active
+        /// Cancelled: the closures wait for the end of the work that holds them.
+        case cancelled
+        /// Cancelled, and the closures were let go.
+        case released
+    }
+
+    init(events: [ValueObservationEvents], onError: (@Sendable (any Error) -> Void)? = nil) {
         self.events = events
+        self.onError = onError
     }
 
     /// Where the observation's fetch stands: an observation runs one fetch at a time, and
@@ -104,6 +125,13 @@ struct ValueObservationSharedState {
         return deliveries.append(delivery)
     }
 
+    /// A region is about to be observed: true the first time, when the `willTrackRegion`
+    /// handlers hear of it whatever it is (later, only when it differs from the last one).
+    mutating func tracksFirstRegion() -> Bool {
+        defer { hasTrackedRegion = true }
+        return !hasTrackedRegion
+    }
+
     /// The request of a fetch that starts, and the region observed when it was made.
     mutating func nextFetch() -> ValueObservationFetchRequest {
         generation &+= 1
@@ -115,22 +143,27 @@ struct ValueObservationSharedState {
     struct Released {
         var events: [ValueObservationEvents]
         var deliveries: [@Sendable () -> Void]
+        var onError: (@Sendable (any Error) -> Void)?
     }
 
     /// Cancels; returns false when it was cancelled already. What the observation lets
     /// go then comes from ``letGo()``.
     mutating func cancel() -> Bool {
-        guard !isCancelled else { return false }
-        isCancelled = true
+        guard lifecycle == .active else { return false }
+        lifecycle = .cancelled
         return true
     }
 
     /// Once cancelled, and when no work holds the closures (``usesInProgress`` is 0): what
-    /// the observation lets go. Nil otherwise.
+    /// the observation lets go, once. Nil otherwise.
     mutating func letGo() -> Released? {
-        guard isCancelled && usesInProgress == 0 else { return nil }
-        defer { events = [] }
-        return Released(events: events, deliveries: deliveries.removeAll())
+        guard lifecycle == .cancelled && usesInProgress == 0 else { return nil }
+        lifecycle = .released
+        defer {
+            events = []
+            onError = nil
+        }
+        return Released(events: events, deliveries: deliveries.removeAll(), onError: onError)
     }
 
     /// Work that may hold the observation's closures begins; false, and nothing begins,
@@ -151,25 +184,80 @@ struct ValueObservationSharedState {
     }
 }
 
-extension LockedState where State == ValueObservationSharedState {
-    /// Asks `scheduler` for the one delivery of the observation, which runs the
-    /// deliveries waiting when it runs, in order, then asks for another one if more came
-    /// meanwhile: a scheduler's queue (the main queue) is never held by one observation
-    /// for as long as values keep coming. Nothing is delivered once cancelled, not even
-    /// by the delivery under way (a handler that cancels is the last one called).
-    func scheduleDelivery(on scheduler: any ValueObservationScheduler) {
-        scheduler.schedule { [self] in
-            for delivery in withLock({ $0.deliveries.takeAll() }) {
-                guard !withLock({ $0.isCancelled }) else { break }
-                delivery()
-            }
-            if withLock({ $0.deliveries.continuesAfterDelivery() }) { scheduleDelivery(on: scheduler) }
+// MARK: Events that return actions
+
+extension ValueObservationSharedState {
+    /// What the runner does after a commit that touched the region.
+    struct CommitAction: Equatable {
+        /// Tell the `databaseDidChange` handlers: there are some.
+        var notifiesChange: Bool
+        /// Start this fetch; nil when one runs (it fetches again once done).
+        var fetch: ValueObservationFetchRequest?
+    }
+
+    /// A commit touched the region: what the runner does, or nil once cancelled. (On a
+    /// pool, the writer does this for each observation of each commit, under one lock.)
+    mutating func regionWasCommitted() -> CommitAction? {
+        guard !isCancelled else { return nil }
+        return CommitAction(notifiesChange: !events.isEmpty, fetch: changeAsksForFetch())
+    }
+
+    /// A change asks for a fetch: the request of the fetch that starts now, or nil when
+    /// one runs (it fetches again once done).
+    mutating func changeAsksForFetch() -> ValueObservationFetchRequest? {
+        askForFetch() ? nextFetch() : nil
+    }
+
+    /// What the runner does when the application cancels.
+    struct CancelAction {
+        /// The handlers to tell of the cancellation.
+        var events: [ValueObservationEvents]
+        /// What to release once the lock is unlocked; nil while work holds the closures.
+        var released: Released?
+    }
+
+    /// The application cancels: what the runner does, or nil when it cancelled already.
+    mutating func cancelled() -> CancelAction? {
+        guard cancel() else { return nil }
+        let events = events
+        return CancelAction(events: events, released: letGo())
+    }
+
+    /// Work that began with ``beginUse(unlessCancelled:)`` ends: what the observation lets
+    /// go now, when it was the last work and the observation was cancelled meanwhile.
+    mutating func useEnded() -> Released? {
+        endUse()
+        return letGo()
+    }
+
+    /// The delivery of an outcome: a value's calls the change handler it was made with,
+    /// an error's calls the error handler (none once let go).
+    func delivery(of outcome: ValueObservationOutcome) -> @Sendable () -> Void {
+        switch outcome {
+        case .value(let deliverValue):
+            return deliverValue
+        case .failure(let error):
+            let onError = onError
+            return { onError?(error) }
         }
+    }
+
+    /// A fetch ended with `outcome` (nil: no value to deliver): see
+    /// ``fetchEnded(delivering:)``.
+    mutating func fetchEnded(with outcome: ValueObservationOutcome?) -> FetchEnd {
+        fetchEnded(delivering: outcome.map { delivery(of: $0) })
     }
 }
 
+/// What a fetch gives: the delivery of a value (made with the change handler set then), or
+/// an error.
+enum ValueObservationOutcome {
+    case value(@Sendable () -> Void)
+    case failure(any Error)
+}
+
 /// A fetch that a value observation asked for, and the region it observed then.
-struct ValueObservationFetchRequest {
-    var generation: UInt32
+struct ValueObservationFetchRequest: Equatable {
+    var generation: UInt16
     var observedRegion: DatabaseRegion
 }
