@@ -51,6 +51,24 @@ import Testing
         }
     }
 
+    @Test func aPageThatReloadsResumesWithTheIDInTheURL() async throws {
+        try await LiveFixture.run(queries: [notesQuery()]) { live in
+            let (client, first) = try await live.subscribe(#"top:{"limit":3}"#, "notes")
+            defer { Task { await client.close() } }
+            let written = try await insertPlayer(live.hub, id: 1, score: 10)
+
+            let id = try #require(first?.id)
+            let target = livePath(#"top:{"limit":3}"#, "notes") + "&lastEventId=" + id
+            let reloaded = try await SSEClient.connect(port: live.port, target: target)
+            defer { Task { await reloaded.close() } }
+            let event = try await within("resumed value") { await reloaded.nextEvent() }
+            #expect(event?.event == "update")
+            #expect(event?.sequence == written.sequence)
+            #expect(event?.playerNames(0) == ["p1"])
+            #expect(event?.valueJSON(1) == nil)
+        }
+    }
+
     @Test func anIDOfARestartedServerGetsAResetThenEverything() async throws {
         let database = try TestDatabase()
         defer { database.remove() }

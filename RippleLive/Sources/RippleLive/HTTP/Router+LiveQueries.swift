@@ -25,7 +25,10 @@ extension RouterMethods {
                     headers: [.contentType: "application/json; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: error.jsonBody)))
             }
-            let plan = ResumePlan(lastEventID: request.headers[.lastEventID], epoch: hub.epoch)
+            // The header is what `EventSource` sends when it reconnects; the parameter is
+            // for a page that opens a new one after a reload, which cannot set headers.
+            let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)
+            let plan = ResumePlan(lastEventID: lastEventID, epoch: hub.epoch)
             return Response(
                 status: .ok,
                 headers: [

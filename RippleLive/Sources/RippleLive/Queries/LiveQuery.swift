@@ -11,8 +11,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// The closure runs once per shared query (a name, canonical parameters and a scope), not
-/// once per subscriber: every subscriber of the same query shares its fetches.
+/// The closure runs once per subscription, when it is made, to check its parameters and
+/// make its fetch; never per commit. The first subscriber of a shared query (a name,
+/// canonical parameters and a scope) gives the fetch that all its subscribers share.
 public struct LiveQuery: Sendable {
     /// The name clients subscribe to.
     public let name: String

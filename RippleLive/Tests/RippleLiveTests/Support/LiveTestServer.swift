@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import Ripple
@@ -16,13 +17,17 @@ enum LiveTestServer {
         let router = Router()
         router.addLiveQueries(hub, authorize: authorize)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        // The server's own log (its connections cancelled at the end of each test) is noise.
+        var logger = Logger(label: "ripple-live-tests")
+        logger.logLevel = .critical
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
-            })
+            },
+            logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
