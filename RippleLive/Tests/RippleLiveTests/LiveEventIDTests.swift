@@ -20,17 +20,22 @@ import Testing
 
 @Suite struct ResumePlanTests {
     @Test func noIDIsAFreshStart() {
-        #expect(ResumePlan(lastEventID: nil, epoch: "e1") == .fresh)
-        #expect(ResumePlan(lastEventID: "", epoch: "e1") == .fresh)
+        #expect(ResumePlan(lastEventID: nil, epoch: "e1", latest: 20) == .fresh)
+        #expect(ResumePlan(lastEventID: "", epoch: "e1", latest: 20) == .fresh)
     }
 
     @Test func anIDOfThisEpochResumes() {
-        #expect(ResumePlan(lastEventID: "e1-12", epoch: "e1") == .resume(after: 12))
+        #expect(ResumePlan(lastEventID: "e1-12", epoch: "e1", latest: 20) == .resume(after: 12))
     }
 
     @Test func anIDOfAnotherEpochOrGarbageResets() {
-        #expect(ResumePlan(lastEventID: "e0-12", epoch: "e1") == .reset)
-        #expect(ResumePlan(lastEventID: "garbage", epoch: "e1") == .reset)
+        #expect(ResumePlan(lastEventID: "e0-12", epoch: "e1", latest: 20) == .reset)
+        #expect(ResumePlan(lastEventID: "garbage", epoch: "e1", latest: 20) == .reset)
+    }
+
+    @Test func anIDBeyondTheLatestCommitResets() {
+        #expect(ResumePlan(lastEventID: "e1-21", epoch: "e1", latest: 20) == .reset)
+        #expect(ResumePlan(lastEventID: "e1-20", epoch: "e1", latest: 20) == .resume(after: 20))
     }
 
     @Test func aResumeSendsOnlyValuesNewerThanTheID() {

@@ -20,6 +20,24 @@ import Testing
         }
     }
 
+    @Test func aHubOnADatabaseQueueServesToo() async throws {
+        let database = try TestDatabase()
+        defer { database.remove() }
+        let queue = try database.makeQueue()
+        let hub = try LiveHub(writer: queue, queries: [topQuery(fetches: Counter()), notesQuery()])
+        try await LiveTestServer.run(hub) { port in
+            let client = try await SSEClient.connect(port: port, target: livePath(#"top:{"limit":3}"#, "notes"))
+            defer { Task { await client.close() } }
+            let first = try await within("first values") { await client.nextEvent() }
+            #expect(first?.valueJSON(0) == "[]")
+            #expect(first?.valueJSON(1) == "[]")
+            let written = try await insertPlayer(hub, id: 1, score: 1)
+            let next = try await within("fresh value") { await client.nextEvent() }
+            #expect(next?.sequence == written.sequence)
+            #expect(next?.playerNames(0) == ["p1"])
+        }
+    }
+
     @Test func anUnrelatedCommitCostsNoFetchAndSendsNothing() async throws {
         try await LiveFixture.run { live in
             let (client, _) = try await live.subscribe(#"top:{"limit":10}"#)

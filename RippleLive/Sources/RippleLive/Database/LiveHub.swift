@@ -81,13 +81,14 @@ public final class LiveHub: Sendable {
     /// The connection ended: its mailbox is dropped, its queries without subscribers are
     /// dropped after the grace period.
     func disconnect(_ id: Int) {
-        let scheduleExpiry = core.withLockedValue { core -> Bool in
-            core.mailboxes.removeValue(forKey: id)?.finish()
+        let (mailbox, scheduleExpiry) = core.withLockedValue { core -> (Mailbox?, Bool) in
+            let mailbox = core.mailboxes.removeValue(forKey: id)
             core.registry.unsubscribe(id, now: .now)
-            guard !core.expiryScheduled else { return false }
+            guard !core.expiryScheduled else { return (mailbox, false) }
             core.expiryScheduled = true
-            return true
+            return (mailbox, true)
         }
+        mailbox?.finish()
         if scheduleExpiry { scheduleExpiryCheck() }
     }
 
@@ -244,6 +245,9 @@ public final class LiveHub: Sendable {
         }
         if again { scheduleExpiryCheck() }
     }
+
+    /// The commits counted so far.
+    var commitSequence: UInt64 { commits.value }
 
     // MARK: - Statistics
 

@@ -28,7 +28,7 @@ extension RouterMethods {
             // The header is what `EventSource` sends when it reconnects; the parameter is
             // for a page that opens a new one after a reload, which cannot set headers.
             let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)
-            let plan = ResumePlan(lastEventID: lastEventID, epoch: hub.epoch)
+            let plan = ResumePlan(lastEventID: lastEventID, epoch: hub.epoch, latest: hub.commitSequence)
             return Response(
                 status: .ok,
                 headers: [

@@ -4,16 +4,18 @@ enum ResumePlan: Equatable, Sendable {
     case fresh
     /// An id of this epoch: only the values that changed after `sequence`.
     case resume(after: UInt64)
-    /// An id of another epoch (a restarted server, another process) or one that does not
-    /// parse: a `reset` event, then every value.
+    /// An id of another epoch (a restarted server, another process), one from beyond the
+    /// latest commit, or one that does not parse: a `reset` event, then every value.
     case reset
 
-    init(lastEventID: String?, epoch: String) {
+    /// - parameter latest: the hub's commit count now: an id beyond it was not sent by
+    ///   this hub, and the client's values cannot be trusted.
+    init(lastEventID: String?, epoch: String, latest: UInt64) {
         guard let lastEventID, !lastEventID.isEmpty else {
             self = .fresh
             return
         }
-        guard let id = LiveEventID(parsing: lastEventID), id.epoch == epoch else {
+        guard let id = LiveEventID(parsing: lastEventID), id.epoch == epoch, id.sequence <= latest else {
             self = .reset
             return
         }

@@ -50,13 +50,23 @@ struct TestDatabase {
 
     func makePool() throws -> DatabasePool {
         let pool = try DatabasePool(path: path)
-        try pool.write { db in
+        try makeSchema(pool)
+        return pool
+    }
+
+    func makeQueue() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: path)
+        try makeSchema(queue)
+        return queue
+    }
+
+    private func makeSchema(_ writer: some DatabaseWriter) throws {
+        try writer.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL);
                 CREATE TABLE IF NOT EXISTS other (id INTEGER PRIMARY KEY, note TEXT);
                 """)
         }
-        return pool
     }
 
     func remove() {
