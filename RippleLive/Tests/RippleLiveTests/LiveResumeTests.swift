@@ -51,6 +51,20 @@ import Testing
         }
     }
 
+    @Test func aQueryWithoutSubscribersIsDroppedAfterTheGracePeriod() async throws {
+        var configuration = LiveConfiguration()
+        configuration.heartbeatInterval = .milliseconds(20)
+        configuration.gracePeriod = .milliseconds(50)
+        try await LiveFixture.run(configuration: configuration) { live in
+            let (client, _) = try await live.subscribe(#"top:{"limit":3}"#)
+            await client.close()
+            try await eventually("query dropped") { live.hub.statistics.sharedQueries == 0 }
+            // No longer observed: a commit costs it nothing.
+            _ = try await insertPlayer(live.hub, id: 1, score: 10)
+            #expect(live.fetches.value == 1)
+        }
+    }
+
     @Test func aPageThatReloadsResumesWithTheIDInTheURL() async throws {
         try await LiveFixture.run(queries: [notesQuery()]) { live in
             let (client, first) = try await live.subscribe(#"top:{"limit":3}"#, "notes")
