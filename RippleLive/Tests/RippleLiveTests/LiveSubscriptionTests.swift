@@ -38,6 +38,18 @@ import Testing
         }
     }
 
+    @Test func aRequestIsALiveFetchOfItsRecords() async throws {
+        let best = LiveQuery("best") { _ in LiveFetch(all: Player.order(Column("score").desc).limit(1)) }
+        try await LiveFixture.run(queries: [best]) { live in
+            let (client, first) = try await live.subscribe("best")
+            defer { Task { await client.close() } }
+            #expect(first?.valueJSON(0) == "[]")
+            _ = try await insertPlayer(live.hub, id: 1, score: 10)
+            let next = try await within("fresh value") { await client.nextEvent() }
+            #expect(next?.playerNames() == ["p1"])
+        }
+    }
+
     @Test func anUnrelatedCommitCostsNoFetchAndSendsNothing() async throws {
         try await LiveFixture.run { live in
             let (client, _) = try await live.subscribe(#"top:{"limit":10}"#)
