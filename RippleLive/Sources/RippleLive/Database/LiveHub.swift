@@ -98,7 +98,7 @@ public final class LiveHub: Sendable {
     /// made, once every live value that the commit changed is posted to the connections:
     /// a client that gets this id waits until its stream reached it (`seq` at least the
     /// id's sequence) to see its write in the queries the write changed.
-    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> (value: T, eventID: LiveEventID) {
+    public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> (value: T, eventID: LiveEventID) {
         let commits = self.commits
         let (value, sequence) = try await writer.writeWithoutTransaction { db -> (T, UInt64) in
             var value: T?
