@@ -1,0 +1,94 @@
+import NIOConcurrencyHelpers
+
+/// The mailbox of one connection: rounds post to it without ever waiting, the
+/// connection's writer takes from it at the client's pace (see ``MailboxState``).
+final class Mailbox: Sendable {
+    private struct State {
+        var machine = MailboxState()
+        var waiter: CheckedContinuation<MailboxState.Message?, Never>?
+        /// When the write under way began, to find out a stalled client.
+        var writingSince: ContinuousClock.Instant?
+        var lastWriteEnd = ContinuousClock.now
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Posts a round's batch; never waits.
+    func post(_ batch: LiveBatch) {
+        perform { $0.machine.post(batch) }
+    }
+
+    /// Asks for a heartbeat if nothing was written for `interval`.
+    func postHeartbeatIfIdle(for interval: Duration, now: ContinuousClock.Instant) {
+        perform { state in
+            guard state.writingSince == nil, state.lastWriteEnd + interval <= now else { return .none }
+            return state.machine.postHeartbeat()
+        }
+    }
+
+    /// The next message, or nil once the mailbox is finished (or the task cancelled).
+    func next() async -> MailboxState.Message? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let taken = state.withLockedValue { state -> MailboxState.TakeAction in
+                    let action = state.machine.take()
+                    if action == .suspend { state.waiter = continuation }
+                    return action
+                }
+                switch taken {
+                case .message(let message): continuation.resume(returning: message)
+                case .finished: continuation.resume(returning: nil)
+                case .suspend: break
+                }
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    /// Ends the mailbox: a waiting `next()` returns nil.
+    func finish() {
+        let waiter = state.withLockedValue { state -> CheckedContinuation<MailboxState.Message?, Never>? in
+            guard state.machine.finish() else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    func writeBegan(now: ContinuousClock.Instant) {
+        state.withLockedValue { $0.writingSince = now }
+    }
+
+    func writeEnded(now: ContinuousClock.Instant) {
+        state.withLockedValue {
+            $0.writingSince = nil
+            $0.lastWriteEnd = now
+        }
+    }
+
+    /// Whether a write has waited for the client for `limit` or more.
+    func isStalled(limit: Duration, now: ContinuousClock.Instant) -> Bool {
+        state.withLockedValue { state in
+            state.writingSince.map { $0 + limit <= now } ?? false
+        }
+    }
+
+    /// Outcomes replaced before being sent, over the connection's life.
+    var skippedTotal: Int {
+        state.withLockedValue { $0.machine.skippedTotal }
+    }
+
+    /// Runs an event of the machine under the lock, and resumes the waiting consumer
+    /// outside of it.
+    private func perform(_ event: (inout State) -> MailboxState.PostAction) {
+        let resume = state.withLockedValue { state -> (CheckedContinuation<MailboxState.Message?, Never>, MailboxState.Message)? in
+            guard case .resume(let message) = event(&state), let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return (waiter, message)
+        }
+        if let (waiter, message) = resume {
+            waiter.resume(returning: message)
+        }
+    }
+}

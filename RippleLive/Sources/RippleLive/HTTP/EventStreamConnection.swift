@@ -1,0 +1,57 @@
+import Hummingbird
+
+/// The stream of one connection: takes messages from its mailbox and writes them at the
+/// client's pace, while a watchdog sends heartbeats and closes the connection when one
+/// write waited for the client longer than the stall timeout. Nothing here holds the hub's
+/// state: a slow client slows only itself.
+enum EventStreamConnection {
+    struct Stalled: Error, CustomStringConvertible {
+        var description: String { "the client read nothing for longer than the stall timeout" }
+    }
+
+    static func run(
+        hub: LiveHub,
+        subscriptions: [(key: SharedQueryKey, job: LiveFetch)],
+        plan: ResumePlan,
+        writer: inout any ResponseBodyWriter
+    ) async throws {
+        let (id, mailbox) = hub.connect(subscriptions, plan: plan)
+        defer { hub.disconnect(id) }
+        let encoder = EventStreamEncoder(epoch: hub.epoch)
+        let configuration = hub.configuration
+        let box = WriterBox(writer)
+        // The response's head goes with this first comment: the client sees the stream open.
+        try await box.writer.write(ByteBuffer(string: ": open\n\n"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while let message = await mailbox.next() {
+                    mailbox.writeBegan(now: .now)
+                    try await box.writer.write(contentsOf: encoder.buffers(for: message))
+                    mailbox.writeEnded(now: .now)
+                }
+            }
+            group.addTask {
+                let tick = max(min(configuration.stallTimeout, configuration.heartbeatInterval) / 4, .milliseconds(5))
+                while true {
+                    try await Task.sleep(for: tick)
+                    if mailbox.isStalled(limit: configuration.stallTimeout, now: .now) { throw Stalled() }
+                    mailbox.postHeartbeatIfIdle(for: configuration.heartbeatInterval, now: .now)
+                }
+            }
+            // The first to end (the mailbox finished, a failed write, a stall) ends both.
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+        let finished = box.writer
+        try await finished.finish(nil)
+    }
+}
+
+/// The response's writer, handed to the task that writes.
+final class WriterBox: @unchecked Sendable {  // one task at a time: the writing child, then the parent once the group ended
+    var writer: any ResponseBodyWriter
+
+    init(_ writer: any ResponseBodyWriter) {
+        self.writer = writer
+    }
+}
