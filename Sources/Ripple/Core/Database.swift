@@ -135,10 +135,8 @@ public final class Database {
         finalizeReleasedStatements()
         state.statementCache.removeCachedStatements()
         observation.hook?.connectionWillClose()
-        observation.hook = nil
-        observation.externalChanges?.connectionWillClose()
-        observation.externalChanges = nil
-        observation.gathersWrites = false
+        observation.externalChangeHook?.connectionWillClose()
+        observation.removeHooks()
         state.statementCache.removeInternalStatements()
         if traceHandler != nil {
             sqlite3_trace_v2(connection, 0, nil, nil)
@@ -451,10 +449,19 @@ public final class Database {
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionDateState.transactionStatementWillStart(insideTransaction: isInsideTransaction)
-            if observation.externalChanges != nil { commitLogTransactionStatementWillStart(statement) }
+            if observation.gathersWrites { observation.externalChangeHook?.transactionStatementWillStart(statement) }
         }
-        if observation.gathersWrites { commitLogStatementWillStart(statement) }
+        gatherWrites(of: statement)
         try hook?.statementWillStart(statement)
+    }
+
+    /// Tells the commit log what `statement` may write. (The checks here, before the call,
+    /// keep the reads of other statements cheap.)
+    @inline(__always)
+    private func gatherWrites(of statement: Statement) {
+        if observation.gathersWrites, statement.report.mayWrite || statement.report.changesSchema {
+            observation.externalChangeHook?.writingStatementWillStart(statement)
+        }
     }
 
     @inline(__always)
@@ -496,7 +503,7 @@ public final class Database {
         let wasRecompiled = reprepareCount != authorizer.collectionReprepareCount
         guard let report = authorizer.takeCollection(), wasRecompiled else { return }
         statement.report = report
-        if observation.gathersWrites { commitLogStatementWillStart(statement) }
+        gatherWrites(of: statement)
         statement.observation.cache = nil
         statement.refreshColumns()
         // The schema changed, maybe through another connection.
