@@ -200,8 +200,12 @@ public final class Database {
 
     /// What observation keeps with the connection, in one place (see
     /// ``DatabaseObservationState``), apart from `state` since the observation side owns
-    /// it. Read before each statement (Shortcuts table, Benchmarks/README.md).
-    @exclusivity(unchecked) var observation = DatabaseObservationState()
+    /// it. Read before each statement; debug builds check its exclusivity.
+    #if DEBUG
+    var observation = DatabaseObservationState()
+    #else
+    @exclusivity(unchecked) var observation = DatabaseObservationState()  // Shortcuts table, Benchmarks/README.md
+    #endif
 
     // MARK: - Facts
 
@@ -449,7 +453,7 @@ public final class Database {
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionDateState.transactionStatementWillStart(insideTransaction: isInsideTransaction)
-            if observation.gathersWrites { observation.externalChangeHook?.transactionStatementWillStart(statement) }
+            if observation.gathersWrites { transactionStatementWillStart(statement) }
         }
         gatherWrites(of: statement)
         try hook?.statementWillStart(statement)
@@ -460,8 +464,19 @@ public final class Database {
     @inline(__always)
     private func gatherWrites(of statement: Statement) {
         if observation.gathersWrites, statement.report.mayWrite || statement.report.changesSchema {
-            observation.externalChangeHook?.writingStatementWillStart(statement)
+            writingStatementWillStart(statement)
         }
+    }
+
+    // (Out of line: the hook's reference and call stay off the path of every statement.)
+    @inline(never)
+    private func transactionStatementWillStart(_ statement: Statement) {
+        observation.externalChangeHook?.transactionStatementWillStart(statement)
+    }
+
+    @inline(never)
+    private func writingStatementWillStart(_ statement: Statement) {
+        observation.externalChangeHook?.writingStatementWillStart(statement)
     }
 
     @inline(__always)
