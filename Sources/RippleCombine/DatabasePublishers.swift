@@ -30,100 +30,94 @@ extension DatabasePublishers {
     }
 }
 
+/// What an observation's callbacks reach: its subscription, without the subscriber's type,
+/// whose metatype is not `Sendable`.
+private protocol ObservationSink<Output>: AnyObject, Sendable {
+    associatedtype Output
+    func receive(_ value: Output)
+    func fail(_ error: any Error)
+}
+
 /// The subscription of ``DatabasePublishers/Observation``.
-private final class ObservationSubscription<S: Subscriber, Output>: Subscription, @unchecked Sendable  // mutable state behind `lock`
+private final class ObservationSubscription<S: Subscriber, Output>: Subscription, ObservationSink
 where S.Input == Output, S.Failure == any Error
 {
-    // Protected by lock.
-    private let lock = NSRecursiveLock()
-    private var subscriber: S?
-    private var demand = Subscribers.Demand.none
-    private var pending: Output?
-    private var cancellable: AnyDatabaseCancellable?
-    private var start: (@Sendable (
+    typealias Start = @Sendable (
         _ onError: @escaping @Sendable (any Error) -> Void,
-        _ onChange: @escaping @Sendable (Output) -> Void) -> AnyDatabaseCancellable)?
+        _ onChange: @escaping @Sendable (Output) -> Void) -> AnyDatabaseCancellable
 
+    private struct State {
+        var subscriber: S?
+        var demand = Subscribers.Demand.none
+        var pending: Output?
+        var cancellable: AnyDatabaseCancellable?
+        var start: Start?
+    }
+
+    private let state: LockedState<State>
     private let keepsValuesWithoutDemand: Bool
 
-    init(subscriber: S, keepsValuesWithoutDemand: Bool, start: @escaping @Sendable (
-        _ onError: @escaping @Sendable (any Error) -> Void,
-        _ onChange: @escaping @Sendable (Output) -> Void) -> AnyDatabaseCancellable)
-    {
-        self.subscriber = subscriber
+    init(subscriber: S, keepsValuesWithoutDemand: Bool, start: @escaping Start) {
+        state = LockedState(State(subscriber: subscriber, start: start))
         self.keepsValuesWithoutDemand = keepsValuesWithoutDemand
-        self.start = start
     }
 
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        self.demand += demand
-        let start = self.start
-        self.start = nil
-        lock.unlock()
-        if let start {
-            // The observation starts with the first demand. The callbacks go through a
-            // relay that does not mention the subscriber's type.
-            let relay = Relay<Output>()
-            relay.onValue = { [weak self] value in self?.receive(value) }
-            relay.onError = { [weak self] error in self?.fail(error) }
-            let cancellable = start({ error in relay.onError?(error) }, { value in relay.onValue?(value) })
-            lock.withLock {
-                if subscriber == nil { cancellable.cancel() } else { self.cancellable = cancellable }
-            }
-        } else {
-            flushPending()
+        let start = state.withLock { state in
+            state.demand += demand
+            return state.start.take()
         }
+        guard let start else { return flushPending() }
+        // The observation starts with the first demand.
+        let sink: any ObservationSink<Output> = self
+        let cancellable = start({ [weak sink] error in sink?.fail(error) }, { [weak sink] value in sink?.receive(value) })
+        let isCancelled = state.withLock { state in
+            guard state.subscriber != nil else { return true }
+            state.cancellable = cancellable
+            return false
+        }
+        if isCancelled { cancellable.cancel() }
     }
 
-    private func receive(_ value: Output) {
-        lock.lock()
-        guard let subscriber else { return lock.unlock() }
-        guard demand > 0 else {
-            if keepsValuesWithoutDemand { pending = value }
-            return lock.unlock()
+    fileprivate func receive(_ value: Output) {
+        let subscriber: S? = state.withLock { state in
+            guard let subscriber = state.subscriber else { return nil }
+            guard state.demand > 0 else {
+                if keepsValuesWithoutDemand { state.pending = value }
+                return nil
+            }
+            state.demand -= 1
+            return subscriber
         }
-        demand -= 1
-        lock.unlock()
+        guard let subscriber else { return }
         let more = subscriber.receive(value)
-        lock.withLock { demand += more }
+        state.withLock { $0.demand += more }
     }
 
     private func flushPending() {
-        lock.lock()
-        guard let value = pending, demand > 0 else { return lock.unlock() }
-        pending = nil
-        lock.unlock()
-        receive(value)
+        let value: Output? = state.withLock { state in
+            guard state.demand > 0 else { return nil }
+            return state.pending.take()
+        }
+        if let value { receive(value) }
     }
 
-    private func fail(_ error: any Error) {
-        lock.lock()
-        let subscriber = self.subscriber
-        self.subscriber = nil
-        let cancellable = self.cancellable
-        self.cancellable = nil
-        lock.unlock()
+    fileprivate func fail(_ error: any Error) {
+        let (subscriber, cancellable) = state.withLock { state in
+            (state.subscriber.take(), state.cancellable.take())
+        }
         cancellable?.cancel()
         subscriber?.receive(completion: .failure(error))
     }
 
     func cancel() {
-        lock.lock()
-        subscriber = nil
-        start = nil
-        let cancellable = self.cancellable
-        self.cancellable = nil
-        lock.unlock()
+        let cancellable = state.withLock { state in
+            state.subscriber = nil
+            state.start = nil
+            return state.cancellable.take()
+        }
         cancellable?.cancel()
     }
-}
-
-/// Forwards an observation's callbacks to its subscription.
-private final class Relay<Output>: @unchecked Sendable {  // handlers set once before the observation starts, then only read
-    // Set once, before the observation starts.
-    var onValue: ((Output) -> Void)?
-    var onError: ((any Error) -> Void)?
 }
 
 extension ValueObservation {

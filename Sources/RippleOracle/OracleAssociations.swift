@@ -73,10 +73,10 @@ extension OracleRun {
         guard case .view(let query, _) = spec.target else { return }
         associationTruths[query] = truth
         let watch = ValueWatch(spec: spec, fetch: truth)
-        watch.cancellable = ValueObservation.tracking(fetch).start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { error in
-            watch.errors.withLock { $0.append("\(error)") }
-        }, onChange: { value in
-            watch.values.withLock { $0.append(value) }
+        watch.cancellable = ValueObservation.tracking(fetch).start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { [errors = watch.errors] error in
+            errors.withLock { $0.append("\(error)") }
+        }, onChange: { [values = watch.values] value in
+            values.withLock { $0.append(value) }
         })
         valueWatches.append(watch)
     }

@@ -37,8 +37,8 @@ extension OracleRun {
             let expectation = committed
                 ? adjusted(watch.spec.expectation(writes: writes, ranDDL: tracker.ranDDL, viewChanged: viewChanged), spec: watch.spec, writes: writes, tracker: tracker)
                 : .mustNotNotify
-            checkNotifications(watch.count - watch.lastCount, expectation, label: watch.spec.label, writes: writes)
-            watch.lastCount = watch.count
+            checkNotifications(watch.count.current - watch.lastCount, expectation, label: watch.spec.label, writes: writes)
+            watch.lastCount = watch.count.current
         }
 
         // (c): value observations. On a database queue, each transaction that touched the

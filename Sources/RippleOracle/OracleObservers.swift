@@ -73,7 +73,7 @@ extension LockedState {
 /// Made by ``make(label:acceptedTables:oracleState:wantsPreUpdateEvents:acceptsKind:)``: an
 /// observer that implements `databaseWillChange(with:)` or one that does not (Ripple then
 /// may hear row changes through SQLite's update hook instead of the pre-update hook).
-class RecordingObserver: @unchecked Sendable {  // used on the writer's queue only
+class RecordingObserver {
     // Called on the writer's queue only; the oracle reads the log from there too.
     enum Callback: Equatable, CustomStringConvertible {
         case willChange(kind: DatabasePreUpdateEvent.Kind, table: String, initialRowID: Int64?, finalRowID: Int64?, statement: Int)
@@ -188,12 +188,12 @@ class RecordingObserver: @unchecked Sendable {  // used on the writer's queue on
 }
 
 /// A recording observer that implements `databaseWillChange(with:)`.
-final class PreUpdateRecordingObserver: RecordingObserver, TransactionObserver, @unchecked Sendable {  // as its superclass
+final class PreUpdateRecordingObserver: RecordingObserver, TransactionObserver {
     func databaseWillChange(with event: DatabasePreUpdateEvent) { recordWillChange(event) }
 }
 
 /// A recording observer that does not implement `databaseWillChange(with:)`.
-final class RowEventRecordingObserver: RecordingObserver, TransactionObserver, @unchecked Sendable {}  // as its superclass
+final class RowEventRecordingObserver: RecordingObserver, TransactionObserver {}
 
 /// What the oracle tells observers about what it is doing.
 final class OracleState: Sendable {
@@ -211,19 +211,20 @@ final class OracleState: Sendable {
 }
 
 /// A started region observation and what it records.
-final class RegionWatch: @unchecked Sendable {  // `count` is only touched on the writer's queue
+final class RegionWatch {
     var spec: WatchSpec
     /// A region observation keeps the region it computed when it started: after its view
     /// is redefined, it is no longer checked.
     var isRetired = false
-    var count = 0
+    /// The notifications so far, counted on the writer's queue.
+    let count = LockedState(0)
     var lastCount = 0
     var cancellable: AnyDatabaseCancellable?
     init(spec: WatchSpec) { self.spec = spec }
 }
 
 /// A started value observation and what it records.
-final class ValueWatch: @unchecked Sendable {  // its state is behind `values`
+final class ValueWatch {
     var spec: WatchSpec
     /// The fetch, run again for the ground truth.
     let fetch: @Sendable (Database) throws -> [String]

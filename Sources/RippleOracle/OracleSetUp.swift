@@ -168,7 +168,7 @@ extension OracleRun {
         let observation = DatabaseRegionObservation(tracking: regions)
         // The region is computed during `start`, which reports an error synchronously.
         let startError = LockedState<(any Error)?>(nil)
-        watch.cancellable = observation.start(in: writer, onError: { error in startError.withLock { $0 = error } }, onChange: { _ in watch.count += 1 })
+        watch.cancellable = observation.start(in: writer, onError: { error in startError.withLock { $0 = error } }, onChange: { [count = watch.count] _ in count.withLock { $0 += 1 } })
         if let error = startError.current { throw OracleError("region observation \(spec.label) did not start: \(error)") }
         regionWatches.append(watch)
     }
@@ -184,10 +184,10 @@ extension OracleRun {
             try Snapshot.query(db.sqliteConnection!, sql).canonicalRows
         }
         let observation = constantRegion ? ValueObservation.trackingConstantRegion(fetch) : ValueObservation.tracking(fetch)
-        watch.cancellable = observation.start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { error in
-            watch.errors.withLock { $0.append("\(error)") }
-        }, onChange: { value in
-            watch.values.withLock { $0.append(value) }
+        watch.cancellable = observation.start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { [errors = watch.errors] error in
+            errors.withLock { $0.append("\(error)") }
+        }, onChange: { [values = watch.values] value in
+            values.withLock { $0.append(value) }
         })
         valueWatches.append(watch)
     }
@@ -201,10 +201,10 @@ extension OracleRun {
             Array(try Snapshot.query(db.sqliteConnection!, truthSQL).canonicalRows.prefix(1))
         }
         let observation = request.observationForFirst().map { row in row.map { [canonical($0)] } ?? [] }
-        watch.cancellable = observation.start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { error in
-            watch.errors.withLock { $0.append("\(error)") }
-        }, onChange: { value in
-            watch.values.withLock { $0.append(value) }
+        watch.cancellable = observation.start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { [errors = watch.errors] error in
+            errors.withLock { $0.append("\(error)") }
+        }, onChange: { [values = watch.values] value in
+            values.withLock { $0.append(value) }
         })
         valueWatches.append(watch)
     }

@@ -172,7 +172,7 @@ extension OracleRun {
 
     func beginUnit(_ db: Database) throws -> UnitTracker {
         let snapshot = try self.snapshot(db)
-        for watch in regionWatches { watch.lastCount = watch.count }
+        for watch in regionWatches { watch.lastCount = watch.count.current }
         for watch in valueWatches { watch.lastCount = watch.values.current.count }
         allObserver.log.removeAll()
         tableObserver.log.removeAll()

@@ -5,8 +5,7 @@
 /// let reader = AnyDatabaseReader(dbPool)
 /// let count = try reader.read { db in try Player.fetchCount(db) }
 /// ```
-// Not final: AnyDatabaseWriter is one too, and reads the same way.
-public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {  // immutable; `base` is Sendable
+public final class AnyDatabaseReader: DatabaseReader {
     /// The wrapped reader.
     let base: any DatabaseReader
 
@@ -44,13 +43,31 @@ public class AnyDatabaseReader: DatabaseReader, @unchecked Sendable {  // immuta
 ///
 /// Value observations started on it fetch on the writer, as on a ``DatabaseQueue``: the
 /// concurrent fetches of a pool need the pool itself.
-public final class AnyDatabaseWriter: AnyDatabaseReader, DatabaseWriter, @unchecked Sendable {  // immutable; `writer` is Sendable
+public final class AnyDatabaseWriter: DatabaseWriter {
     /// The wrapped writer.
     let writer: any DatabaseWriter
 
     public init(_ base: any DatabaseWriter) {
         writer = base
-        super.init(base)
+    }
+
+    public var configuration: Configuration { writer.configuration }
+    public var path: String { writer.path }
+    public func close() throws { try writer.close() }
+    public func interrupt() { writer.interrupt() }
+    public func read<T>(_ value: (Database) throws -> T) throws -> T { try writer.read(value) }
+    /// Reenters the wrapped writer's access (see `DatabaseReader.unsafeReentrantRead(_:)`).
+    ///
+    /// - parameter value: reads the database.
+    public func unsafeReentrantRead<T>(_ value: (Database) throws -> T) throws -> T { try writer.unsafeReentrantRead(value) }
+    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T { try writer.unsafeRead(value) }
+
+    public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        writer.asyncRead(value)
+    }
+
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.read(value)
     }
 
     public func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) rethrows -> T {

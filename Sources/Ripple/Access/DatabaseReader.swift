@@ -69,22 +69,20 @@ extension DatabaseReader {
 
 /// Holds a closure for one call, and lets it go right after, so that a closure made
 /// escapable by `withoutActuallyEscaping` is released before the awaiting task resumes.
-final class ClosureBox<T>: @unchecked Sendable {  // one thread at a time: filled at creation, emptied by its one call
-    // Accessed by one thread at a time: set at creation, taken by the one call.
-    private var closure: (@Sendable (Database) throws -> T)?
+final class ClosureBox<T>: Sendable {
+    private let closure: LockedState<(@Sendable (Database) throws -> T)?>
 
     init(_ closure: @escaping @Sendable (Database) throws -> T) {
-        self.closure = closure
+        self.closure = LockedState(closure)
     }
 
     func callOnce(_ db: Database) -> Result<T, any Error> {
-        guard let closure else { fatalError("ClosureBox called twice") }
-        self.closure = nil
+        guard let closure = closure.withLock({ $0.take() }) else { fatalError("ClosureBox called twice") }
         return Result { try closure(db) }
     }
 
     func release() {
-        closure = nil
+        closure.withLock { $0 = nil }
     }
 }
 

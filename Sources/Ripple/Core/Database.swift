@@ -135,10 +135,8 @@ public final class Database {
         finalizeReleasedStatements()
         state.statementCache.removeCachedStatements()
         observation.hook?.connectionWillClose()
-        observation.hook = nil
-        observation.externalChanges?.connectionWillClose()
-        observation.externalChanges = nil
-        observation.gathersWrites = false
+        observation.externalChangeHook?.connectionWillClose()
+        observation.removeHooks()
         state.statementCache.removeInternalStatements()
         if traceHandler != nil {
             sqlite3_trace_v2(connection, 0, nil, nil)
@@ -202,8 +200,12 @@ public final class Database {
 
     /// What observation keeps with the connection, in one place (see
     /// ``DatabaseObservationState``), apart from `state` since the observation side owns
-    /// it. Read before each statement (Shortcuts table, Benchmarks/README.md).
-    @exclusivity(unchecked) var observation = DatabaseObservationState()
+    /// it. Read before each statement; debug builds check its exclusivity.
+    #if DEBUG
+    var observation = DatabaseObservationState()
+    #else
+    @exclusivity(unchecked) var observation = DatabaseObservationState()  // Shortcuts table, Benchmarks/README.md
+    #endif
 
     // MARK: - Facts
 
@@ -451,10 +453,30 @@ public final class Database {
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionDateState.transactionStatementWillStart(insideTransaction: isInsideTransaction)
-            if observation.externalChanges != nil { commitLogTransactionStatementWillStart(statement) }
+            if observation.gathersWrites { transactionStatementWillStart(statement) }
         }
-        if observation.gathersWrites { commitLogStatementWillStart(statement) }
+        gatherWrites(of: statement)
         try hook?.statementWillStart(statement)
+    }
+
+    /// Tells the commit log what `statement` may write. (The checks here, before the call,
+    /// keep the reads of other statements cheap.)
+    @inline(__always)
+    private func gatherWrites(of statement: Statement) {
+        if observation.gathersWrites, statement.report.mayWrite || statement.report.changesSchema {
+            writingStatementWillStart(statement)
+        }
+    }
+
+    // (Out of line: the hook's reference and call stay off the path of every statement.)
+    @inline(never)
+    private func transactionStatementWillStart(_ statement: Statement) {
+        observation.externalChangeHook?.transactionStatementWillStart(statement)
+    }
+
+    @inline(never)
+    private func writingStatementWillStart(_ statement: Statement) {
+        observation.externalChangeHook?.writingStatementWillStart(statement)
     }
 
     @inline(__always)
@@ -496,7 +518,7 @@ public final class Database {
         let wasRecompiled = reprepareCount != authorizer.collectionReprepareCount
         guard let report = authorizer.takeCollection(), wasRecompiled else { return }
         statement.report = report
-        if observation.gathersWrites { commitLogStatementWillStart(statement) }
+        gatherWrites(of: statement)
         statement.observation.cache = nil
         statement.refreshColumns()
         // The schema changed, maybe through another connection.

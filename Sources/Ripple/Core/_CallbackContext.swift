@@ -16,7 +16,7 @@ import Foundation
 enum _CallbackContext<Object: AnyObject> {
     /// A pointer to `object` that does not retain it.
     static func unretained(_ object: Object) -> UnsafeMutableRawPointer {
-        let pointer = Unmanaged.passUnretained(object).toOpaque()
+        let pointer = address(of: object)
         #if DEBUG
         _CallbackContextRegistry.unretained.withLock { _ = $0.insert(pointer) }
         #endif
@@ -30,13 +30,13 @@ enum _CallbackContext<Object: AnyObject> {
         assert(_CallbackContextRegistry.unretained.withLock { $0.contains(UnsafeMutableRawPointer(mutating: pointer)) },
                "a C callback ran after its context was revoked")
         #endif
-        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        return reference(pointer).takeUnretainedValue()
     }
 
     /// The owner removed the callback of an unretained context: it must not run again.
     static func revoke(_ object: Object) {
         #if DEBUG
-        let pointer = Unmanaged.passUnretained(object).toOpaque()
+        let pointer = address(of: object)
         _CallbackContextRegistry.unretained.withLock { _ = $0.remove(pointer) }
         #endif
     }
@@ -44,7 +44,8 @@ enum _CallbackContext<Object: AnyObject> {
     /// A pointer that holds one reference to `object`, until ``release(_:)`` or
     /// ``takeRetained(_:)``.
     static func retained(_ object: Object) -> UnsafeMutableRawPointer {
-        let pointer = Unmanaged.passRetained(object).toOpaque()
+        let pointer = address(of: object)
+        _ = reference(pointer).retain()
         #if DEBUG
         _CallbackContextRegistry.retained.withLock { $0[pointer, default: 0] += 1 }
         #endif
@@ -57,19 +58,31 @@ enum _CallbackContext<Object: AnyObject> {
         assert(_CallbackContextRegistry.retained.withLock { $0[UnsafeMutableRawPointer(mutating: pointer)] != nil },
                "a retained context was used after its reference was given back")
         #endif
-        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        return reference(pointer).takeUnretainedValue()
     }
 
     /// Gives back the reference of a retained context.
     static func release(_ pointer: UnsafeRawPointer) {
         giveBack(pointer)
-        Unmanaged<Object>.fromOpaque(pointer).release()
+        reference(pointer).release()
     }
 
     /// Takes the reference of a retained context: the caller owns the object now.
     static func takeRetained(_ pointer: UnsafeRawPointer) -> Object {
         giveBack(pointer)
-        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+        return reference(pointer).takeRetainedValue()
+    }
+
+    /// The object's address, without a reference.
+    @inline(__always)
+    private static func address(of object: Object) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(object).toOpaque()
+    }
+
+    /// The object at `pointer`, whose references the caller counts.
+    @inline(__always)
+    private static func reference(_ pointer: UnsafeRawPointer) -> Unmanaged<Object> {
+        .fromOpaque(pointer)
     }
 
     private static func giveBack(_ pointer: UnsafeRawPointer) {

@@ -41,7 +41,7 @@ public enum FetchedRecordChange: Sendable, Equatable {
 ///
 /// Use the controller from its queue (the main queue by default): callbacks run there, and
 /// `fetchedRecords` is updated there.
-public final class FetchedRecordsController<Record: FetchableRecord & Sendable>: @unchecked Sendable {  // mutable state touched on `queue` only
+public final class FetchedRecordsController<Record: FetchableRecord & Sendable>: Sendable {
     /// The queue of the callbacks.
     public let queue: DispatchQueue
 
@@ -50,13 +50,16 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
     private let region: any DatabaseRegionConvertible
     private let identityColumns: [String]?
 
-    // Touched on `queue` only.
-    private var items: [Item] = []
-    private var cancellable: AnyDatabaseCancellable?
-    private var willChange: ((FetchedRecordsController<Record>) -> Void)?
-    private var onChange: ((FetchedRecordsController<Record>, Record, FetchedRecordChange) -> Void)?
-    private var didChange: ((FetchedRecordsController<Record>) -> Void)?
-    private var errorHandler: ((FetchedRecordsController<Record>, any Error) -> Void)?
+    /// Used on `queue`; the callbacks are called out of the lock.
+    private struct State {
+        var items: [Item] = []
+        var cancellable: AnyDatabaseCancellable?
+        var willChange: ((FetchedRecordsController<Record>) -> Void)?
+        var onChange: ((FetchedRecordsController<Record>, Record, FetchedRecordChange) -> Void)?
+        var didChange: ((FetchedRecordsController<Record>) -> Void)?
+        var errorHandler: ((FetchedRecordsController<Record>, any Error) -> Void)?
+    }
+    private let state = LockedState(State())
 
     private struct Item {
         let identity: [DatabaseValue]
@@ -80,30 +83,31 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
     }
 
     deinit {
-        cancellable?.cancel()
+        state.withLock { $0.cancellable.take() }?.cancel()
     }
 
     /// The current records.
-    public var fetchedRecords: [Record] { items.map(\.record) }
+    public var fetchedRecords: [Record] { state.withLock { $0.items.map(\.record) } }
 
     /// The sections: one, with all records.
     public var sections: [FetchedRecordsSectionInfo<Record>] { [FetchedRecordsSectionInfo(records: fetchedRecords)] }
 
     /// The record at `indexPath` (section 0).
     public func record(at indexPath: IndexPath) -> Record {
-        items[indexPath[1]].record
+        state.withLock { $0.items[indexPath[1]].record }
     }
 
     /// Fetches the records now, synchronously, without calling the change callbacks.
     public func performFetch() throws {
         let rows = try writer.read { db in try fetchRows(db) }
-        items = try makeItems(rows)
+        let items = try makeItems(rows)
+        state.withLock { $0.items = items }
     }
 
     /// Calls `errorHandler` on `queue` when fetching or decoding the records fails while
     /// changes are tracked. The records stay as they were, and tracking goes on.
     public func trackErrors(_ errorHandler: @escaping (FetchedRecordsController<Record>, any Error) -> Void) {
-        self.errorHandler = errorHandler
+        state.withLock { $0.errorHandler = errorHandler }
     }
 
     /// Starts tracking changes: after each transaction that changed the records,
@@ -114,19 +118,23 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         onChange: ((FetchedRecordsController<Record>, Record, FetchedRecordChange) -> Void)? = nil,
         didChange: ((FetchedRecordsController<Record>) -> Void)? = nil)
     {
-        self.willChange = willChange
-        self.onChange = onChange
-        self.didChange = didChange
-        guard cancellable == nil else { return }
+        let isTracking = state.withLock { state in
+            state.willChange = willChange
+            state.onChange = onChange
+            state.didChange = didChange
+            return state.cancellable != nil
+        }
+        guard !isTracking else { return }
         let fetchRows = self.fetchRows
         let observation = ValueObservation<[Row]>(regionSpec: .explicit([region])) {
             ValuePipeline(fetch: fetchRows)
         }.removeDuplicates()
-        cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue), onError: { [weak self] error in
+        let cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue), onError: { [weak self] error in
             self?.report(error)
         }) { [weak self] rows in
             self?.apply(rows)
         }
+        state.withLock { $0.cancellable = cancellable }
     }
 
     private func identity(of row: Row) -> [DatabaseValue] {
@@ -142,6 +150,7 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
     }
 
     private func report(_ error: any Error) {
+        let errorHandler = state.withLock { $0.errorHandler }
         errorHandler?(self, error)
     }
 
@@ -153,13 +162,14 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
             report(error)
             return
         }
-        let changes = Self.diff(from: items, to: newItems)
+        let (oldItems, willChange, onChange, didChange) = state.withLock { ($0.items, $0.willChange, $0.onChange, $0.didChange) }
+        let changes = Self.diff(from: oldItems, to: newItems)
         guard !changes.isEmpty else {
-            items = newItems
+            state.withLock { $0.items = newItems }
             return
         }
         willChange?(self)
-        items = newItems
+        state.withLock { $0.items = newItems }
         if let onChange {
             for (change, record) in changes { onChange(self, record, change) }
         }

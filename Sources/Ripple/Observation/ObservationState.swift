@@ -1,7 +1,7 @@
 /// What observation keeps with a connection: the one place, owned by the observation side,
 /// for the state that `Database` carries for it (`db.observation`).
 ///
-/// The core calls the hook around each statement, checks `forbidsAccess` at each access,
+/// The core calls the hooks around each statement, checks `forbidsAccess` at each access,
 /// and records what statements read while `recordedRegion` is set; everything else is
 /// the observation side's.
 struct DatabaseObservationState {
@@ -26,10 +26,21 @@ struct DatabaseObservationState {
     /// ``Configuration/observesExternalChanges`` is false and nothing is logged).
     var externalChanges: ExternalChangeTracker?
 
+    /// `externalChanges`, as Core sees it: the hook it tells of the close, and, while
+    /// `gathersWrites`, of transaction statements and writes.
+    var externalChangeHook: StatementExecutionHook? { externalChanges }
+
     /// Whether the connection gathers what its transactions write, for the commit log
     /// (`externalChanges` is set, on a connection that may write): read before each
     /// statement, so a plain flag.
     var gathersWrites = false
+
+    /// Forgets the hooks, once told that the connection closes.
+    mutating func removeHooks() {
+        hook = nil
+        externalChanges = nil
+        gathersWrites = false
+    }
 
     /// Set while the commit log reads or writes: the broker's transaction hooks ignore
     /// that work.

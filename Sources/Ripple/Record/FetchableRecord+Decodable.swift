@@ -241,7 +241,7 @@ struct RecordDecodingStorage {
     private var columnIndexCache: ColumnIndexCache?
 
     mutating func attach(_ row: Row) {
-        self.row = Unmanaged.passUnretained(row)
+        self.row = .passUnretained(row)
         statementRow = row.statementRow
         columnCount = row.count
         if let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {

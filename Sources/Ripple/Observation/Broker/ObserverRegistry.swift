@@ -21,20 +21,31 @@ final class ObserverEntry {
     let regionObserver: RegionObserver?
     let extent: TransactionObservationExtent
 
-    // Exclusivity: the state below is confined to the connection's queue, and no callback
-    // of an observer runs inside a mutating access to it (loops walk copies, and observers
-    // are released after the registry changed). The runtime's dynamic checks of these
-    // fields of the broker, its executions and entries cost a third of the broker's time
-    // per statement, so they are unchecked (measured: Benchmarks/README.md, "Shortcuts").
-    /// Set when the entry leaves the registry.
-    @exclusivity(unchecked) var isRemoved = false
-    /// Set by `stopObservingDatabaseChangesUntilNextTransaction()`, until the transaction ends.
-    @exclusivity(unchecked) var isStopped = false
-    /// False once the observer showed it does not implement `databaseWillChange(with:)`.
-    @exclusivity(unchecked) var wantsPreUpdateEvents = true
-    /// Region observers: whether a change of the current transaction touched the region
-    /// (outside of any savepoint, or in savepoints since released).
-    @exclusivity(unchecked) var hasTransactionImpact = false
+    /// What the broker changes on the entry.
+    struct Flags {
+        /// Set when the entry leaves the registry.
+        var isRemoved = false
+        /// Set by `stopObservingDatabaseChangesUntilNextTransaction()`, until the
+        /// transaction ends.
+        var isStopped = false
+        /// False once the observer showed it does not implement `databaseWillChange(with:)`.
+        var wantsPreUpdateEvents = true
+        /// Region observers: whether a change of the current transaction touched the
+        /// region (outside of any savepoint, or in savepoints since released).
+        var hasTransactionImpact = false
+    }
+
+    // Confined to the connection's queue; each access is a plain read or write.
+    #if DEBUG
+    private var flags = Flags()
+    #else
+    @exclusivity(unchecked) private var flags = Flags()  // Shortcuts table, Benchmarks/README.md
+    #endif
+
+    var isRemoved: Bool { get { flags.isRemoved } set { flags.isRemoved = newValue } }
+    var isStopped: Bool { get { flags.isStopped } set { flags.isStopped = newValue } }
+    var wantsPreUpdateEvents: Bool { get { flags.wantsPreUpdateEvents } set { flags.wantsPreUpdateEvents = newValue } }
+    var hasTransactionImpact: Bool { get { flags.hasTransactionImpact } set { flags.hasTransactionImpact = newValue } }
 
     init(id: Int, observer: any TransactionObserver, extent: TransactionObservationExtent) {
         self.id = id

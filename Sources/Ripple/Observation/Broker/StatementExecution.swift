@@ -31,8 +31,6 @@ final class StatementExecution {
         let acceptance: StatementActivation.Acceptance
     }
     let activeUsers: [ActiveUser]
-    // Exclusivity: the mutable fields below are unchecked, for the reason and the
-    // measurement written at the broker's fields (DatabaseObservationBroker.swift).
     /// The registry's generation when the execution was made: its slots hold the region
     /// observers of that generation.
     let registryGeneration: Int
@@ -76,7 +74,34 @@ final class StatementExecution {
         /// with the schema facts it was made with).
         var isVirtualTable: Bool?
     }
-    @exclusivity(unchecked) private(set) var slots: [TableSlot] = []
+    /// What changes while the statement runs.
+    struct Run {
+        var slots: [TableSlot] = []
+        /// Copied pre-update events, waiting for the statement to end (inside savepoints).
+        var preUpdateItems: [SavepointStack.Item] = []
+        /// Region observers whose watched rows changed.
+        var rowImpacts: [ObserverEntry] = []
+        /// The connection's change counter when the statement started: writes to tables
+        /// that have no row callbacks (virtual tables) are known from it.
+        var totalChangesAtStart: CInt
+        /// Whether no region observer watches the tables of the slots.
+        var hasNoWatchers = true
+        /// The `impactEpoch` in which every watcher of the slots was found touched by the
+        /// transaction (see ``needsRowEvents(regionObserversAreUntouched:impactEpoch:)``);
+        /// forgotten when a slot with watchers is added. (An execution serves only with
+        /// the region index it was made with: a watcher added since makes a new execution.)
+        var settledEpoch = -1
+    }
+
+    // Confined to the connection's queue; no observer runs inside an access to it.
+    #if DEBUG
+    private var run: Run
+    #else
+    @exclusivity(unchecked) private var run: Run  // Shortcuts table, Benchmarks/README.md
+    #endif
+
+    var slots: [TableSlot] { _read { yield run.slots } }
+    var preUpdateItems: [SavepointStack.Item] { _read { yield run.preUpdateItems } }
 
     /// The row changes, where SQLite's row callbacks write them (slot `i` of the log is
     /// slot `i` here).
@@ -84,13 +109,6 @@ final class StatementExecution {
 
     /// The statement's pending events.
     var events: ArraySlice<RowChangeLog.PendingEvent> { log.pointer.pointee.events }
-    /// Copied pre-update events, waiting for the statement to end (inside savepoints).
-    @exclusivity(unchecked) private(set) var preUpdateItems: [SavepointStack.Item] = []
-    /// Region observers whose watched rows changed.
-    @exclusivity(unchecked) private(set) var rowImpacts: [ObserverEntry] = []
-    /// The connection's change counter when the statement started: writes to tables that
-    /// have no row callbacks (virtual tables) are known from it.
-    @exclusivity(unchecked) private(set) var totalChangesAtStart: CInt
     /// The slots of the tables of the report; the others were made for row changes.
     private let reportedSlotCount: Int
 
@@ -100,26 +118,26 @@ final class StatementExecution {
         self.report = report
         self.activeUsers = activeUsers
         self.registryGeneration = registryGeneration
-        self.totalChangesAtStart = totalChanges
+        run = Run(totalChangesAtStart: totalChanges)
         for write in report.writes {
             var slot = TableSlot(key: write.key, name: write.name, databaseName: "main", isReported: true)
             slot.watchers = regionIndex.tables[write.key]
-            slots.append(slot)
+            run.slots.append(slot)
         }
-        reportedSlotCount = slots.count
-        hasNoWatchers = slots.allSatisfy { $0.watchers == nil }
+        reportedSlotCount = run.slots.count
+        run.hasNoWatchers = run.slots.allSatisfy { $0.watchers == nil }
         hasSchemaEffects = report.changesSchema || !report.tablesChangedBySchema.isEmpty
         for (index, user) in activeUsers.enumerated() {
             for (tableKey, kinds) in user.acceptance.kindsByTable {
-                guard let slotIndex = slots.firstIndex(where: { $0.key == tableKey }) else { continue }
-                slots[slotIndex].users.append((index, kinds))
-                if user.entry.wantsPreUpdateEvents { slots[slotIndex].hasPreUpdateUsers = true }
+                guard let slotIndex = run.slots.firstIndex(where: { $0.key == tableKey }) else { continue }
+                run.slots[slotIndex].users.append((index, kinds))
+                if user.entry.wantsPreUpdateEvents { run.slots[slotIndex].hasPreUpdateUsers = true }
             }
         }
-        for slot in slots { log.pointer.pointee.appendSlot(Self.logSlot(of: slot)) }
+        for slot in run.slots { log.pointer.pointee.appendSlot(Self.logSlot(of: slot)) }
         var userRanges: [Range<Int>] = []
         var users: [(index: Int, kinds: StatementActivation.Kinds)] = []
-        for slot in slots {
+        for slot in run.slots {
             userRanges.append(users.count..<(users.count + slot.users.count))
             users.append(contentsOf: slot.users)
         }
@@ -149,7 +167,7 @@ final class StatementExecution {
             guard event.slot < reportedSlotCount else { continue }
             let databaseEvent = DatabaseEvent(
                 kind: event.kind, rowID: event.rowID,
-                databaseName: slots[event.slot].databaseName, tableName: slots[event.slot].name)
+                databaseName: run.slots[event.slot].databaseName, tableName: run.slots[event.slot].name)
             for userIndex in reportedSlotUserRanges[event.slot] where reportedSlotUsers[userIndex].kinds.contains(event.origin) {
                 guard let observer = activeUsers[reportedSlotUsers[userIndex].index].entry.observerUnlessStopped else { continue }
                 observer.databaseDidChange(with: databaseEvent)
@@ -173,7 +191,7 @@ final class StatementExecution {
                 guard !activeUsers[0].entry.isStopped && !activeUsers[0].entry.isRemoved else { return }
                 observer.databaseDidChange(with: DatabaseEvent(
                     kind: event.kind, rowID: event.rowID,
-                    databaseName: slots[event.slot].databaseName, tableName: slots[event.slot].name))
+                    databaseName: run.slots[event.slot].databaseName, tableName: run.slots[event.slot].name))
             }
         }
     }
@@ -195,12 +213,12 @@ final class StatementExecution {
     /// Prepares the execution to serve again, for a new run of its statement.
     func restart(totalChanges: CInt) {
         // (An empty array keeps no storage: removeAll(keepingCapacity:) would allocate one.)
-        if !preUpdateItems.isEmpty { preUpdateItems.removeAll(keepingCapacity: true) }
-        if !rowImpacts.isEmpty { rowImpacts.removeAll(keepingCapacity: true) }
-        totalChangesAtStart = totalChanges
-        if slots.count > reportedSlotCount {
-            slots.removeSubrange(reportedSlotCount...)
-            hasNoWatchers = slots.allSatisfy { $0.watchers == nil }
+        if !run.preUpdateItems.isEmpty { run.preUpdateItems.removeAll(keepingCapacity: true) }
+        if !run.rowImpacts.isEmpty { run.rowImpacts.removeAll(keepingCapacity: true) }
+        run.totalChangesAtStart = totalChanges
+        if run.slots.count > reportedSlotCount {
+            run.slots.removeSubrange(reportedSlotCount...)
+            run.hasNoWatchers = run.slots.allSatisfy { $0.watchers == nil }
         }
         log.pointer.pointee.restart(keepingSlots: reportedSlotCount)
     }
@@ -214,17 +232,15 @@ final class StatementExecution {
     func isInert(fullDatabaseIsSettled: @autoclosure () -> Bool, regionObserversAreUntouched: Bool, impactEpoch: Int) -> Bool {
         guard activeUsers.isEmpty && !hasSchemaEffects else { return false }
         guard fullDatabaseIsSettled() else { return false }
-        return hasNoWatchers || !needsRowEvents(regionObserversAreUntouched: regionObserversAreUntouched, impactEpoch: impactEpoch)
+        return run.hasNoWatchers || !needsRowEvents(regionObserversAreUntouched: regionObserversAreUntouched, impactEpoch: impactEpoch)
     }
 
     /// Whether ``regionImpacts(regionIndex:virtualTables:totalChanges:)`` may find region
     /// observers other than those of the full database.
-    var mayImpactRegions: Bool { !hasNoWatchers || hasSchemaEffects || !rowImpacts.isEmpty }
+    var mayImpactRegions: Bool { !run.hasNoWatchers || hasSchemaEffects || !run.rowImpacts.isEmpty }
 
     /// Whether the statement changes the schema, or tables through it.
     private let hasSchemaEffects: Bool
-    /// Whether no region observer watches the tables of the slots.
-    @exclusivity(unchecked) private(set) var hasNoWatchers: Bool
 
     /// Whether the statement needs row callbacks at all: to tell application observers, or
     /// to know which watched tables and rows changed.
@@ -239,20 +255,14 @@ final class StatementExecution {
     ///   observations looked at 20 entries for each insert, W8).
     func needsRowEvents(regionObserversAreUntouched: Bool, impactEpoch: Int) -> Bool {
         if !activeUsers.isEmpty { return true }
-        if regionObserversAreUntouched { return !hasNoWatchers }
-        if settledEpoch == impactEpoch { return false }
-        for index in slots.indices where slots[index].watchers != nil {
-            for entry in slots[index].makeWatcherEntries() where !entry.hasTransactionImpact { return true }
+        if regionObserversAreUntouched { return !run.hasNoWatchers }
+        if run.settledEpoch == impactEpoch { return false }
+        for index in run.slots.indices where run.slots[index].watchers != nil {
+            for entry in run.slots[index].makeWatcherEntries() where !entry.hasTransactionImpact { return true }
         }
-        settledEpoch = impactEpoch
+        run.settledEpoch = impactEpoch
         return false
     }
-
-    /// The `impactEpoch` in which every watcher of the slots was found touched by the
-    /// transaction (see ``needsRowEvents(regionObserversAreUntouched:impactEpoch:)``);
-    /// forgotten when a slot with watchers is added. (An execution serves only with the
-    /// region index it was made with: a watcher added since makes a new execution.)
-    @exclusivity(unchecked) private var settledEpoch = -1
 
     /// The slot of a table SQLite reports a row change for, when SQLite passed the same
     /// name pointers before; else ``newSlotIndex(databaseName:tableName:regionIndex:)``
@@ -270,24 +280,24 @@ final class StatementExecution {
         let key = name.lowercased()
         let database = String(cString: databaseName)
         // (A slot whose names SQLite never passed has no pointers in the log yet.)
-        if let index = slots.indices.first(where: {
-            slots[$0].key == key && (log.pointer.pointee.slots[$0].tablePointer == nil || slots[$0].databaseName == database)
+        if let index = run.slots.indices.first(where: {
+            run.slots[$0].key == key && (log.pointer.pointee.slots[$0].tablePointer == nil || run.slots[$0].databaseName == database)
         }) {
             log.pointer.pointee.setPointers(ofSlot: index, databaseName: databaseName, tableName: tableName)
-            slots[index].name = name
-            slots[index].databaseName = database
+            run.slots[index].name = name
+            run.slots[index].databaseName = database
             return index
         }
         var slot = TableSlot(key: key, name: name, databaseName: database, isReported: false)
         slot.watchers = regionIndex.tables[key]
         if slot.watchers != nil {
-            hasNoWatchers = false
-            settledEpoch = -1
+            run.hasNoWatchers = false
+            run.settledEpoch = -1
         }
-        slots.append(slot)
+        run.slots.append(slot)
         log.pointer.pointee.appendSlot(Self.logSlot(of: slot))
-        log.pointer.pointee.setPointers(ofSlot: slots.count - 1, databaseName: databaseName, tableName: tableName)
-        return slots.count - 1
+        log.pointer.pointee.setPointers(ofSlot: run.slots.count - 1, databaseName: databaseName, tableName: tableName)
+        return run.slots.count - 1
     }
 
     /// Records a row change of the slot's table. `initialRowID` and `finalRowID` are those
@@ -295,14 +305,14 @@ final class StatementExecution {
     /// only the initial one).
     func recordRowChange(slot index: Int, kind: DatabaseEvent.Kind, initialRowID: Int64, finalRowID: Int64) {
         log.pointer.pointee.record(slot: index, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
-        guard slots[index].hasRowWatchers else { return }
+        guard run.slots[index].hasRowWatchers else { return }
         // An update that changes a row's rowid removes a row and adds another one: for
         // regions, a deletion and an insertion.
         let movesRow = kind == .update && finalRowID != initialRowID
         let kinds = StatementActivation.Kinds(kind)
-        if kind != .insert { recordRowImpacts(slots[index].watchers!, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
+        if kind != .insert { recordRowImpacts(run.slots[index].watchers!, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
         if kind != .delete && (kind == .insert || movesRow) {
-            recordRowImpacts(slots[index].watchers!, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
+            recordRowImpacts(run.slots[index].watchers!, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
         }
     }
 
@@ -312,24 +322,24 @@ final class StatementExecution {
 
     private func recordRowImpacts(_ watchers: RegionIndex.TableWatchers, rowID: Int64, kinds: StatementActivation.Kinds, slot: Int) {
         guard let ids = watchers.idsByRowID[rowID] else { return }
-        let updatedColumns = report.writes(toTableKey: slots[slot].key)?.updatedColumns
+        let updatedColumns = report.writes(toTableKey: run.slots[slot].key)?.updatedColumns
         for id in ids {
             guard let watcher = watchers.someRows[id], !watcher.entry.hasTransactionImpact else { continue }
-            if StatementActivation.touches(kinds, updatedColumns: slots[slot].isReported ? updatedColumns : nil, watchedColumns: watcher.columns) {
-                rowImpacts.append(watcher.entry)
+            if StatementActivation.touches(kinds, updatedColumns: run.slots[slot].isReported ? updatedColumns : nil, watchedColumns: watcher.columns) {
+                run.rowImpacts.append(watcher.entry)
             }
         }
     }
 
     /// SQLite rolled back what the statement did so far.
     func discardChanges() {
-        preUpdateItems.removeAll()
-        rowImpacts.removeAll()
+        run.preUpdateItems.removeAll()
+        run.rowImpacts.removeAll()
         log.pointer.pointee.discardChanges()
     }
 
     func appendPreUpdateItem(_ item: SavepointStack.Item) {
-        preUpdateItems.append(item)
+        run.preUpdateItems.append(item)
     }
 
     /// The region observers the statement touched, once it succeeded: those of changed rows,
@@ -342,22 +352,22 @@ final class StatementExecution {
     func regionImpacts(regionIndex: borrowing RegionIndex, virtualTables: () -> Set<String>?, totalChanges: CInt) -> [ObserverEntry] {
         // No region observer of the written tables, of the schema, or of the whole
         // database: nobody to find.
-        if hasNoWatchers && !hasSchemaEffects && regionIndex.fullDatabase.isEmpty && rowImpacts.isEmpty { return [] }
-        var impacted = rowImpacts
-        // (Room for every watcher of the slots' tables, made once: grown one entry at a
+        if run.hasNoWatchers && !hasSchemaEffects && regionIndex.fullDatabase.isEmpty && run.rowImpacts.isEmpty { return [] }
+        var impacted = run.rowImpacts
+        // (Room for every watcher of the run.slots' tables, made once: grown one entry at a
         // time, the list was made anew four times for 20 watchers, W8.)
-        impacted.reserveCapacity(rowImpacts.count + slots.reduce(0) { $0 + ($1.watchers?.wholeTable.count ?? 0) })
+        impacted.reserveCapacity(run.rowImpacts.count + run.slots.reduce(0) { $0 + ($1.watchers?.wholeTable.count ?? 0) })
         var touchesAnyTable = false
         // (Slots are read in place: a copy of one would retain its strings and dictionaries.)
-        for index in slots.indices {
+        for index in run.slots.indices {
             var kinds = log.pointer.pointee.slots[index].changedKinds
-            if kinds.isEmpty, slots[index].isReported, totalChanges != totalChangesAtStart, !StatementReport.isInternalTable(slots[index].name) {
-                if slots[index].isVirtualTable == nil, let virtualTables = virtualTables() {
-                    slots[index].isVirtualTable = virtualTables.contains(slots[index].key)
+            if kinds.isEmpty, run.slots[index].isReported, totalChanges != run.totalChangesAtStart, !StatementReport.isInternalTable(run.slots[index].name) {
+                if run.slots[index].isVirtualTable == nil, let virtualTables = virtualTables() {
+                    run.slots[index].isVirtualTable = virtualTables.contains(run.slots[index].key)
                 }
             }
-            if kinds.isEmpty, slots[index].isReported, totalChanges != totalChangesAtStart, slots[index].isVirtualTable ?? true,
-               !StatementReport.isInternalTable(slots[index].name), let write = report.writes(toTableKey: slots[index].key)
+            if kinds.isEmpty, run.slots[index].isReported, totalChanges != run.totalChangesAtStart, run.slots[index].isVirtualTable ?? true,
+               !StatementReport.isInternalTable(run.slots[index].name), let write = report.writes(toTableKey: run.slots[index].key)
             {
                 // A virtual table has no row callbacks: what the statement may do to it is
                 // known from its report, and that it did something from the change counter.
@@ -369,8 +379,8 @@ final class StatementExecution {
             }
             guard !kinds.isEmpty else { continue }
             touchesAnyTable = true
-            guard let watchers = slots[index].watchers else { continue }
-            let updatedColumns = slots[index].isReported ? report.writes(toTableKey: slots[index].key)?.updatedColumns : nil
+            guard let watchers = run.slots[index].watchers else { continue }
+            let updatedColumns = run.slots[index].isReported ? report.writes(toTableKey: run.slots[index].key)?.updatedColumns : nil
             for (entry, columns) in watchers.wholeTable.values where !entry.hasTransactionImpact {
                 if StatementActivation.touches(kinds, updatedColumns: updatedColumns, watchedColumns: columns) {
                     impacted.append(entry)

@@ -143,41 +143,6 @@ extension Database {
 // MARK: - Logging this connection's transactions
 
 extension Database {
-    /// A transaction statement starts: BEGIN or SAVEPOINT outside of a transaction starts
-    /// gathering what the transaction writes; COMMIT or RELEASE inside a transaction writes
-    /// its entry first, if it logs.
-    @inline(never)
-    func commitLogTransactionStatementWillStart(_ statement: Statement) {
-        guard let tracker = observation.externalChanges, tracker.logsChangedTables else { return }
-        if !isInsideTransaction {
-            tracker.state.transaction.reset()
-            return
-        }
-        let report = statement.report
-        let mayEnd: Bool
-        if report.transactionEffect == .commit {
-            mayEnd = true
-        } else if case .release? = report.savepointEffect {
-            mayEnd = true
-        } else {
-            mayEnd = false
-        }
-        guard mayEnd, tracker.state.transaction.hasWrites, !isReadOnly else { return }
-        withUnobservedWork {
-            withHiddenWrites { tracker.writeEntry(key: tracker.state.keyOfNextCommit(self)) }
-        }
-    }
-
-    /// A statement starts (or was compiled again): what it writes may go in the entry.
-    /// (The check here, before the class access, keeps the reads of other statements cheap.)
-    @inline(__always)
-    func commitLogStatementWillStart(_ statement: Statement) {
-        let report = statement.report
-        if report.mayWrite || report.changesSchema {
-            observation.externalChanges?.state.transaction.add(report)
-        }
-    }
-
     /// Creates the commit log, when the writer opens with
     /// ``Configuration/logsChangedTables``, in a transaction of its own that observers do not
     /// hear of and the trace does not show: never inside a transaction of the application.

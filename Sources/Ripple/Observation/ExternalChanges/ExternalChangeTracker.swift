@@ -11,7 +11,7 @@ import Foundation
 /// expected (rollback-journal mode). A check reads the file without a lock and without
 /// SQL, compares it with that, tells observers, and moves on (see
 /// `Database.checkExternalChanges()`).
-final class ExternalChangeTracker {
+final class ExternalChangeTracker: StatementExecutionHook {
     /// Told to start and stop watching the file.
     weak var monitor: ExternalChangeMonitor?
 
@@ -81,8 +81,38 @@ final class ExternalChangeTracker {
         return lookup.rows { _ in true }?.isEmpty == false
     }
 
+    /// A transaction statement starts: BEGIN or SAVEPOINT outside of a transaction starts
+    /// gathering what the transaction writes; COMMIT or RELEASE inside a transaction writes
+    /// its entry first, if it logs.
+    override func transactionStatementWillStart(_ statement: Statement) {
+        guard logsChangedTables else { return }
+        let db = statement.database
+        if !db.isInsideTransaction {
+            state.transaction.reset()
+            return
+        }
+        let report = statement.report
+        let mayEnd: Bool
+        if report.transactionEffect == .commit {
+            mayEnd = true
+        } else if case .release? = report.savepointEffect {
+            mayEnd = true
+        } else {
+            mayEnd = false
+        }
+        guard mayEnd, state.transaction.hasWrites, !db.isReadOnly else { return }
+        db.withUnobservedWork {
+            db.withHiddenWrites { writeEntry(key: state.keyOfNextCommit(db)) }
+        }
+    }
+
+    /// A statement starts (or was compiled again): what it writes may go in the entry.
+    override func writingStatementWillStart(_ statement: Statement) {
+        state.transaction.add(statement.report)
+    }
+
     /// Forgets the compiled statements: the connection closes.
-    func connectionWillClose() {
+    override func connectionWillClose() {
         uninstallWALHook()
         statements = [:]
         // A closed connection has no observer left to tell: the file watch and the poll
