@@ -18,6 +18,8 @@ public struct Sizes: Sendable {
     public var w8Rows = 50_000
     public var w8Transactions = 1000
     public var w8Observations = 20
+    public var w9Authors = 1000
+    public var w9BooksPerAuthor = 10
     public init() {}
 
     public static let quick: Sizes = {
@@ -35,6 +37,7 @@ public struct Sizes: Sendable {
         sizes.w6sWriteSeconds /= 8
         sizes.w8Rows /= 10
         sizes.w8Transactions /= 10
+        sizes.w9Authors /= 10
         return sizes
     }()
 }
@@ -69,6 +72,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     case w6r = "W6r", w6rone = "W6rone", w6m = "W6m", w6s = "W6s"
     case w7 = "W7"
     case w8 = "W8"
+    case w9a = "W9a", w9b = "W9b"
 
     public var summary: String {
         switch self {
@@ -94,6 +98,8 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w6m: return "10,000 idle one-row ValueObservations, resident memory (child process)"
         case .w6s: return "1000 pool ValueObservations started during a 2 s write, until their first values"
         case .w8: return "50k rows imported in 1000 transactions, 20 ValueObservations of the table"
+        case .w9a: return "1000 authors including(all: books), 10,000 books, nested Decodable records"
+        case .w9b: return "10,000 books including(required: author), nested Decodable records"
         }
     }
 
@@ -110,6 +116,8 @@ public enum WorkloadID: String, CaseIterable, Sendable {
         case .w6s: return sizes.w6sObservations
         case .w7: return sizes.w7Transactions
         case .w8: return sizes.w8Rows
+        case .w9a: return sizes.w9Authors
+        case .w9b: return sizes.w9Authors * sizes.w9BooksPerAuthor
         }
     }
 
@@ -118,7 +126,7 @@ public enum WorkloadID: String, CaseIterable, Sendable {
     public var rawBaseline: WorkloadID? {
         switch self {
         case .w1a, .w1b, .w1c, .w1d: return .w1a
-        case .w2a, .w2b, .w2b1, .w2c, .w2a2: return self
+        case .w2a, .w2b, .w2b1, .w2c, .w2a2, .w9a, .w9b: return self
         case .w3, .w4, .w6, .w6one, .w6r, .w6rone, .w6m, .w6s, .w7, .w8: return nil
         case .w5b, .w5c, .w5d: return .w5c
         }
@@ -230,4 +238,40 @@ public func percentile(_ sorted: [Double], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
     let index = min(sorted.count - 1, max(0, Int((p * Double(sorted.count - 1)).rounded())))
     return sorted[index]
+}
+
+/// W9: authors and their books, for the association workloads.
+public enum AuthorsAndBooks {
+    public static let schema = """
+        CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT NOT NULL);
+        CREATE TABLE book (id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL REFERENCES author(id), \
+        title TEXT NOT NULL, year INTEGER NOT NULL);
+        CREATE INDEX book_on_authorId ON book(authorId);
+        """
+
+    /// The SQL that fills the tables, the same for every subject (untimed).
+    public static func populationSQL(_ sizes: Sizes) -> String {
+        var sql = "BEGIN;"
+        for author in 1...sizes.w9Authors {
+            sql += "INSERT INTO author VALUES (\(author), 'author \(author)', 'country \(author % 50)');"
+            for index in 0..<sizes.w9BooksPerAuthor {
+                let book = (author - 1) * sizes.w9BooksPerAuthor + index + 1
+                sql += "INSERT INTO book VALUES (\(book), \(author), 'title \(book)', \(1900 + book % 120));"
+            }
+        }
+        return sql + "COMMIT;"
+    }
+}
+
+/// The structs raw SQLite builds in W9 (Ripple and GRDB decode records of the same shape).
+public struct RawAuthor: Sendable {
+    public var id: Int64, name: String, country: String
+    public init(id: Int64, name: String, country: String) { self.id = id; self.name = name; self.country = country }
+}
+
+public struct RawBook: Sendable {
+    public var id: Int64, authorId: Int64, title: String, year: Int64
+    public init(id: Int64, authorId: Int64, title: String, year: Int64) {
+        self.id = id; self.authorId = authorId; self.title = title; self.year = year
+    }
 }

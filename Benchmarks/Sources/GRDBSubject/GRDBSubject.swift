@@ -26,6 +26,8 @@ public struct GRDBSubject: BenchSubject {
         case .w6m: return { try MemoryChild.sample(subject: "GRDB", directory: $0, observations: $1.w6Observations) }
         case .w6s: return { try Self.observationsDuringWrite($0, $1) }
         case .w8: return { try Self.importWithObservations($0, $1) }
+        case .w9a: return { try Self.authorsIncludingAllBooks($0, $1) }
+        case .w9b: return { try Self.booksIncludingAuthor($0, $1) }
         case .w4: return { try Self.poolLatency($0, $1) }
         case .w5b: return { try Self.singleInsertTransactions($0, $1, observer: true) }
         case .w5c: return { try Self.singleInsertTransactions($0, $1, observer: false) }

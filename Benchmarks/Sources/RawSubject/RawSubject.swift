@@ -17,6 +17,8 @@ public struct RawSubject: BenchSubject {
         case .w2b, .w2b1, .w2c, .w2a2: return { directory, sizes in try Self.fetchItems(directory, sizes) }
         case .w5b, .w5c: return { directory, sizes in try Self.singleInsertTransactions(directory, sizes) }
         case .w8: return { directory, sizes in try Self.importWithReader(directory, sizes) }
+        case .w9a: return { directory, sizes in try Self.authorsWithBooks(directory, sizes) }
+        case .w9b: return { directory, sizes in try Self.booksWithAuthor(directory, sizes) }
         default: return nil
         }
     }

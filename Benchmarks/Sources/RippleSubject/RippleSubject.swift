@@ -22,6 +22,8 @@ public struct RippleSubject: BenchSubject {
         case .w6m: return { try MemoryChild.sample(subject: "Ripple", directory: $0, observations: $1.w6Observations) }
         case .w6s: return { try Self.observationsDuringWrite($0, $1) }
         case .w8: return { try Self.importWithObservations($0, $1) }
+        case .w9a: return { try Self.authorsIncludingAllBooks($0, $1) }
+        case .w9b: return { try Self.booksIncludingAuthor($0, $1) }
         case .w4: return { try Self.poolLatency($0, $1) }
         case .w2a: return { try Self.fetchRows($0, $1) }
         case .w2b: return { try Self.fetchAll(RecordItem.self, $0, $1) }
