@@ -132,6 +132,9 @@ final class GRDBSpellingAssociationTests: XCTestCase {
             XCTAssertEqual(row["minPlayerName"] as String, "Arthur")
             XCTAssertEqual(row["playerCount"] as Double, 1.0)
             XCTAssertEqual(try Double.fetchOne(db, Team.select(cast(Team.Columns.name, as: Database.StorageClass.integer))), 0)
+            XCTAssertEqual(try Row.fetchOne(db, Team.select(Team.Columns.name, 1.databaseValue))?.count, 2)
+            let teamAlias = TableAlias()
+            XCTAssertEqual(try Player.joining(optional: Player.team.aliased(teamAlias)).filter(!teamAlias.exists).fetchAll(db).map(\.name), ["Barbara"])
         }
     }
 }

@@ -113,9 +113,14 @@ struct JoinPlan {
     }
 
     /// Prepares `context` to write the parts of the request's own table.
-    func enter(_ context: inout SQLGenerationContext) {
+    func enter(_ db: Database, _ context: inout SQLGenerationContext) {
         context.aliasNames = aliasNames
         context.qualifier = rootQualifier
+        context.database = db
+        for part in parts {
+            if let alias = part.request.alias { context.aliasTables[ObjectIdentifier(alias)] = part.request.tableName }
+            for alias in part.join?.mergedAliases ?? [] { context.aliasTables[ObjectIdentifier(alias)] = part.request.tableName }
+        }
     }
 
     /// ` "custom"` after the table name, when the table is named otherwise in the SQL.

@@ -36,6 +36,11 @@ public final class TableAlias<RowDecoder>: Sendable {
         identity = TableAliasIdentity(userName: name)
     }
 
+    /// Whether the aliased table has a row, in a request that joins it optionally:
+    /// `Book.joining(optional: Book.author.aliased(authorAlias)).filter(!authorAlias.exists)`
+    /// are the books without author (`WHERE "author"."id" IS NULL`).
+    public var exists: SQLExpression { SQLExpression(.exists(identity, negated: false)) }
+
     /// The column or expression, read from the aliased table: `alias[Column("name")]`.
     public subscript(_ expression: some SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm) -> SQLExpression {
         expression.sqlExpression.qualified(by: identity)
@@ -88,7 +93,7 @@ extension SQLExpression {
     private static func qualified(_ node: Node, _ alias: TableAliasIdentity) -> Node {
         switch node {
         case .column(let name): return .qualifiedColumn(alias, name)
-        case .qualifiedColumn, .value, .literal, .atom, .countAll: return node
+        case .qualifiedColumn, .value, .literal, .atom, .exists, .countAll: return node
         case let .prefix(op, operand): return .prefix(op, qualified(operand, alias))
         case let .infix(op, lhs, rhs): return .infix(op, qualified(lhs, alias), qualified(rhs, alias))
         case let .function(name, arguments): return .function(name, arguments.map { qualified($0, alias) })

@@ -225,6 +225,8 @@ extension SQLExpressible {
 
 extension Column: SQLSelectable {}
 extension SQLExpression: SQLSelectable {}
+/// A value selected as a constant column: `select(Column("id"), 1.databaseValue)`.
+extension DatabaseValue: SQLSelectable {}
 
 /// All columns: `*`.
 public struct AllColumns: SQLSelectable {

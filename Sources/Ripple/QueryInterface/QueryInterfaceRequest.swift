@@ -225,7 +225,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // Columns are qualified by their table when the request joins associations.
         // (Checked here, without generic code, for the requests without associations.)
         let plan = joins.isEmpty && alias == nil ? nil : JoinPlan(self)
-        plan?.enter(&context)
+        plan?.enter(db, &context)
         if isDistinct { sql += "DISTINCT " }
         let selection = try self.selection.contains(where: { $0.waitsForConnection })
             ? self.selection.flatMap { try $0.resolved(db, table: tableName) }

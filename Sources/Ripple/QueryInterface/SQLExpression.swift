@@ -29,6 +29,10 @@ struct SQLGenerationContext {
     var aliasNames: [ObjectIdentifier: String] = [:]
     /// An alias was used whose table is not in the request (see `TableAlias`).
     var undefinedAlias: String?
+    /// The tables of the aliases, and the connection, for `TableAlias.exists`, which
+    /// reads the key of the aliased table.
+    var aliasTables: [ObjectIdentifier: String] = [:]
+    var database: Database?
 
     /// The quoted SQL name of `alias` in the request being written.
     mutating func sqlName(of alias: TableAliasIdentity) -> String {
@@ -36,6 +40,14 @@ struct SQLGenerationContext {
         if aliasNames.isEmpty, let name = alias.userName { return name.quotedDatabaseIdentifier }
         undefinedAlias = alias.userName ?? "an unnamed TableAlias"
         return (alias.userName ?? "undefined").quotedDatabaseIdentifier
+    }
+
+    /// The columns that are not NULL when the aliased table has a row: its rowid, or the
+    /// primary key of a `WITHOUT ROWID` table.
+    func existenceColumns(of alias: TableAliasIdentity) -> [String] {
+        guard let table = aliasTables[ObjectIdentifier(alias)], let primaryKey = try? database?.primaryKey(table) else { return ["rowid"] }
+        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
+        return primaryKey.isWithoutRowID ? primaryKey.columns : ["rowid"]
     }
 
     mutating func bind(_ value: DatabaseValue) -> String {
@@ -115,6 +127,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case literal(String, [DatabaseValue])
         /// SQL that needs no parentheses as an operand: the `0` of `none()`.
         case atom(String)
+        /// Whether the aliased table has a row (`TableAlias.exists`): its key is not NULL.
+        case exists(TableAliasIdentity, negated: Bool)
         case prefix(String, Node)
         case infix(String, Node, Node)
         case function(String, [Node])
@@ -181,6 +195,12 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             return "COUNT(*)"
         case .atom(let sql):
             return sql
+        case let .exists(alias, negated):
+            let table = context.sqlName(of: alias)
+            let terms = context.existenceColumns(of: alias).map { column in
+                (table.isEmpty ? "" : table + ".") + column.quotedDatabaseIdentifier + (negated ? " IS NULL" : " IS NOT NULL")
+            }
+            return terms.count == 1 ? terms[0] : terms.map { "(" + $0 + ")" }.joined(separator: " AND ")
         case .countDistinct(let operand):
             return "COUNT(DISTINCT " + sql(operand, &context) + ")"
         case let .inList(operand, list, negated):
@@ -200,7 +220,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 
     private static func parenthesized(_ node: Node, _ context: inout SQLGenerationContext) -> String {
         switch node {
-        case .infix, .prefix, .inList, .literal:
+        case .infix, .prefix, .inList, .literal, .exists:
             return "(" + sql(node, &context) + ")"
         default:
             return sql(node, &context)
@@ -361,7 +381,12 @@ public func && (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible
 /// `lhs OR rhs`.
 public func || (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("OR", lhs, rhs) }
 /// `NOT operand`.
-public prefix func ! (operand: any SQLSpecificExpressible) -> SQLExpression { SQLExpression(.prefix("NOT", operand.sqlExpression.node)) }
+public prefix func ! (operand: any SQLSpecificExpressible) -> SQLExpression {
+    let node = operand.sqlExpression.node
+    // `!alias.exists` is `"author"."id" IS NULL`, as GRDB writes it.
+    if case let .exists(alias, negated) = node { return SQLExpression(.exists(alias, negated: !negated)) }
+    return SQLExpression(.prefix("NOT", node))
+}
 /// `-operand`.
 public prefix func - (operand: any SQLSpecificExpressible) -> SQLExpression { SQLExpression(.prefix("-", operand.sqlExpression.node)) }
 

@@ -308,4 +308,26 @@ final class AssociationJoinTests: XCTestCase {
             XCTAssertTrue(try sql(db, chain).hasSuffix(#" ORDER BY "countries"."name" DESC"#))
         }
     }
+
+    /// `TableAlias.exists`: whether an optionally joined table has a row, by its key.
+    func testTableAliasExists() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let authorAlias = TableAlias()
+            let orphans = Book.joining(optional: Book.author.aliased(authorAlias)).filter(!authorAlias.exists)
+            XCTAssertEqual(try sql(db, orphans), """
+                SELECT "books".* FROM "books" LEFT JOIN "authors" ON "authors"."id" = "books"."authorId" \
+                WHERE "authors"."id" IS NULL
+                """)
+            XCTAssertEqual(try orphans.fetchAll(db).map(\.id), [3])
+            let withAuthor = Book.joining(optional: Book.author.aliased(authorAlias)).filter(authorAlias.exists && Column("id") > 1)
+            XCTAssertEqual(try withAuthor.fetchAll(db).map(\.id), [2])
+
+            // A table whose key is not the rowid: its rowid tells.
+            let countryAlias = TableAlias()
+            let stateless = Author.joining(optional: Author.country.aliased(countryAlias)).filter(!countryAlias.exists)
+            XCTAssertTrue(try sql(db, stateless).hasSuffix(#"WHERE "countries"."rowid" IS NULL"#))
+            XCTAssertEqual(try stateless.fetchAll(db).map(\.name), ["Melville"])
+        }
+    }
 }
