@@ -122,7 +122,9 @@ struct AssociationJoin: Sendable {
         destination.filters += other.association.destination.filters
         // The orderings of the last one win, as the last `order(_:)` of a request does.
         if !other.association.destination.orderings.isEmpty { destination.orderings = other.association.destination.orderings }
-        if other.selection > selection { destination.selection = other.association.destination.selection }
+        // The selection of the last one that selects wins: `including(required:
+        // A.b.select(...)).including(required: A.b)` selects `"b".*`.
+        if other.selection >= selection, other.selection != .none { destination.selection = other.association.destination.selection }
         if let otherAlias = other.association.destination.alias {
             if let alias = destination.alias, alias !== otherAlias {
                 // A named alias names the table in the SQL: it wins over an unnamed one.

@@ -83,12 +83,22 @@ extension Row {
 
         /// The first scope named `name`, breadth-first; nil when there is none.
         public subscript(_ name: String) -> Row? {
-            var rows = [row]
-            while !rows.isEmpty {
-                for candidate in rows {
-                    if let scope = candidate.scopes[name] { return scope }
+            // The search walks the layouts, and makes the row of the scope it finds only:
+            // `Decodable` records look up each of their keys here.
+            guard case .adapted(let base, let layout) = row.storage, !layout.scopes.isEmpty else { return nil }
+            var level = [(layout: layout, prefetched: row.prefetchedRowsStorage)]
+            while !level.isEmpty {
+                for candidate in level {
+                    guard let found = candidate.layout.scopes[name] else { continue }
+                    let scope = Row(base: base, layout: found)
+                    if let prefetched = candidate.prefetched.subtree(name) { scope.prefetchedRowsStorage = prefetched }
+                    return scope
                 }
-                rows = rows.flatMap { $0.scopes.map(\.row) }
+                level = level.flatMap { candidate in
+                    candidate.layout.scopes.sorted { $0.key < $1.key }.map { scope in
+                        (layout: scope.value, prefetched: candidate.prefetched.subtree(scope.key) ?? PrefetchedRowsTree())
+                    }
+                }
             }
             return nil
         }

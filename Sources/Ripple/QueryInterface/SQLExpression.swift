@@ -45,7 +45,14 @@ struct SQLGenerationContext {
     /// The columns that are not NULL when the aliased table has a row: its rowid, or the
     /// primary key of a `WITHOUT ROWID` table.
     func existenceColumns(of alias: TableAliasIdentity) -> [String] {
-        guard let table = aliasTables[ObjectIdentifier(alias)], let primaryKey = try? database?.primaryKey(table) else { return ["rowid"] }
+        guard let table = aliasTables[ObjectIdentifier(alias)], let database else { return ["rowid"] }
+        if (try? database.viewExists(table)) == true {
+            // A view has no rowid: its primary key when the configuration tells one, else
+            // all its columns.
+            if let primaryKey = try? database.primaryKey(table), primaryKey.rowIDColumn == nil { return primaryKey.columns }
+            return (try? database.columns(in: table).map(\.name)) ?? ["rowid"]
+        }
+        guard let primaryKey = try? database.primaryKey(table) else { return ["rowid"] }
         if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
         return primaryKey.isWithoutRowID ? primaryKey.columns : ["rowid"]
     }

@@ -328,6 +328,25 @@ final class AssociationJoinTests: XCTestCase {
             let stateless = Author.joining(optional: Author.country.aliased(countryAlias)).filter(!countryAlias.exists)
             XCTAssertTrue(try sql(db, stateless).hasSuffix(#"WHERE "countries"."rowid" IS NULL"#))
             XCTAssertEqual(try stateless.fetchAll(db).map(\.name), ["Melville"])
+
+            // A view has no rowid: all its columns tell.
+            try db.execute(sql: "CREATE VIEW writer AS SELECT id, name FROM authors")
+            let writerAlias = TableAlias()
+            let unwritten = Table("books").joining(optional: Table("books").belongsTo(Table("writer"), using: ForeignKey(["authorId"], to: ["id"])).aliased(writerAlias)).filter(!writerAlias.exists)
+            XCTAssertTrue(try sql(db, unwritten).hasSuffix(#"WHERE ("writer"."id" IS NULL) AND ("writer"."name" IS NULL)"#))
+            XCTAssertEqual(try Row.fetchAll(db, unwritten).map { $0["id"] as Int64 }, [3])
+        }
+    }
+
+    /// Of two joins of one association, the last that selects tells the selection.
+    func testMergedJoinsSelectAsTheLastIncluding() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let prefix = #"SELECT "books".*, "#
+            let narrow = Book.author.select(Column("name"))
+            XCTAssertTrue(try sql(db, Book.including(required: narrow).including(required: Book.author)).hasPrefix(prefix + #""authors".* FROM"#))
+            XCTAssertTrue(try sql(db, Book.including(required: Book.author).including(required: narrow)).hasPrefix(prefix + #""authors"."name" FROM"#))
+            XCTAssertTrue(try sql(db, Book.including(required: narrow).joining(required: Book.author)).hasPrefix(prefix + #""authors"."name" FROM"#))
         }
     }
 }
