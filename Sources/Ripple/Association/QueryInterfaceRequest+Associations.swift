@@ -158,6 +158,9 @@ extension EncodableRecord where Self: TableRecord {
     public func request<A: Association>(for association: A) -> QueryInterfaceRequest<A.RowDecoder> where A.OriginRowDecoder == Self {
         // Encoded now; an encoding error is thrown when the request runs.
         let encoded = Result { try databaseDictionary }
+        // The record's key comes first in a direct association's WHERE clause, and after
+        // the pivot's own filters in a `through` association's ON clause, as GRDB writes them.
+        let keyPosition = association._sqlAssociation.pivots.isEmpty ? 0 : nil
         let request = association._sqlAssociation.inverseRequest { firstTable, link in
             firstTable.filters.insert(.whenConnected { db in
                 let values = try encoded.get()
@@ -168,7 +171,7 @@ extension EncodableRecord where Self: TableRecord {
                     terms.append(Column(pair.destination) == value)
                 }
                 return QueryInterfaceRequest<Row>.conjunction(terms)
-            }, at: 0)
+            }, at: keyPosition ?? firstTable.filters.count)
         }
         return request.asRequest(of: A.RowDecoder.self)
     }

@@ -117,6 +117,14 @@ final class AssociationThroughTests: XCTestCase {
                 JOIN "author" "author2" ON ("author2"."id" = "book"."authorId") AND ("author2"."countryCode" = ?)
                 """)
             XCTAssertEqual(try france.request(for: hugos).order(Column("id")).fetchAll(db).map(\.id), [1, 3])
+
+            // The pivot's own filter comes before the record's key, as GRDB writes it.
+            let named = Country.hasMany(Book.self, through: Country.authors.filter(Column("name") != "Hugo"), using: Author.books)
+            XCTAssertEqual(try france.request(for: named).makeSQL(db).sql, """
+                SELECT "book".* FROM "book" \
+                JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."name" <> ?) AND ("author"."countryCode" = ?)
+                """)
+            XCTAssertEqual(try france.request(for: named).fetchAll(db), [])
         }
     }
 
