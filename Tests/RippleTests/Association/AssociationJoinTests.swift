@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import Ripple
 
@@ -348,5 +349,29 @@ final class AssociationJoinTests: XCTestCase {
             XCTAssertTrue(try sql(db, Book.including(required: Book.author).including(required: narrow)).hasPrefix(prefix + #""authors"."name" FROM"#))
             XCTAssertTrue(try sql(db, Book.including(required: narrow).joining(required: Book.author)).hasPrefix(prefix + #""authors"."name" FROM"#))
         }
+    }
+
+    /// An observation of rows that include an association, without duplicates, sees a
+    /// change to the included record only: checked against the tables' content.
+    func testObservationWithoutDuplicatesSeesAChangedIncludedRecord() throws {
+        let dbQueue = try makeDatabase()
+        let collector = ValueCollector<[Row]>()
+        let request = Book.including(required: Book.author).orderByPrimaryKey()
+        let observation = ValueObservation.tracking { db in try Row.fetchAll(db, request) }.removeDuplicates()
+        let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: DispatchQueue.global())) { error in
+            collector.append(error: error)
+        } onChange: { rows in
+            collector.append(rows)
+        }
+        defer { cancellable.cancel() }
+        collector.wait(until: { $0.count == 1 })
+        // Only the included author changes: the books' own columns stay the same.
+        try dbQueue.write { db in try db.execute(sql: "UPDATE authors SET name = 'Herman Melville' WHERE id = 2") }
+        let values = collector.wait(until: { $0.count == 2 })
+        let truth = try dbQueue.read { db in
+            try String.fetchAll(db, sql: "SELECT authors.name FROM books JOIN authors ON authors.id = books.authorId ORDER BY books.id")
+        }
+        XCTAssertEqual(values[1].map { $0.scopes["author"]!["name"] as String }, truth)
+        XCTAssertEqual(truth, ["Hugo", "Herman Melville"])
     }
 }
