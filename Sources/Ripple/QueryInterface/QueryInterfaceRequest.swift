@@ -376,7 +376,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
         let sql = try makeSQL(db, forSingleResult: forSingleResult)
-        var statement = try db.cachedStatement(sql: sql.sql)
+        let prefetcher = joins.isEmpty ? nil : AssociationPrefetcher(self)
+        // A statement that tells the request's region (`statement.databaseRegion`: the
+        // prefetched tables, or nothing for `none()`) is its own, shared with no other
+        // request of the same SQL.
+        let tellsRequestRegion = prefetcher != nil || isNone
+        var statement = try tellsRequestRegion ? db.makeStatement(sql: sql.sql) : db.cachedStatement(sql: sql.sql)
         var adapter = joins.isEmpty ? nil : try JoinPlan(self)?.rowAdapter(db)
         if let expected = adapter?.columnCount, expected != statement.columnCount {
             // The schema changed since the statement or the schema facts were cached (a
@@ -388,25 +393,20 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // The statement carries its arguments, as in GRDB, for code that runs it directly.
         try statement.setArguments(sql.arguments)
         var prepared = PreparedRequest(statement: statement, arguments: sql.arguments, adapter: adapter)
-        let prefetcher = joins.isEmpty ? nil : AssociationPrefetcher(self)
         prepared.supplementaryFetch = prefetcher?.fetch
-        if prefetcher != nil || isNone {
-            // The statement tells the request's region (`statement.databaseRegion`): a
-            // statement of its own, that another request of the same SQL does not share.
-            prepared = PreparedRequest(statement: try db.makeStatement(sql: sql.sql), arguments: sql.arguments, adapter: adapter)
-            try prepared.statement.setArguments(sql.arguments)
-            prepared.supplementaryFetch = prefetcher?.fetch
-            prepared.statement.state.requestRegion = try databaseRegion(db, statementRegion: prepared.region)
+        if tellsRequestRegion {
+            statement.state.requestRegion = try databaseRegion(db, statementRegion: prepared.region, prefetcher: prefetcher)
         }
         if db.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs, and
             // the tables of prefetched associations, which a fetch without rows does not
             // query (an observation of a constant region keeps what its first fetch read).
-            let region = try prepared.statement.state.requestRegion ?? databaseRegion(db, statementRegion: prepared.region)
-            db.observation.preparedStatementRegion = (prepared.statement, region)
+            let region = try statement.state.requestRegion ?? databaseRegion(db, statementRegion: prepared.region, prefetcher: nil)
+            db.observation.preparedStatementRegion = (statement, region)
         }
         return prepared
     }
+
 
     private func rowIDRestrictedRegion(_ db: Database, _ region: DatabaseRegion) throws -> DatabaseRegion {
         guard let predicate = try wherePredicate(db),
@@ -448,15 +448,16 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// primary key is the rowid report those rowids only.
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
         let sql = try makeSQL(db)
-        return try databaseRegion(db, statementRegion: db.cachedStatement(sql: sql.sql).report.readRegion)
+        let prefetcher = joins.isEmpty ? nil : AssociationPrefetcher(self)
+        return try databaseRegion(db, statementRegion: db.cachedStatement(sql: sql.sql).report.readRegion, prefetcher: prefetcher)
     }
 
     /// The region of the request, from the region of its statement: empty for `none()`,
     /// which never fetches a row; with the tables of prefetched associations.
-    private func databaseRegion(_ db: Database, statementRegion: DatabaseRegion) throws -> DatabaseRegion {
+    private func databaseRegion(_ db: Database, statementRegion: DatabaseRegion, prefetcher: AssociationPrefetcher?) throws -> DatabaseRegion {
         guard !isNone else { return DatabaseRegion() }
         var region = try rowIDRestrictedRegion(db, statementRegion)
-        if !joins.isEmpty, let prefetcher = AssociationPrefetcher(self) { region.formUnion(try prefetcher.region(db)) }
+        if let prefetcher { region.formUnion(try prefetcher.region(db)) }
         return region
     }
 
