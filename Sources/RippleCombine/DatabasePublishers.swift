@@ -19,9 +19,11 @@ extension DatabasePublishers {
         /// (database connections, which must not be used later).
         let keepsValuesWithoutDemand: Bool
 
-        let start: @Sendable (
-            _ onError: @escaping @Sendable (any Error) -> Void,
-            _ onChange: @escaping @Sendable (Output) -> Void) -> AnyDatabaseCancellable
+        let start:
+            @Sendable (
+                _ onError: @escaping @Sendable (any Error) -> Void,
+                _ onChange: @escaping @Sendable (Output) -> Void
+            ) -> AnyDatabaseCancellable
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let subscription = ObservationSubscription(subscriber: subscriber, keepsValuesWithoutDemand: keepsValuesWithoutDemand, start: start)
@@ -40,11 +42,12 @@ private protocol ObservationSink<Output>: AnyObject, Sendable {
 
 /// The subscription of ``DatabasePublishers/Observation``.
 private final class ObservationSubscription<S: Subscriber, Output>: Subscription, ObservationSink
-where S.Input == Output, S.Failure == any Error
-{
-    typealias Start = @Sendable (
-        _ onError: @escaping @Sendable (any Error) -> Void,
-        _ onChange: @escaping @Sendable (Output) -> Void) -> AnyDatabaseCancellable
+where S.Input == Output, S.Failure == any Error {
+    typealias Start =
+        @Sendable (
+            _ onError: @escaping @Sendable (any Error) -> Void,
+            _ onChange: @escaping @Sendable (Output) -> Void
+        ) -> AnyDatabaseCancellable
 
     private struct State {
         var subscriber: S?
@@ -125,8 +128,8 @@ extension ValueObservation {
     /// A fetch error completes the publisher with a failure.
     public func publisher(
         in writer: some DatabaseWriter,
-        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main)) -> DatabasePublishers.Observation<Value>
-    {
+        scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main)
+    ) -> DatabasePublishers.Observation<Value> {
         DatabasePublishers.Observation(keepsValuesWithoutDemand: true) { onError, onChange in
             self.start(in: writer, scheduling: scheduler, onError: onError, onChange: onChange)
         }

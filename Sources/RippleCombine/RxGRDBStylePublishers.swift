@@ -30,8 +30,8 @@ public struct RequestPublishers<Request: FetchRequest> {
     public func fetchCount(
         in writer: some DatabaseWriter,
         startImmediately: Bool = true,
-        scheduler: DispatchQueue = .main) -> AnyPublisher<Int, any Error>
-    {
+        scheduler: DispatchQueue = .main
+    ) -> AnyPublisher<Int, any Error> {
         values(request.observationForCount(), in: writer, startImmediately: startImmediately, scheduler: scheduler)
     }
 }
@@ -40,8 +40,8 @@ func values<Value>(
     _ observation: ValueObservation<Value>,
     in writer: some DatabaseWriter,
     startImmediately: Bool,
-    scheduler: DispatchQueue) -> AnyPublisher<Value, any Error>
-{
+    scheduler: DispatchQueue
+) -> AnyPublisher<Value, any Error> {
     let publisher = observation.publisher(in: writer, scheduling: .async(onQueue: scheduler))
     return startImmediately ? publisher.eraseToAnyPublisher() : publisher.dropFirst().eraseToAnyPublisher()
 }
@@ -50,17 +50,21 @@ extension RequestPublishers where Request.RowDecoder: FetchableRecord & Sendable
     /// Emits the first record after each impactful transaction, on `scheduler`.
     public func fetchOne(
         in writer: some DatabaseWriter, startImmediately: Bool = true,
-        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false) -> AnyPublisher<Request.RowDecoder?, any Error>
-    {
-        values(request.observationForFirst(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately, scheduler: scheduler)
+        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false
+    ) -> AnyPublisher<Request.RowDecoder?, any Error> {
+        values(
+            request.observationForFirst(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately,
+            scheduler: scheduler)
     }
 
     /// Emits all records after each impactful transaction, on `scheduler`.
     public func fetchAll(
         in writer: some DatabaseWriter, startImmediately: Bool = true,
-        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false) -> AnyPublisher<[Request.RowDecoder], any Error>
-    {
-        values(request.observationForAll(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately, scheduler: scheduler)
+        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false
+    ) -> AnyPublisher<[Request.RowDecoder], any Error> {
+        values(
+            request.observationForAll(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately,
+            scheduler: scheduler)
     }
 }
 
@@ -69,17 +73,21 @@ extension RequestPublishers where Request.RowDecoder: DatabaseValueConvertible {
     /// there is no row, or when the value is NULL.
     public func fetchOne(
         in writer: some DatabaseWriter, startImmediately: Bool = true,
-        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false) -> AnyPublisher<Request.RowDecoder?, any Error>
-    {
-        values(request.observationForFirst(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately, scheduler: scheduler)
+        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false
+    ) -> AnyPublisher<Request.RowDecoder?, any Error> {
+        values(
+            request.observationForFirst(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately,
+            scheduler: scheduler)
     }
 
     /// Emits the values of the first column after each impactful transaction, on `scheduler`.
     public func fetchAll(
         in writer: some DatabaseWriter, startImmediately: Bool = true,
-        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false) -> AnyPublisher<[Request.RowDecoder], any Error>
-    {
-        values(request.observationForAll(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately, scheduler: scheduler)
+        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false
+    ) -> AnyPublisher<[Request.RowDecoder], any Error> {
+        values(
+            request.observationForAll(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately,
+            scheduler: scheduler)
     }
 }
 
@@ -87,17 +95,21 @@ extension RequestPublishers where Request.RowDecoder == Row {
     /// Emits the first row after each impactful transaction, on `scheduler`.
     public func fetchOne(
         in writer: some DatabaseWriter, startImmediately: Bool = true,
-        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false) -> AnyPublisher<Row?, any Error>
-    {
-        values(request.observationForFirst(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately, scheduler: scheduler)
+        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false
+    ) -> AnyPublisher<Row?, any Error> {
+        values(
+            request.observationForFirst(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately,
+            scheduler: scheduler)
     }
 
     /// Emits all rows after each impactful transaction, on `scheduler`.
     public func fetchAll(
         in writer: some DatabaseWriter, startImmediately: Bool = true,
-        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false) -> AnyPublisher<[Row], any Error>
-    {
-        values(request.observationForAll(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately, scheduler: scheduler)
+        scheduler: DispatchQueue = .main, distinctUntilChanged: Bool = false
+    ) -> AnyPublisher<[Row], any Error> {
+        values(
+            request.observationForAll(distinctUntilChanged: distinctUntilChanged), in: writer, startImmediately: startImmediately,
+            scheduler: scheduler)
     }
 }
 
@@ -117,7 +129,9 @@ public struct WriterPublishers<Writer: DatabaseWriter> {
     }
 
     /// Change tokens for the requests: turn them into values with `mapFetch`.
-    public func changeTokens(in requests: [any DatabaseRegionConvertible], startImmediately: Bool = true, scheduler: DispatchQueue = .main) -> ChangeTokens<Writer> {
+    public func changeTokens(in requests: [any DatabaseRegionConvertible], startImmediately: Bool = true, scheduler: DispatchQueue = .main)
+        -> ChangeTokens<Writer>
+    {
         ChangeTokens(writer: writer, regions: requests, startImmediately: startImmediately, scheduler: scheduler)
     }
 }

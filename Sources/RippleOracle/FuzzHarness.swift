@@ -68,11 +68,12 @@ public enum FuzzHarness {
         configuration.allowsUnsafeTransactions = true
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE, c REAL, d BLOB);
-                INSERT INTO t VALUES (1, 'one', 1.5, x'00ff'), (2, NULL, NULL, NULL);
-                CREATE VIEW v AS SELECT a, b FROM t;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE, c REAL, d BLOB);
+                    INSERT INTO t VALUES (1, 'one', 1.5, x'00ff'), (2, NULL, NULL, NULL);
+                    CREATE VIEW v AS SELECT a, b FROM t;
+                    """)
         }
         return dbQueue
     }

@@ -19,7 +19,9 @@ struct Snapshot: Equatable {
     static func read(_ connection: OpaquePointer, tables: [OracleTable]) throws -> Snapshot {
         var snapshot = Snapshot()
         // (Ripple's commit log is its own, and never shown: see Configuration.logsChangedTables.)
-        let schemaRows = try query(connection, """
+        let schemaRows = try query(
+            connection,
+            """
             SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name NOT IN ('_ripple_commit_log', '_ripple_commit_subscriber')
             UNION ALL SELECT type, name, tbl_name, sql FROM sqlite_temp_master
             """)
@@ -64,9 +66,10 @@ struct Snapshot: Equatable {
             guard code == SQLITE_ROW else {
                 throw OracleError("ground truth query failed: \(String(cString: sqlite3_errmsg(connection))): \(sql)")
             }
-            rows.append((0..<count).map { index in
-                sqlite3_column_text(statement, index).map { String(cString: $0) }
-            })
+            rows.append(
+                (0..<count).map { index in
+                    sqlite3_column_text(statement, index).map { String(cString: $0) }
+                })
         }
         return (columns, rows)
     }

@@ -53,8 +53,8 @@ public enum Oracle {
     /// Runs the oracle; the same seed runs the same work.
     public static func run(
         seed: UInt64, writerKind: OracleWriterKind, observations: OracleObservations = .few,
-        transactions: Int, directory: URL) -> OracleReport
-    {
+        transactions: Int, directory: URL
+    ) -> OracleReport {
         var report = OracleReport(seed: seed, writerKind: writerKind)
         do {
             let run = try OracleRun(seed: seed, writerKind: writerKind, observations: observations, directory: directory)
@@ -175,11 +175,12 @@ final class OracleRun {
         // The schema of the main database, read by the other connection, for the first failure.
         var schema = ""
         if report.failures.isEmpty, let otherConnection,
-           let objects = try? Snapshot.query(otherConnection, "SELECT sql FROM sqlite_master WHERE sql NOT NULL").rows
+            let objects = try? Snapshot.query(otherConnection, "SELECT sql FROM sqlite_master WHERE sql NOT NULL").rows
         {
             schema = "\n  the schema:\n" + objects.compactMap { $0.first ?? nil }.map { "    " + $0 }.joined(separator: "\n")
         }
-        report.failures.append("""
+        report.failures.append(
+            """
             seed \(seed) \(writerKind), transaction \(unitIndex): \(message)
               replay: ripple-oracle --seed \(seed) --writer \(writerKind) --transactions \(unitIndex + 1) --observations \(observations)
               the transaction:

@@ -37,7 +37,8 @@ extension OracleRun {
             }
             let idIndex = try requiredIndex(parents.columns.firstIndex(of: "id"))
             return parents.rows.map { row in
-                Snapshot.canonical(columns: parents.columns, row: row) + " # " + (byParent[row[idIndex] ?? "NULL"] ?? []).sorted().joined(separator: " & ")
+                Snapshot.canonical(columns: parents.columns, row: row) + " # "
+                    + (byParent[row[idIndex] ?? "NULL"] ?? []).sorted().joined(separator: " & ")
             }
         }
         try startValueWatch(
@@ -68,16 +69,19 @@ extension OracleRun {
     /// a transaction changed what it watches.
     private func startValueWatch(
         _ spec: WatchSpec, truth: @escaping @Sendable (Database) throws -> [String],
-        fetch: @escaping @Sendable (Database) throws -> [String]) throws
-    {
+        fetch: @escaping @Sendable (Database) throws -> [String]
+    ) throws {
         guard case .view(let query, _) = spec.target else { return }
         associationTruths[query] = truth
         let watch = ValueWatch(spec: spec, fetch: truth)
-        watch.cancellable = ValueObservation.tracking(fetch).start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { [errors = watch.errors] error in
-            errors.withLock { $0.append("\(error)") }
-        }, onChange: { [values = watch.values] value in
-            values.withLock { $0.append(value) }
-        })
+        watch.cancellable = ValueObservation.tracking(fetch).start(
+            in: writer, scheduling: .async(onQueue: deliveryQueue),
+            onError: { [errors = watch.errors] error in
+                errors.withLock { $0.append("\(error)") }
+            },
+            onChange: { [values = watch.values] value in
+                values.withLock { $0.append(value) }
+            })
         valueWatches.append(watch)
     }
 }

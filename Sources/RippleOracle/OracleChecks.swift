@@ -34,8 +34,11 @@ extension OracleRun {
 
         // (a), (e): region observations, notified on the writer right after the commit.
         for watch in regionWatches where !watch.isRetired {
-            let expectation = committed
-                ? adjusted(watch.spec.expectation(writes: writes, ranDDL: tracker.ranDDL, viewChanged: viewChanged), spec: watch.spec, writes: writes, tracker: tracker)
+            let expectation =
+                committed
+                ? adjusted(
+                    watch.spec.expectation(writes: writes, ranDDL: tracker.ranDDL, viewChanged: viewChanged), spec: watch.spec, writes: writes,
+                    tracker: tracker)
                 : .mustNotNotify
             checkNotifications(watch.count.current - watch.lastCount, expectation, label: watch.spec.label, writes: writes)
             watch.lastCount = watch.count.current
@@ -49,8 +52,11 @@ extension OracleRun {
                 let values = watch.values.current
                 let errors = watch.errors.current
                 check(errors.isEmpty, "\(watch.spec.label): errors \(errors)")
-                let expectation = committed
-                    ? adjusted(watch.spec.expectation(writes: writes, ranDDL: tracker.ranDDL, viewChanged: viewChanged), spec: watch.spec, writes: writes, tracker: tracker)
+                let expectation =
+                    committed
+                    ? adjusted(
+                        watch.spec.expectation(writes: writes, ranDDL: tracker.ranDDL, viewChanged: viewChanged), spec: watch.spec, writes: writes,
+                        tracker: tracker)
                     : .mustNotNotify
                 checkNotifications(values.count - watch.lastCount, expectation, label: watch.spec.label, writes: writes)
                 if values.count > watch.lastCount, let last = values.last {
@@ -61,7 +67,8 @@ extension OracleRun {
             }
         }
 
-        checkTransactionObservers(tracker: tracker, performed: performed, writes: writes, committed: committed, explicit: explicit, autocommitFailed: autocommitFailed)
+        checkTransactionObservers(
+            tracker: tracker, performed: performed, writes: writes, committed: committed, explicit: explicit, autocommitFailed: autocommitFailed)
         state.savepointDepth = 0
         try refreshSchemaModel(db)
     }
@@ -72,7 +79,9 @@ extension OracleRun {
         triggers = objects.filter { $0[0] == "trigger" }.compactMap { $0[1] }
         indexes = objects.filter { $0[0] == "index" && !($0[1] ?? "").hasPrefix("sqlite_") }.compactMap { $0[1] }
         for index in tables.indices where !tables[index].isTemp {
-            let columns = try Snapshot.query(db.sqliteConnection!, "SELECT name FROM pragma_table_info('\(tables[index].name)')").rows.compactMap { $0[0] }
+            let columns = try Snapshot.query(db.sqliteConnection!, "SELECT name FROM pragma_table_info('\(tables[index].name)')").rows.compactMap {
+                $0[0]
+            }
             tables[index].addedColumns = columns.filter { $0.hasPrefix("c") }
         }
     }
@@ -94,7 +103,7 @@ extension OracleRun {
             if !keys.isDisjoint(with: churnableTables(tracker)) { return .mayNotify }
         }
         guard expectation == .mustNotNotify, case let .table(key, columns?, rowKeys) = spec.target,
-              let tableWrites = writes.tables[key]
+            let tableWrites = writes.tables[key]
         else { return expectation }
         if !tracker.isPrecise && !columns.isEmpty { return .mayNotify }
         if tracker.mayReplace && tableWrites.updated.keys.contains(where: { rowKeys?.contains($0) ?? true }) { return .mayNotify }
@@ -103,7 +112,9 @@ extension OracleRun {
         // observers of the columns any of them assigns may be notified of each update, as
         // with a statement that assigns a column its own value.
         if !columns.isEmpty, !tableWrites.updated.isEmpty,
-           (tracker.triggersAtStart + triggers).contains(where: { updatingTriggers.contains($0.lowercased()) && triggerTargets[$0.lowercased()] == key })
+            (tracker.triggersAtStart + triggers).contains(where: {
+                updatingTriggers.contains($0.lowercased()) && triggerTargets[$0.lowercased()] == key
+            })
         {
             return .mayNotify
         }
@@ -116,10 +127,11 @@ extension OracleRun {
     /// (with the same values, or the same rowid) from a row left alone or updated, though
     /// SQLite did change it and observers hear of it.
     func churnableTables(_ tracker: UnitTracker) -> Set<String> {
-        Set((tracker.triggersAtStart + triggers).compactMap { trigger -> String? in
-            let name = trigger.lowercased()
-            return insertingTriggers.contains(name) ? triggerTargets[name] : nil
-        })
+        Set(
+            (tracker.triggersAtStart + triggers).compactMap { trigger -> String? in
+                let name = trigger.lowercased()
+                return insertingTriggers.contains(name) ? triggerTargets[name] : nil
+            })
     }
 
     func checkNotifications(_ count: Int, _ expectation: WatchSpec.Expectation, label: String, writes: Writes) {
@@ -177,7 +189,9 @@ extension OracleRun {
         } else if committed && !explicit && tracker.ranSeveralStatements {
             // Several statements outside of a transaction: several commits.
             let pairs = stride(from: 0, to: ends.count, by: 2).map { Array(ends[$0..<min($0 + 2, ends.count)]) }
-            check(pairs.allSatisfy { $0 == [.willCommit, .didCommit] } && (writes.isEmpty || log.last == .didCommit), "autocommit statements: \(describedLog)")
+            check(
+                pairs.allSatisfy { $0 == [.willCommit, .didCommit] } && (writes.isEmpty || log.last == .didCommit),
+                "autocommit statements: \(describedLog)")
         } else if committed {
             if explicit || !writes.isEmpty {
                 check(ends == [.willCommit, .didCommit] && log.suffix(2) == [.willCommit, .didCommit], "committed transaction: \(describedLog)")
@@ -222,7 +236,9 @@ extension OracleRun {
             guard !churnable.contains(table.key) else { continue }
             let rows = performed.tables[table.key]?.rowKeys ?? []
             if table.hasRowID {
-                check(rows.contains(String(event.rowID)), "event \(event.kind) \(event.table) rowid \(event.rowID) for a row no statement wrote (writes: \(describe(performed)))")
+                check(
+                    rows.contains(String(event.rowID)),
+                    "event \(event.kind) \(event.table) rowid \(event.rowID) for a row no statement wrote (writes: \(describe(performed)))")
             } else {
                 check(performed.tables[table.key] != nil, "event for WITHOUT ROWID table \(event.table) that no statement wrote")
             }
@@ -232,7 +248,9 @@ extension OracleRun {
             let rows = performed.tables[table.key]?.rowKeys ?? []
             if table.hasRowID {
                 let rowID = event.kind == .insert ? event.final : event.initial
-                check(rowID.map { rows.contains(String($0)) } ?? false, "pre-update event \(event.kind) \(event.table) \(rowID ?? -1) for a row no statement wrote (writes: \(describe(performed)))")
+                check(
+                    rowID.map { rows.contains(String($0)) } ?? false,
+                    "pre-update event \(event.kind) \(event.table) \(rowID ?? -1) for a row no statement wrote (writes: \(describe(performed)))")
             } else {
                 check(performed.tables[table.key] != nil, "pre-update event for WITHOUT ROWID table \(event.table) that no statement wrote")
             }
@@ -248,8 +266,8 @@ extension OracleRun {
     private func checkPartialObservers(
         log: [RecordingObserver.Callback], events: [(kind: DatabaseEvent.Kind, table: String, rowID: Int64)],
         ends: [RecordingObserver.Callback],
-        willChanges: [(kind: DatabasePreUpdateEvent.Kind, table: String, initial: Int64?, final: Int64?, statement: Int)])
-    {
+        willChanges: [(kind: DatabasePreUpdateEvent.Kind, table: String, initial: Int64?, final: Int64?, statement: Int)]
+    ) {
         // An observer of some tables hears exactly the events of those tables.
         let accepted = tableObserver.acceptedTables ?? []
         let expectedTableEvents = events.filter { accepted.contains($0.table) }.map { "\($0.kind) \($0.table) \($0.rowID)" }
@@ -283,9 +301,10 @@ extension OracleRun {
         // An observer of deletions hears every deletion, including the rows deleted by
         // REPLACE conflict resolution (not the deletion half of an update that changes a
         // rowid, which is an update).
-        let movedRows = Set(willChanges.filter { $0.kind == .update && $0.initial != $0.final }.compactMap { event in
-            event.initial.map { "\(event.table.lowercased()) \($0)" }
-        })
+        let movedRows = Set(
+            willChanges.filter { $0.kind == .update && $0.initial != $0.final }.compactMap { event in
+                event.initial.map { "\(event.table.lowercased()) \($0)" }
+            })
         let allDeletes = events.filter { $0.kind == .delete }.map { "\($0.table.lowercased()) \($0.rowID)" }
         let deletes = deleteObserver.log.compactMap { callback -> String? in
             guard case let .didChange(kind, table, rowID) = callback else { return nil }
@@ -351,7 +370,10 @@ extension OracleRun {
                 if inTransaction {
                     try redefine()
                 } else {
-                    try db.inTransaction { try redefine(); return .commit }
+                    try db.inTransaction {
+                        try redefine()
+                        return .commit
+                    }
                     explicit = true
                 }
                 views[index] = view
@@ -367,7 +389,8 @@ extension OracleRun {
                 }
             case 0 where !inTransaction:
                 // A temporary table, observed once created.
-                let table = OracleTable(name: makeName("temp"), shape: rng.pick(OracleTable.Shape.allCases), uniqueness: .plain, parent: nil, isTemp: true)
+                let table = OracleTable(
+                    name: makeName("temp"), shape: rng.pick(OracleTable.Shape.allCases), uniqueness: .plain, parent: nil, isTemp: true)
                 unitLog.append(table.createSQL)
                 try db.execute(sql: table.createSQL)
                 tables.append(table)
@@ -397,7 +420,10 @@ extension OracleRun {
                 if inTransaction {
                     try createAndDrop()
                 } else {
-                    try db.inTransaction { try createAndDrop(); return .commit }
+                    try db.inTransaction {
+                        try createAndDrop()
+                        return .commit
+                    }
                     explicit = true
                 }
                 tracker.ranDDL = true
@@ -412,7 +438,10 @@ extension OracleRun {
             }
             try endUnit(db, tracker: tracker, committed: true, explicit: explicit)
         }
-        if let newTable { try startObservations(of: newTable); try settleValueObservations() }
+        if let newTable {
+            try startObservations(of: newTable)
+            try settleValueObservations()
+        }
         if let droppedTable { tables.removeAll { $0.name == droppedTable.name } }
     }
 
@@ -446,7 +475,9 @@ extension OracleRun {
             try db.execute(sql: "DROP INDEX IF EXISTS \"\(name)\"")
             try checkDropped(db, name: name)
         default:
-            guard let index = tables.indices.filter({ !tables[$0].isTemp && tables[$0].addedColumns.count < 2 }).randomElement(using: &rng) else { return }
+            guard let index = tables.indices.filter({ !tables[$0].isTemp && tables[$0].addedColumns.count < 2 }).randomElement(using: &rng) else {
+                return
+            }
             // The model may name a column that a rolled back savepoint removed (it is read
             // again when the unit ends), never miss one: add the first it does not name.
             guard let column = ["c0", "c1"].first(where: { !tables[index].addedColumns.contains($0) }) else { return }

@@ -85,7 +85,8 @@ class RecordingObserver {
 
         var description: String {
             switch self {
-            case let .willChange(kind, table, initial, final, _): return "willChange(\(kind) \(table) \(initial.map(String.init) ?? "-")->\(final.map(String.init) ?? "-"))"
+            case let .willChange(kind, table, initial, final, _):
+                return "willChange(\(kind) \(table) \(initial.map(String.init) ?? "-")->\(final.map(String.init) ?? "-"))"
             case let .didChange(kind, table, rowID): return "didChange(\(kind) \(table) \(rowID))"
             case .didChangeWithoutEvent: return "didChange()"
             case .willCommit: return "willCommit"
@@ -112,7 +113,9 @@ class RecordingObserver {
     /// Set by the oracle: the savepoint depth, the index of the statement that runs.
     let oracleState: OracleState
 
-    fileprivate init(label: String, acceptedTables: Set<String>?, oracleState: OracleState, acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool) {
+    fileprivate init(
+        label: String, acceptedTables: Set<String>?, oracleState: OracleState, acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool
+    ) {
         self.label = label
         self.acceptedTables = acceptedTables
         self.oracleState = oracleState
@@ -121,8 +124,8 @@ class RecordingObserver {
 
     static func make(
         label: String, acceptedTables: Set<String>?, oracleState: OracleState, wantsPreUpdateEvents: Bool,
-        acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool = { _ in true }) -> RecordingObserver
-    {
+        acceptsKind: @escaping @Sendable (DatabaseEventKind) -> Bool = { _ in true }
+    ) -> RecordingObserver {
         wantsPreUpdateEvents
             ? PreUpdateRecordingObserver(label: label, acceptedTables: acceptedTables, oracleState: oracleState, acceptsKind: acceptsKind)
             : RowEventRecordingObserver(label: label, acceptedTables: acceptedTables, oracleState: oracleState, acceptsKind: acceptsKind)
@@ -158,7 +161,10 @@ class RecordingObserver {
 
     fileprivate func recordWillChange(_ event: DatabasePreUpdateEvent) {
         checkNoSavepoint("databaseWillChange")
-        log.append(.willChange(kind: event.kind, table: event.tableName, initialRowID: event.initialRowID, finalRowID: event.finalRowID, statement: oracleState.statementIndex))
+        log.append(
+            .willChange(
+                kind: event.kind, table: event.tableName, initialRowID: event.initialRowID, finalRowID: event.finalRowID,
+                statement: oracleState.statementIndex))
     }
 
     func databaseDidChange(with event: DatabaseEvent) {

@@ -304,7 +304,8 @@ extension OracleRun {
             try run(db, deleteSQL(table), tracker: &tracker)
         case 68..<76:
             guard !table.isTemp, let statement = keptStatements[keptInsertSQL(table)] else { return }
-            let values: [(any DatabaseValueConvertible)?] = table.shape == .withoutRowID
+            let values: [(any DatabaseValueConvertible)?] =
+                table.shape == .withoutRowID
                 ? ["k\(rng.int(0...40))", rng.int(0...20), "kept", rng.version()]
                 : [rng.int(0...20), "kept", rng.version()]
             unitLog.append("kept statement: \(statement.sql) \(values.map { "\($0.map { "\($0)" } ?? "nil")" })")
@@ -414,12 +415,20 @@ extension OracleRun {
         var assignments: [String] = []
         var values: [(any DatabaseValueConvertible & Sendable)?] = []
         switch rng.int(0...5) {
-        case 0, 1: assignments.append("a = coalesce(a, 0) + ?"); values.append(rng.int(1...5))
+        case 0, 1:
+            assignments.append("a = coalesce(a, 0) + ?")
+            values.append(rng.int(1...5))
         case 2: assignments.append("b = b || 'x'")
-        case 3: assignments.append("u = CASE WHEN u IS NULL THEN ? ELSE NULL END"); values.append("u\(rng.int(0...8))")
+        case 3:
+            assignments.append("u = CASE WHEN u IS NULL THEN ? ELSE NULL END")
+            values.append("u\(rng.int(0...8))")
         case 4 where table.shape == .integerPrimaryKey: assignments.append("id = id + 100")
-        case 4 where table.parent != nil: assignments.append("p = CASE WHEN p IS NULL THEN ? ELSE NULL END"); values.append(rng.int(1...12))
-        default: assignments.append("a = coalesce(a, 0) + 1"); assignments.append("b = b || 'y'")
+        case 4 where table.parent != nil:
+            assignments.append("p = CASE WHEN p IS NULL THEN ? ELSE NULL END")
+            values.append(rng.int(1...12))
+        default:
+            assignments.append("a = coalesce(a, 0) + 1")
+            assignments.append("b = b || 'y'")
         }
         assignments.append("v = ?")
         values.append(rng.version())
@@ -447,7 +456,10 @@ extension OracleRun {
         case 2: return (" WHERE a % 3 = ?", [rng.int(0...2)])
         default:
             // Two rows picked by the content (SQL's random() would not replay).
-            return (" WHERE \(table.keyExpression) IN (SELECT \(table.keyExpression) FROM \(table.quotedName) ORDER BY v % \(rng.int(2...13)), \(table.keyExpression) LIMIT 2)", [])
+            return (
+                " WHERE \(table.keyExpression) IN (SELECT \(table.keyExpression) FROM \(table.quotedName) ORDER BY v % \(rng.int(2...13)), \(table.keyExpression) LIMIT 2)",
+                []
+            )
         }
     }
 

@@ -91,7 +91,8 @@ actor Screen {
         text += "Ripple live leaderboard: frame \(frames), \(commits) commits so far\n\n"
         for (rank, player) in best.enumerated() {
             let bar = String(repeating: "#", count: max(0, min(40, player.score / 10)))
-            text += "  \(rank + 1). \(player.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(player.score).padding(toLength: 5, withPad: " ", startingAt: 0)) \(bar)\n"
+            text +=
+                "  \(rank + 1). \(player.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(player.score).padding(toLength: 5, withPad: " ", startingAt: 0)) \(bar)\n"
         }
         let updated = diff.updated.map { "\($0.name) \($0.score)" }.joined(separator: ", ")
         text += "\n  changed: \(updated.isEmpty ? "-" : updated)"
@@ -143,4 +144,6 @@ try await Task.sleep(nanoseconds: 200_000_000)
 observer.cancel()
 
 let final = try dbPool.read { db in try leaderboard.fetchAll(db) }
-print("\nDone: \(commits.current) commits by \(options.writers) writers in \(options.duration)s. Winner: \(final.first?.name ?? "-") with \(final.first?.score ?? 0) points.")
+print(
+    "\nDone: \(commits.current) commits by \(options.writers) writers in \(options.duration)s. Winner: \(final.first?.name ?? "-") with \(final.first?.score ?? 0) points."
+)

@@ -136,7 +136,9 @@ do {
                 let name: String = row["name"]
                 say("value \(name)")
             case "quit"?: exit(0)
-            default: say("error unknown command \(line)"); continue
+            default:
+                say("error unknown command \(line)")
+                continue
             }
             say("ok")
         } catch {

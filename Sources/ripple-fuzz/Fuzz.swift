@@ -1,5 +1,6 @@
 import Foundation
 import RippleOracle
+
 #if RIPPLE_FUZZ
 import CFuzzSupport
 #endif
@@ -13,10 +14,11 @@ struct RippleFuzz {
         #if RIPPLE_FUZZ
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            FuzzHarness.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-            return 0
-        })
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                FuzzHarness.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                return 0
+            })
         #else
         for path in CommandLine.arguments.dropFirst() {
             FuzzHarness.run(Array(try Data(contentsOf: URL(fileURLWithPath: path))))

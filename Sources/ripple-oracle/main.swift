@@ -56,5 +56,7 @@ repeat {
 } while fixedSeed == nil && Date().timeIntervalSince(start) < seconds
 
 let elapsed = Int(Date().timeIntervalSince(start))
-print("\(totals.runs) runs in \(elapsed) s: \(totals.transactions) transactions, \(totals.statements) statements, \(totals.checks) checks, \(totals.failures) failed run(s)")
+print(
+    "\(totals.runs) runs in \(elapsed) s: \(totals.transactions) transactions, \(totals.statements) statements, \(totals.checks) checks, \(totals.failures) failed run(s)"
+)
 exit(totals.failures == 0 ? 0 : 1)

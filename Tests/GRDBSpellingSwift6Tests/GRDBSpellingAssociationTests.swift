@@ -83,7 +83,8 @@ final class GRDBSpellingAssociationTests: XCTestCase {
     func testIncludingJoiningAndDecoding() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let infos = try Player
+            let infos =
+                try Player
                 .including(optional: Player.team)
                 .order(Player.Columns.name)
                 .asRequest(of: PlayerInfo.self)
@@ -92,7 +93,8 @@ final class GRDBSpellingAssociationTests: XCTestCase {
             let withTeam = try Player.including(required: Player.team).asRequest(of: PlayerWithTeam.self).fetchAll(db)
             XCTAssertEqual(withTeam.map(\.team.name), ["Reds"])
             let teamAlias = TableAlias()
-            let reds = try Player
+            let reds =
+                try Player
                 .joining(required: Player.team.aliased(teamAlias))
                 .filter(teamAlias[Team.Columns.name] == "Reds")
                 .fetchAll(db)
@@ -105,7 +107,8 @@ final class GRDBSpellingAssociationTests: XCTestCase {
     func testPrefetchThroughAndAggregates() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let teams = try Team
+            let teams =
+                try Team
                 .including(all: Team.players.orderByPrimaryKey())
                 .annotated(with: Team.players.count)
                 .asRequest(of: TeamInfo.self)
@@ -134,7 +137,8 @@ final class GRDBSpellingAssociationTests: XCTestCase {
             XCTAssertEqual(try Double.fetchOne(db, Team.select(cast(Team.Columns.name, as: Database.StorageClass.integer))), 0)
             XCTAssertEqual(try Row.fetchOne(db, Team.select(Team.Columns.name, 1.databaseValue))?.count, 2)
             let teamAlias = TableAlias()
-            XCTAssertEqual(try Player.joining(optional: Player.team.aliased(teamAlias)).filter(!teamAlias.exists).fetchAll(db).map(\.name), ["Barbara"])
+            XCTAssertEqual(
+                try Player.joining(optional: Player.team.aliased(teamAlias)).filter(!teamAlias.exists).fetchAll(db).map(\.name), ["Barbara"])
         }
     }
 }

@@ -30,7 +30,8 @@ final class GRDBSpellingJSONAndCTETests: XCTestCase {
     func testJSONColumnsAndFunctions() throws {
         let dbQueue = try makeQueue()
         try dbQueue.read { db in
-            let countryCodes: [String] = try Player
+            let countryCodes: [String] =
+                try Player
                 .select(Player.Columns.address["countryCode"], as: String.self)
                 .distinct()
                 .fetchAll(db)
@@ -43,16 +44,23 @@ final class GRDBSpellingJSONAndCTETests: XCTestCase {
             let array = try String.fetchOne(db, Player.select(Database.jsonArray(elements), as: String.self))
             XCTAssertEqual(array, #"[{"countryCode":"FR","city":"Paris"},1]"#)
 
-            let object = try String.fetchOne(db, Player.select(Database.jsonObject([
-                "a": 1,
-                "b": "[1, 2]".databaseValue.asJSON,
-            ] as KeyValuePairs), as: String.self))
+            let object = try String.fetchOne(
+                db,
+                Player.select(
+                    Database.jsonObject(
+                        [
+                            "a": 1,
+                            "b": "[1, 2]".databaseValue.asJSON,
+                        ] as KeyValuePairs), as: String.self))
             XCTAssertEqual(object, #"{"a":1,"b":[1,2]}"#)
 
-            let names = try String.fetchOne(db, Player.select(
-                Database.jsonGroupArray(Player.Columns.address.jsonExtract(atPath: "$.city"),
-                                        filter: Column("id") > 0),
-                as: String.self))
+            let names = try String.fetchOne(
+                db,
+                Player.select(
+                    Database.jsonGroupArray(
+                        Player.Columns.address.jsonExtract(atPath: "$.city"),
+                        filter: Column("id") > 0),
+                    as: String.self))
             XCTAssertEqual(names, #"["Paris"]"#)
         }
     }

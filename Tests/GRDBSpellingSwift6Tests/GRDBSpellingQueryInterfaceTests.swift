@@ -21,10 +21,11 @@ final class GRDBSpellingQueryInterfaceTests: XCTestCase {
     private func makeQueue() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE readers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INT);
-                INSERT INTO readers (name, age) VALUES ('Arthur', 42), ('Barbara', 36);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE readers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INT);
+                    INSERT INTO readers (name, age) VALUES ('Arthur', 42), ('Barbara', 36);
+                    """)
         }
         return dbQueue
     }
@@ -89,8 +90,9 @@ final class GRDBSpellingQueryInterfaceTests: XCTestCase {
             XCTAssertEqual(try String.fetchAll(db, SQLRequest(literal: older)), ["Arthur"])
             let data = Data("SQLite".utf8)
             XCTAssertEqual(try Data.fetchOne(db, SQLRequest<Data>("SELECT \(data)")), data)
-            XCTAssertEqual(try SQL("SELECT \(identifier: "name") FROM \(tableOf: Reader(id: 1, name: "", age: nil))").build(db).sql,
-                           #"SELECT "name" FROM "readers""#)
+            XCTAssertEqual(
+                try SQL("SELECT \(identifier: "name") FROM \(tableOf: Reader(id: 1, name: "", age: nil))").build(db).sql,
+                #"SELECT "name" FROM "readers""#)
             XCTAssertEqual(try SQL("SELECT \(columnsOf: Reader.self) FROM readers").build(db).sql, #"SELECT "readers".* FROM readers"#)
             XCTAssertEqual(try SQL("ORDER BY email COLLATE \(.nocase)").build(db).sql, "ORDER BY email COLLATE NOCASE")
         }

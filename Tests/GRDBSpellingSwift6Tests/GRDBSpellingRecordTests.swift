@@ -82,7 +82,11 @@ final class GRDBSpellingRequestReturningTests: XCTestCase {
             let request = Player.filter(Player.Columns.score > 15)
             let cursor = try request.updateAndFetchCursor(db, [Player.Columns.score += 100])
             XCTAssertEqual(try cursor.next()?.score, 120)
-            let statement = try Player.all().updateAndFetchStatement(db) { [$0.score.set(to: 0)] } select: { [$0.score] }
+            let statement = try Player.all().updateAndFetchStatement(db) {
+                [$0.score.set(to: 0)]
+            } select: {
+                [$0.score]
+            }
             XCTAssertEqual(try Int.fetchAll(statement), [0, 0])
             XCTAssertEqual(try Player.all().deleteAndFetchSet(db).count, 2)
         }

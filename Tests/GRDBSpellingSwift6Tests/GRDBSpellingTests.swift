@@ -45,7 +45,8 @@ final class GRDBSpellingTests: XCTestCase {
         let received = LockedValues<Int>()
         let expectation = expectation(description: "values")
         expectation.expectedFulfillmentCount = 3
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { db in try Player.fetchCount(db) }
             .start(in: dbQueue, scheduling: .immediate) { error in
                 XCTFail("\(error)")
@@ -101,7 +102,8 @@ final class GRDBSpellingTests: XCTestCase {
         let failed = expectation(description: "error")
         let started = expectation(description: "started")
         DispatchQueue.global().async {
-            let cancellable = ValueObservation
+            let cancellable =
+                ValueObservation
                 .tracking { db in try Player.fetchAll(db) }
                 .start(in: dbQueue, scheduling: .immediate) { error in
                     XCTAssertTrue(Thread.isMainThread)
@@ -120,12 +122,15 @@ final class GRDBSpellingTests: XCTestCase {
     func testAsyncSchedulerFromNonisolatedCode() throws {
         let dbQueue = try makeQueue()
         let expectation = expectation(description: "value")
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { db in try Player.fetchCount(db) }
-            .start(in: dbQueue, scheduling: .async(onQueue: .main), onError: { XCTFail("\($0)") }, onChange: { count in
-                XCTAssertEqual(count, 0)
-                expectation.fulfill()
-            })
+            .start(
+                in: dbQueue, scheduling: .async(onQueue: .main), onError: { XCTFail("\($0)") },
+                onChange: { count in
+                    XCTAssertEqual(count, 0)
+                    expectation.fulfill()
+                })
         wait(for: [expectation], timeout: 5)
         withExtendedLifetime(cancellable) {}
     }
@@ -137,12 +142,15 @@ final class GRDBSpellingTests: XCTestCase {
             let received = LockedValues<Int>()
             let expectation = expectation(description: "values")
             expectation.expectedFulfillmentCount = 3
-            let cancellable = ValueObservation
+            let cancellable =
+                ValueObservation
                 .tracking { db in try Player.fetchCount(db) }
-                .start(in: dbQueue, scheduling: scheduler, onError: { XCTFail("\($0)") }, onChange: { count in
-                    received.append(count)
-                    expectation.fulfill()
-                })
+                .start(
+                    in: dbQueue, scheduling: scheduler, onError: { XCTFail("\($0)") },
+                    onChange: { count in
+                        received.append(count)
+                        expectation.fulfill()
+                    })
             for _ in 0..<2 {
                 try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
             }
@@ -297,7 +305,9 @@ final class GRDBRecordSpellingTests: XCTestCase {
         let encoder = JSONDumpFormat.defaultEncoder
         encoder.outputFormatting = .prettyPrinted
         try dbQueue.dumpRequest(Player.all(), format: .json(encoder: encoder), to: stream)
-        XCTAssertEqual(stream.output, """
+        XCTAssertEqual(
+            stream.output,
+            """
             id,name
             1,Arthur
             player

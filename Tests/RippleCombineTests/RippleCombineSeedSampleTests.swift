@@ -11,10 +11,11 @@ final class RippleCombineSeedSampleTests: XCTestCase {
     func testURLsAndOptionalValues() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE links (url TEXT); INSERT INTO links VALUES ('https://example.com/a');
-                CREATE TABLE players (email TEXT); INSERT INTO players VALUES ('a@example.com'), (NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE links (url TEXT); INSERT INTO links VALUES ('https://example.com/a');
+                    CREATE TABLE players (email TEXT); INSERT INTO players VALUES ('a@example.com'), (NULL);
+                    """)
         }
         let urls = Box<[URL]>()
         let emails = Box<[String?]>()
@@ -30,7 +31,10 @@ final class RippleCombineSeedSampleTests: XCTestCase {
     }
 
     func testPrimaryKeyDiffScannerFeedsCombineScan() throws {
-        struct Place: Codable, FetchableRecord, MutablePersistableRecord { var id: Int64; var name: String }
+        struct Place: Codable, FetchableRecord, MutablePersistableRecord {
+            var id: Int64
+            var name: String
+        }
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE place (id INTEGER PRIMARY KEY, name TEXT)") }
         let request = Place.order(Column("id"))
@@ -43,9 +47,11 @@ final class RippleCombineSeedSampleTests: XCTestCase {
         let cancellable = rowRequest.combine
             .fetchAll(in: dbQueue, scheduler: scheduler)
             .scan(scanner) { (scanner, rows) in scanner.diffed(from: rows) }
-            .sink(receiveCompletion: { _ in }, receiveValue: { scanner in
-                inserted.append(scanner.diff.inserted.count)
-            })
+            .sink(
+                receiveCompletion: { _ in },
+                receiveValue: { scanner in
+                    inserted.append(scanner.diff.inserted.count)
+                })
         inserted.wait { $0 == [0] }
         try dbQueue.write { try $0.execute(sql: "INSERT INTO place VALUES (1, 'a'), (2, 'b')") }
         inserted.wait { $0 == [0, 2] }
@@ -58,11 +64,13 @@ final class RippleCombineSeedSampleTests: XCTestCase {
         try dbQueue.write { try $0.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY)") }
         let events = Box<String>()
         let cancellable = SQLRequest<Row>("SELECT * FROM player").combine.changes(in: dbQueue, startImmediately: false)
-            .sink(receiveCompletion: { _ in }, receiveValue: { _ in
-                events.append("change start")
-                usleep(100_000)
-                events.append("change end")
-            })
+            .sink(
+                receiveCompletion: { _ in },
+                receiveValue: { _ in
+                    events.append("change start")
+                    usleep(100_000)
+                    events.append("change end")
+                })
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             try! dbQueue.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }

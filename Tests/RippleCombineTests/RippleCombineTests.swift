@@ -27,10 +27,11 @@ final class RippleCombineTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT NOT NULL DEFAULT 0);
-                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INT NOT NULL DEFAULT 0);
+                    CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                    """)
         }
         return dbQueue
     }
@@ -41,9 +42,11 @@ final class RippleCombineTests: XCTestCase {
         let printed = Box<String>()
         let request = Player.all()
         let cancellable = request.combine.changes(in: dbQueue)
-            .sink(receiveCompletion: { _ in }, receiveValue: { (db: Database) in
-                printed.append("Players table has changed.")
-            })
+            .sink(
+                receiveCompletion: { _ in },
+                receiveValue: { (db: Database) in
+                    printed.append("Players table has changed.")
+                })
         XCTAssertEqual(printed.values.count, 1, "startImmediately: emitted right upon subscription")
         try dbQueue.inDatabase { db in
             _ = try Player.deleteAll(db)
@@ -159,9 +162,11 @@ final class RippleCombineTests: XCTestCase {
                 let count = try Player.fetchCount(db)
                 return (players, count)
             }
-            .sink(receiveCompletion: { _ in }, receiveValue: { players, count in
-                best.append("Best ten players out of \(count): \(players.map(\.name))")
-            })
+            .sink(
+                receiveCompletion: { _ in },
+                receiveValue: { players, count in
+                    best.append("Best ten players out of \(count): \(players.map(\.name))")
+                })
         best.wait { $0 == [#"Best ten players out of 1: ["Arthur"]"#] }
         // (Craig was deleted by deleteAll.)
         try dbQueue.write { try Player(name: "Barbara", score: 10).insert($0) }
@@ -177,7 +182,7 @@ final class RippleCombineTests: XCTestCase {
             // Handle completion
         } receiveValue: { (db: Database) in
             XCTAssertFalse(db.isInsideTransaction)
-            changes.append(1) // "Players were changed"
+            changes.append(1)  // "Players were changed"
         }
         try dbQueue.write { db in try Player(name: "Arthur").insert(db) }
         XCTAssertEqual(changes.values.count, 1)
@@ -200,9 +205,10 @@ final class RippleCombineTests: XCTestCase {
 
         let failing = ValueObservation.tracking { try Int.fetchOne($0, sql: "SELECT * FROM missing") }
             .publisher(in: dbQueue, scheduling: .async(onQueue: scheduler))
-            .sink(receiveCompletion: { completion in
-                if case .failure = completion { completions.append("failure") }
-            }, receiveValue: { _ in })
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure = completion { completions.append("failure") }
+                }, receiveValue: { _ in })
         completions.wait { $0 == ["failure"] }
         withExtendedLifetime(failing) {}
     }

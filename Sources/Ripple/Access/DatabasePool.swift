@@ -73,7 +73,11 @@ public final class DatabasePool: DatabaseWriter {
             try writer.sync { try $0.setUpWALMode() }
         }
         // Readers never write: opening them read-only makes writes in `read` fail.
-        let readerConfiguration = { var config = configuration; config.readonly = true; return config }()
+        let readerConfiguration = {
+            var config = configuration
+            config.readonly = true
+            return config
+        }()
         readers = Pool(maximumCount: configuration.maximumReaderCount, label: "\(label).readers") { index in
             try SerializedDatabase(
                 path: path,
@@ -83,8 +87,11 @@ public final class DatabasePool: DatabaseWriter {
                 readStarts: .counts(readStarts))
         }
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
-        observationFetches = ConcurrencyLimiter(limit: max(1, min(
-            configuration.maximumReaderCount, ProcessInfo.processInfo.activeProcessorCount - 1)))
+        observationFetches = ConcurrencyLimiter(
+            limit: max(
+                1,
+                min(
+                    configuration.maximumReaderCount, ProcessInfo.processInfo.activeProcessorCount - 1)))
     }
 
     public func close() throws {
@@ -278,12 +285,16 @@ public final class DatabasePool: DatabaseWriter {
     /// Calling it from elsewhere, or inside a transaction, is a fatal error. When every reader
     /// is busy, it waits for one.
     public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        precondition(writer.isHeldByCurrentThread, """
+        precondition(
+            writer.isHeldByCurrentThread,
+            """
             asyncConcurrentRead must be called from the writer queue: \
             call it from dbPool.writeWithoutTransaction { db in ... }
             """)
         writer.onCurrentQueue { db in
-            precondition(!db.isInsideTransaction, """
+            precondition(
+                !db.isInsideTransaction,
+                """
                 asyncConcurrentRead must be called outside of any transaction: \
                 commit first, then call it
                 """)

@@ -103,8 +103,8 @@ public final class DatabaseQueue: DatabaseWriter {
     /// ```
     public func inTransaction(
         _ kind: Database.TransactionKind? = nil,
-        _ updates: (Database) throws -> Database.TransactionCompletion) throws
-    {
+        _ updates: (Database) throws -> Database.TransactionCompletion
+    ) throws {
         try writeInTransaction(kind, updates)
     }
 
@@ -131,12 +131,15 @@ public final class DatabaseQueue: DatabaseWriter {
     }
 
     public func asyncConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
-        precondition(writer.isHeldByCurrentThread, """
+        precondition(
+            writer.isHeldByCurrentThread,
+            """
             asyncConcurrentRead must be called from the writer queue: \
             call it from dbQueue.writeWithoutTransaction { db in ... }
             """)
         writer.onCurrentQueue { db in
-            precondition(!db.isInsideTransaction,
+            precondition(
+                !db.isInsideTransaction,
                 "asyncConcurrentRead must be called outside of any transaction")
             Self.readInTransaction(db, value)
         }

@@ -59,7 +59,9 @@ extension DatabaseReader {
                 asyncRead { result in
                     switch result {
                     case .success(let db): continuation.resume(with: box.callOnce(db))
-                    case .failure(let error): box.release(); continuation.resume(throwing: error)
+                    case .failure(let error):
+                        box.release()
+                        continuation.resume(throwing: error)
                     }
                 }
             }

@@ -64,8 +64,8 @@ extension DatabaseWriter {
     /// ```
     public func writeInTransaction(
         _ kind: Database.TransactionKind? = nil,
-        _ updates: (Database) throws -> Database.TransactionCompletion) throws
-    {
+        _ updates: (Database) throws -> Database.TransactionCompletion
+    ) throws {
         try writeWithoutTransaction { db in
             try db.inTransaction(kind) { try updates(db) }
         }
@@ -95,8 +95,8 @@ extension DatabaseWriter {
     /// Runs `updates` in a transaction, later, then `completion` on the writer queue.
     public func asyncWrite<T>(
         _ updates: @escaping @Sendable (Database) throws -> T,
-        completion: @escaping @Sendable (Database, Result<T, any Error>) -> Void)
-    {
+        completion: @escaping @Sendable (Database, Result<T, any Error>) -> Void
+    ) {
         asyncWriteWithoutTransaction { db in
             let result = Result<T, any Error> { try db.inCommittedTransaction { try updates(db) } }
             completion(db, result)

@@ -16,7 +16,7 @@ final class Pool<T: AnyObject & Sendable>: Sendable {
 
     private let makeElement: @Sendable (Int) throws -> T
     private let state = LockedState(State())
-    private let semaphore: DispatchSemaphore // counts free places
+    private let semaphore: DispatchSemaphore  // counts free places
     private let maximumCount: Int
     // Acquisitions run concurrently on it; a barrier runs alone.
     private let barrierQueue: DispatchQueue

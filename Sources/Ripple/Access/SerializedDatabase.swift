@@ -39,14 +39,15 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
 
     init(
         path: String, configuration: Configuration, label: String, context: AccessContext,
-        readonly: Bool? = nil, countsAccesses: Bool = false, readStarts: ReadStartsRole? = nil) throws
-    {
+        readonly: Bool? = nil, countsAccesses: Bool = false, readStarts: ReadStartsRole? = nil
+    ) throws {
         self.configuration = configuration
         self.context = context
         self.occupancy = countsAccesses ? AccessOccupancy() : nil
         // Readers (read-only connections) target `targetQueue`, the writer
         // `writeTargetQueue` first.
-        let target = (readonly ?? configuration.readonly)
+        let target =
+            (readonly ?? configuration.readonly)
             ? configuration.targetQueue
             : configuration.writeTargetQueue ?? configuration.targetQueue
         self.queue = DispatchQueue(label: label, target: target)
@@ -168,7 +169,8 @@ final class SerializedDatabase: @unchecked Sendable {  // the connection is only
             throw error
         }
         if !configuration.allowsUnsafeTransactions && db.isInsideTransaction {
-            fatalError("""
+            fatalError(
+                """
                 A transaction has been left opened at the end of a database access. \
                 Commit or roll back every transaction you begin before the access returns \
                 (or use db.inTransaction / dbQueue.write, which do it for you), or set \

@@ -150,7 +150,12 @@ struct AssociationJoin: Sendable {
 enum AnnotationRanks {
     private static let last = LockedState(0)
 
-    static func next() -> Int { last.withLock { $0 += 1; return $0 } }
+    static func next() -> Int {
+        last.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 extension QueryInterfaceRequest {

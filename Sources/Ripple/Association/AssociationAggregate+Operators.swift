@@ -251,6 +251,8 @@ public func length<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>) ->
 /// - Parameters:
 ///   - aggregate: An aggregate of an association.
 ///   - storageClass: The storage class of the result.
-public func cast<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>, as storageClass: Database.StorageClass) -> AssociationAggregate<RowDecoder> {
+public func cast<RowDecoder>(_ aggregate: AssociationAggregate<RowDecoder>, as storageClass: Database.StorageClass) -> AssociationAggregate<
+    RowDecoder
+> {
     aggregate.mapped(keepingKey: true) { SQLExpression.cast($0, as: storageClass) }
 }

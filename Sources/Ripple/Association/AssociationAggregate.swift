@@ -88,8 +88,8 @@ extension AssociationToMany {
     /// The aggregate of `function` applied to `expression` of the associated table.
     private func aggregate(
         _ function: String, _ expression: some SQLSpecificExpressible,
-        name: (_ key: String, _ column: String) -> String) -> AssociationAggregate<OriginRowDecoder>
-    {
+        name: (_ key: String, _ column: String) -> String
+    ) -> AssociationAggregate<OriginRowDecoder> {
         let (association, alias) = aliasedAssociation
         let qualified = expression.sqlExpression.qualified(by: alias)
         var key: String?
@@ -170,35 +170,45 @@ extension AssociationToMany where RowDecoder: TableRecord {
     /// The average of an expression of the destination's columns: `Team.players.average { $0.score }`.
     ///
     /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
-    public func average(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+    public func average(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<
+        OriginRowDecoder
+    > {
         try average(expression(RowDecoder.databaseComponents))
     }
 
     /// The maximum of an expression of the destination's columns: `Team.players.max { $0.score }`.
     ///
     /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
-    public func max(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+    public func max(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<
+        OriginRowDecoder
+    > {
         try max(expression(RowDecoder.databaseComponents))
     }
 
     /// The minimum of an expression of the destination's columns: `Team.players.min { $0.score }`.
     ///
     /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
-    public func min(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+    public func min(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<
+        OriginRowDecoder
+    > {
         try min(expression(RowDecoder.databaseComponents))
     }
 
     /// The sum of an expression of the destination's columns: `Team.players.sum { $0.score }`.
     ///
     /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
-    public func sum(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+    public func sum(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<
+        OriginRowDecoder
+    > {
         try sum(expression(RowDecoder.databaseComponents))
     }
 
     /// The total of an expression of the destination's columns: `Team.players.total { $0.score }`.
     ///
     /// - Parameter expression: A closure of the destination's `DatabaseComponents`.
-    public func total(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<OriginRowDecoder> {
+    public func total(_ expression: (RowDecoder.DatabaseComponents) throws -> some SQLSpecificExpressible) rethrows -> AssociationAggregate<
+        OriginRowDecoder
+    > {
         try total(expression(RowDecoder.databaseComponents))
     }
 }
@@ -240,10 +250,12 @@ extension QueryInterfaceRequest {
             request = request.joiningAggregated(aggregate)
             let expression = aggregate.expression
             let key = aggregate.key
-            request.selection.append(SQLSelection(.whenConnected { db in
-                let value = try expression(db)
-                return key.map { SQLSelection(.aliased(value, $0)) } ?? value.sqlSelection
-            }))
+            request.selection.append(
+                SQLSelection(
+                    .whenConnected { db in
+                        let value = try expression(db)
+                        return key.map { SQLSelection(.aliased(value, $0)) } ?? value.sqlSelection
+                    }))
         }
         return request
     }

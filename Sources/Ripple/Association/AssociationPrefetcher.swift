@@ -77,10 +77,11 @@ struct AssociationPrefetcher: Sendable {
         for (index, row) in rows.enumerated() {
             let key = try pairs.map { pair -> DatabaseValue in
                 guard let value = row.prefetchKeyValue(pair.origin) else {
-                    throw DatabaseError(message: """
-                        the request must select column \(pair.origin) of \(originTable) to prefetch \
-                        \(prefetch.scopeName): select it, or annotate the request with it
-                        """)
+                    throw DatabaseError(
+                        message: """
+                            the request must select column \(pair.origin) of \(originTable) to prefetch \
+                            \(prefetch.scopeName): select it, or annotate the request with it
+                            """)
                 }
                 return value
             }
@@ -113,8 +114,8 @@ struct AssociationPrefetcher: Sendable {
     /// The query of a prefetched association, for the rows of these keys.
     private func request(
         _ prefetch: AssociationJoin, pairs: [(origin: String, destination: String)],
-        keys: [[DatabaseValue]]) throws -> QueryInterfaceRequest<Row>
-    {
+        keys: [[DatabaseValue]]
+    ) throws -> QueryInterfaceRequest<Row> {
         let association = prefetch.association
         let pivotNames = pairs.map { "grdb_" + $0.destination }
         let predicate: SQLExpression
@@ -144,8 +145,9 @@ struct AssociationPrefetcher: Sendable {
         }
         if pairs.count > 1 {
             let keys = base.select(pairs.map { Column($0.origin) })
-            request.commonTableExpressions.append(CTEDefinition(
-                tableName: Self.baseName, isRecursive: false, columns: nil, makeSQL: { try keys.makeSQL($0) }))
+            request.commonTableExpressions.append(
+                CTEDefinition(
+                    tableName: Self.baseName, isRecursive: false, columns: nil, makeSQL: { try keys.makeSQL($0) }))
         }
         return request
     }

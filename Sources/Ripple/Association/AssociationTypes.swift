@@ -32,8 +32,8 @@ public struct HasManyAssociation<Origin, Destination>: AssociationToMany {
 extension _SQLAssociation {
     init(
         origin: String, destination: String, key: String?, foreignKey: ForeignKey?, originIsChild: Bool, isToMany: Bool,
-        selection: [any SQLSelectable] = [AllColumns()])
-    {
+        selection: [any SQLSelectable] = [AllColumns()]
+    ) {
         self.key = key.map(AssociationKey.fixed) ?? .inflected(destination)
         link = AssociationLink(
             childTable: originIsChild ? origin : destination,
@@ -54,12 +54,14 @@ extension TableRecord {
     ///   - foreignKey: The foreign key, when the schema does not declare exactly one from
     ///     this table to the destination.
     public static func belongsTo<Destination: TableRecord>(
-        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> BelongsToAssociation<Self, Destination>
     {
-        BelongsToAssociation(_sqlAssociation: _SQLAssociation(
-            origin: databaseTableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false, selection: Destination.databaseSelection))
+        BelongsToAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: databaseTableName, destination: Destination.databaseTableName,
+                key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the row of a table that this record's foreign key refers to.
@@ -69,12 +71,14 @@ extension TableRecord {
     ///   - key: The key of the association (by default, the singular of the table name).
     ///   - foreignKey: The foreign key, when the schema does not declare exactly one.
     public static func belongsTo<Destination>(
-        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> BelongsToAssociation<Self, Destination>
     {
-        BelongsToAssociation(_sqlAssociation: _SQLAssociation(
-            origin: databaseTableName, destination: destination.tableName,
-            key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false))
+        BelongsToAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: databaseTableName, destination: destination.tableName,
+                key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false))
     }
 
     /// The association to the one record whose foreign key refers to this record.
@@ -86,12 +90,14 @@ extension TableRecord {
     ///   - foreignKey: The foreign key, in the destination table, when the schema does
     ///     not declare exactly one from it to this table.
     public static func hasOne<Destination: TableRecord>(
-        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasOneAssociation<Self, Destination>
     {
-        HasOneAssociation(_sqlAssociation: _SQLAssociation(
-            origin: databaseTableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false, selection: Destination.databaseSelection))
+        HasOneAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: databaseTableName, destination: Destination.databaseTableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the one row of a table whose foreign key refers to this record.
@@ -102,12 +108,14 @@ extension TableRecord {
     ///   - foreignKey: The foreign key, in the destination table, when the schema does
     ///     not declare exactly one.
     public static func hasOne<Destination>(
-        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasOneAssociation<Self, Destination>
     {
-        HasOneAssociation(_sqlAssociation: _SQLAssociation(
-            origin: databaseTableName, destination: destination.tableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false))
+        HasOneAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: databaseTableName, destination: destination.tableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false))
     }
 
     /// The association to the records whose foreign key refers to this record.
@@ -119,12 +127,14 @@ extension TableRecord {
     ///   - foreignKey: The foreign key, in the destination table, when the schema does
     ///     not declare exactly one from it to this table.
     public static func hasMany<Destination: TableRecord>(
-        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasManyAssociation<Self, Destination>
     {
-        HasManyAssociation(_sqlAssociation: _SQLAssociation(
-            origin: databaseTableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true, selection: Destination.databaseSelection))
+        HasManyAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: databaseTableName, destination: Destination.databaseTableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true, selection: Destination.databaseSelection))
     }
 
     /// The association to the rows of a table whose foreign key refers to this record.
@@ -135,11 +145,13 @@ extension TableRecord {
     ///   - foreignKey: The foreign key, in the destination table, when the schema does
     ///     not declare exactly one.
     public static func hasMany<Destination>(
-        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasManyAssociation<Self, Destination>
     {
-        HasManyAssociation(_sqlAssociation: _SQLAssociation(
-            origin: databaseTableName, destination: destination.tableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true))
+        HasManyAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: databaseTableName, destination: destination.tableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true))
     }
 }

@@ -83,23 +83,26 @@ struct AssociationLink: Sendable {
             return zip(foreignKey.originColumns, parentColumns).map { (child: $0, parent: $1) }
         }
         if candidates.isEmpty {
-            throw DatabaseError(message: """
-                could not infer the foreign key from \(childTable) to \(parentTable): \
-                declare one in the schema, or give it to the association (`using: ForeignKey([...])`)
-                """)
+            throw DatabaseError(
+                message: """
+                    could not infer the foreign key from \(childTable) to \(parentTable): \
+                    declare one in the schema, or give it to the association (`using: ForeignKey([...])`)
+                    """)
         }
-        throw DatabaseError(message: """
-            ambiguous foreign key from \(childTable) to \(parentTable) (\(candidates.count) of them): \
-            give the one to use to the association (`using: ForeignKey([...])`)
-            """)
+        throw DatabaseError(
+            message: """
+                ambiguous foreign key from \(childTable) to \(parentTable) (\(candidates.count) of them): \
+                give the one to use to the association (`using: ForeignKey([...])`)
+                """)
     }
 
     private func checkCount(_ childColumns: [String], _ parentColumns: [String]) throws {
         guard childColumns.count == parentColumns.count, !childColumns.isEmpty else {
-            throw DatabaseError(message: """
-                the foreign key from \(childTable) to \(parentTable) has \(childColumns.count) column(s) \
-                for \(parentColumns.count) in the referred key: give as many of each
-                """)
+            throw DatabaseError(
+                message: """
+                    the foreign key from \(childTable) to \(parentTable) has \(childColumns.count) column(s) \
+                    for \(parentColumns.count) in the referred key: give as many of each
+                    """)
         }
     }
 }

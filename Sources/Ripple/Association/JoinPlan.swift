@@ -151,9 +151,10 @@ struct JoinPlan {
             guard let join = part.join, let parentIndex = part.parentIndex else { continue }
             let parentName = parts[parentIndex].sqlName
             var terms: [SQLExpression] = try join.association.link.columnPairs(db).map { pair in
-                SQLExpression(.literal(
-                    part.sqlName + "." + pair.destination.quotedDatabaseIdentifier + " = "
-                        + parentName + "." + pair.origin.quotedDatabaseIdentifier, []))
+                SQLExpression(
+                    .literal(
+                        part.sqlName + "." + pair.destination.quotedDatabaseIdentifier + " = "
+                            + parentName + "." + pair.origin.quotedDatabaseIdentifier, []))
             }
             context.qualifier = part.sqlName
             terms += try part.request.whereTerms(db)
@@ -250,10 +251,11 @@ struct _AssociationRowAdapter: RowAdapter {
         // Other columns: SQLite compiled the statement again for another schema. The
         // indexes no longer say which table each column comes from.
         guard columns.count == columnCount else {
-            throw DatabaseError(message: """
-                the schema changed while the request ran (\(columns.count) columns where its \
-                associations expected \(columnCount)): run it again
-                """)
+            throw DatabaseError(
+                message: """
+                    the schema changed while the request ran (\(columns.count) columns where its \
+                    associations expected \(columnCount)): run it again
+                    """)
         }
         return try Self.layout(root, columns)
     }

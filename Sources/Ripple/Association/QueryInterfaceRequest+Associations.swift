@@ -162,16 +162,17 @@ extension EncodableRecord where Self: TableRecord {
         // the pivot's own filters in a `through` association's ON clause, as GRDB writes them.
         let keyPosition = association._sqlAssociation.pivots.isEmpty ? 0 : nil
         let request = association._sqlAssociation.inverseRequest { firstTable, link in
-            firstTable.filters.insert(.whenConnected { db in
-                let values = try encoded.get()
-                var terms: [SQLExpression] = []
-                for pair in try link.columnPairs(db) {
-                    let value = values.first { $0.key.lowercased() == pair.origin.lowercased() }?.value ?? .null
-                    if value.isNull { return SQLExpression(sql: "0") }
-                    terms.append(Column(pair.destination) == value)
-                }
-                return QueryInterfaceRequest<Row>.conjunction(terms)
-            }, at: keyPosition ?? firstTable.filters.count)
+            firstTable.filters.insert(
+                .whenConnected { db in
+                    let values = try encoded.get()
+                    var terms: [SQLExpression] = []
+                    for pair in try link.columnPairs(db) {
+                        let value = values.first { $0.key.lowercased() == pair.origin.lowercased() }?.value ?? .null
+                        if value.isNull { return SQLExpression(sql: "0") }
+                        terms.append(Column(pair.destination) == value)
+                    }
+                    return QueryInterfaceRequest<Row>.conjunction(terms)
+                }, at: keyPosition ?? firstTable.filters.count)
         }
         return request.asRequest(of: A.RowDecoder.self)
     }

@@ -36,7 +36,8 @@ extension Row {
     /// - Parameter key: The association's key.
     public subscript<Records: RangeReplaceableCollection>(_ key: String) -> Records where Records.Element: FetchableRecord {
         guard let rows = prefetchedRowsStorage[key] else {
-            fatalError("no prefetched rows \"\(key)\" in the row (its keys: \(prefetchedRowsStorage.keys.sorted())): include them with including(all:)")
+            fatalError(
+                "no prefetched rows \"\(key)\" in the row (its keys: \(prefetchedRowsStorage.keys.sorted())): include them with including(all:)")
         }
         do {
             return try Records(rows.map { try Records.Element(row: $0) })

@@ -8,12 +8,14 @@ extension Table {
     ///   - key: The key of the association (by default, the singular of the table name).
     ///   - foreignKey: The foreign key, when the schema does not declare exactly one.
     public func belongsTo<Destination>(
-        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> BelongsToAssociation<RowDecoder, Destination>
     {
-        BelongsToAssociation(_sqlAssociation: _SQLAssociation(
-            origin: tableName, destination: destination.tableName,
-            key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false))
+        BelongsToAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: tableName, destination: destination.tableName,
+                key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false))
     }
 
     /// The association to the record that this table's foreign key refers to.
@@ -23,12 +25,14 @@ extension Table {
     ///   - key: The key of the association (by default, the singular of the table name).
     ///   - foreignKey: The foreign key, when the schema does not declare exactly one.
     public func belongsTo<Destination: TableRecord>(
-        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> BelongsToAssociation<RowDecoder, Destination>
     {
-        BelongsToAssociation(_sqlAssociation: _SQLAssociation(
-            origin: tableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false, selection: Destination.databaseSelection))
+        BelongsToAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: tableName, destination: Destination.databaseTableName,
+                key: key, foreignKey: foreignKey, originIsChild: true, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the one row whose foreign key refers to a row of this table.
@@ -38,12 +42,14 @@ extension Table {
     ///   - key: The key of the association (by default, the singular of the table name).
     ///   - foreignKey: The foreign key, in the destination table.
     public func hasOne<Destination>(
-        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasOneAssociation<RowDecoder, Destination>
     {
-        HasOneAssociation(_sqlAssociation: _SQLAssociation(
-            origin: tableName, destination: destination.tableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false))
+        HasOneAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: tableName, destination: destination.tableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false))
     }
 
     /// The association to the one record whose foreign key refers to a row of this table.
@@ -53,12 +59,14 @@ extension Table {
     ///   - key: The key of the association (by default, the singular of the table name).
     ///   - foreignKey: The foreign key, in the destination table.
     public func hasOne<Destination: TableRecord>(
-        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasOneAssociation<RowDecoder, Destination>
     {
-        HasOneAssociation(_sqlAssociation: _SQLAssociation(
-            origin: tableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false, selection: Destination.databaseSelection))
+        HasOneAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: tableName, destination: Destination.databaseTableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: false, selection: Destination.databaseSelection))
     }
 
     /// The association to the rows whose foreign key refers to a row of this table.
@@ -68,12 +76,14 @@ extension Table {
     ///   - key: The key of the association (by default, the plural of the table name).
     ///   - foreignKey: The foreign key, in the destination table.
     public func hasMany<Destination>(
-        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Table<Destination>, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasManyAssociation<RowDecoder, Destination>
     {
-        HasManyAssociation(_sqlAssociation: _SQLAssociation(
-            origin: tableName, destination: destination.tableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true))
+        HasManyAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: tableName, destination: destination.tableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true))
     }
 
     /// The association to the records whose foreign key refers to a row of this table.
@@ -83,12 +93,14 @@ extension Table {
     ///   - key: The key of the association (by default, the plural of the table name).
     ///   - foreignKey: The foreign key, in the destination table.
     public func hasMany<Destination: TableRecord>(
-        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil)
+        _ destination: Destination.Type, key: String? = nil, using foreignKey: ForeignKey? = nil
+    )
         -> HasManyAssociation<RowDecoder, Destination>
     {
-        HasManyAssociation(_sqlAssociation: _SQLAssociation(
-            origin: tableName, destination: Destination.databaseTableName,
-            key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true, selection: Destination.databaseSelection))
+        HasManyAssociation(
+            _sqlAssociation: _SQLAssociation(
+                origin: tableName, destination: Destination.databaseTableName,
+                key: key, foreignKey: foreignKey, originIsChild: false, isToMany: true, selection: Destination.databaseSelection))
     }
 
     /// See `QueryInterfaceRequest.including(required:)`.

@@ -66,8 +66,8 @@ extension TableAlias where RowDecoder: TableRecord {
     /// A column of the record's `DatabaseComponents`, read from the aliased table:
     /// `alias.score` for `Player.Columns.score`.
     public subscript<T: SQLSpecificExpressible & SQLSelectable & SQLOrderingTerm>(
-        dynamicMember keyPath: KeyPath<RowDecoder.DatabaseComponents, T>) -> SQLExpression
-    {
+        dynamicMember keyPath: KeyPath<RowDecoder.DatabaseComponents, T>
+    ) -> SQLExpression {
         self[RowDecoder.databaseComponents[keyPath: keyPath]]
     }
 }

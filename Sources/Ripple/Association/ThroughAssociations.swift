@@ -67,8 +67,8 @@ extension _SQLAssociation {
     /// `restrict` receives the request of that first table (filter it on the origin's
     /// key), and the origin's columns paired with its own.
     func inverseRequest(
-        _ restrict: (inout QueryInterfaceRequest<Row>, AssociationLink) -> Void) -> QueryInterfaceRequest<Row>
-    {
+        _ restrict: (inout QueryInterfaceRequest<Row>, AssociationLink) -> Void
+    ) -> QueryInterfaceRequest<Row> {
         let steps = self.steps
         guard steps.count > 1 else {
             var request = destination
@@ -113,12 +113,13 @@ extension TableRecord {
     ///   - target: An association of the pivot's record type, to the destination.
     ///   - key: The key of the association (by default, the target's).
     public static func hasMany<Pivot: Association, Target: Association>(
-        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil)
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil
+    )
         -> HasManyThroughAssociation<Self, Target.RowDecoder>
-        where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
-    {
-        HasManyThroughAssociation(_sqlAssociation: _SQLAssociation(
-            through: pivot._sqlAssociation, using: target._sqlAssociation, key: key, isToMany: true))
+    where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
+        HasManyThroughAssociation(
+            _sqlAssociation: _SQLAssociation(
+                through: pivot._sqlAssociation, using: target._sqlAssociation, key: key, isToMany: true))
     }
 
     /// The association to the one record that `target` leads to from the one record of
@@ -130,11 +131,12 @@ extension TableRecord {
     ///   - target: A to-one association of the pivot's record type, to the destination.
     ///   - key: The key of the association (by default, the target's).
     public static func hasOne<Pivot: AssociationToOne, Target: AssociationToOne>(
-        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil)
+        _ destination: Target.RowDecoder.Type, through pivot: Pivot, using target: Target, key: String? = nil
+    )
         -> HasOneThroughAssociation<Self, Target.RowDecoder>
-        where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder
-    {
-        HasOneThroughAssociation(_sqlAssociation: _SQLAssociation(
-            through: pivot._sqlAssociation, using: target._sqlAssociation, key: key, isToMany: false))
+    where Pivot.OriginRowDecoder == Self, Pivot.RowDecoder == Target.OriginRowDecoder {
+        HasOneThroughAssociation(
+            _sqlAssociation: _SQLAssociation(
+                through: pivot._sqlAssociation, using: target._sqlAssociation, key: key, isToMany: false))
     }
 }

@@ -38,9 +38,11 @@ final class Authorizer {
     /// Installs the authorizer on a connection. The connection owns the authorizer and
     /// removes it before closing (see `uninstall(from:)`).
     func install(on connection: OpaquePointer) {
-        sqlite3_set_authorizer(connection, { context, actionCode, cString1, cString2, cString3, _ in
-            _CallbackContext<Authorizer>.object(context).authorize(actionCode, cString1, cString2, cString3)
-        }, _CallbackContext.unretained(self))
+        sqlite3_set_authorizer(
+            connection,
+            { context, actionCode, cString1, cString2, cString3, _ in
+                _CallbackContext<Authorizer>.object(context).authorize(actionCode, cString1, cString2, cString3)
+            }, _CallbackContext.unretained(self))
     }
 
     func uninstall(from connection: OpaquePointer) {
@@ -70,7 +72,9 @@ final class Authorizer {
         return collection
     }
 
-    private func authorize(_ actionCode: CInt, _ cString1: UnsafePointer<CChar>?, _ cString2: UnsafePointer<CChar>?, _ cString3: UnsafePointer<CChar>?) -> CInt {
+    private func authorize(
+        _ actionCode: CInt, _ cString1: UnsafePointer<CChar>?, _ cString2: UnsafePointer<CChar>?, _ cString3: UnsafePointer<CChar>?
+    ) -> CInt {
         let report: StatementReport
         if isCompiling {
             report = self.report
@@ -92,7 +96,10 @@ final class Authorizer {
         return authorize(actionCode, cString1, cString2, cString3, into: report)
     }
 
-    private func authorize(_ actionCode: CInt, _ cString1: UnsafePointer<CChar>?, _ cString2: UnsafePointer<CChar>?, _ cString3: UnsafePointer<CChar>?, into report: StatementReport) -> CInt {
+    private func authorize(
+        _ actionCode: CInt, _ cString1: UnsafePointer<CChar>?, _ cString2: UnsafePointer<CChar>?, _ cString3: UnsafePointer<CChar>?,
+        into report: StatementReport
+    ) -> CInt {
         switch actionCode {
         case SQLITE_READ:
             guard let table = cString1.map({ String(cString: $0) }) else { break }
@@ -153,7 +160,7 @@ final class Authorizer {
                 report.tablesChangedBySchema.insert(table)
             }
         case SQLITE_CREATE_INDEX...SQLITE_CREATE_VIEW, SQLITE_DROP_INDEX...SQLITE_DROP_TRIGGER,
-             SQLITE_ATTACH, SQLITE_DETACH, SQLITE_CREATE_VTABLE:
+            SQLITE_ATTACH, SQLITE_DETACH, SQLITE_CREATE_VTABLE:
             report.changesSchema = true
         default:
             break

@@ -41,8 +41,8 @@ extension Database {
         // (A statement that SQLite stopped for the lock is still running: stepped again, it
         // resumes. One that ended would start over.)
         guard let box = busyHandlerBox,
-              sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_READ,
-              sqlite3_stmt_busy(statement) != 0
+            sqlite3_txn_state(sqliteConnection, nil) == SQLITE_TXN_READ,
+            sqlite3_stmt_busy(statement) != 0
         else { return SQLITE_BUSY }
         var code = SQLITE_BUSY
         var tries = 0
@@ -56,9 +56,11 @@ extension Database {
     private func installBusyHandler(_ box: BusyHandlerBox) {
         if let busyHandlerBox { _CallbackContext.revoke(busyHandlerBox) }
         busyHandlerBox = box
-        sqlite3_busy_handler(sqliteConnection, { context, tries in
-            _CallbackContext<BusyHandlerBox>.object(context).shouldRetry(tries: Int(tries)) ? 1 : 0
-        }, _CallbackContext.unretained(box))
+        sqlite3_busy_handler(
+            sqliteConnection,
+            { context, tries in
+                _CallbackContext<BusyHandlerBox>.object(context).shouldRetry(tries: Int(tries)) ? 1 : 0
+            }, _CallbackContext.unretained(box))
     }
 }
 

@@ -13,7 +13,10 @@ struct IndexPrediction<Identity: Equatable> {
     struct Entry {
         @usableFromInline let identity: Identity
         @usableFromInline let index: Int
-        @usableFromInline init(identity: Identity, index: Int) { self.identity = identity; self.index = index }
+        @usableFromInline init(identity: Identity, index: Int) {
+            self.identity = identity
+            self.index = index
+        }
         @inlinable var columnIndex: Int? { index < 0 ? nil : index }
     }
 

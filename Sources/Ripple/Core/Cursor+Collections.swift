@@ -99,16 +99,14 @@ extension Dictionary {
     /// let playersByTeam = try Dictionary(grouping: Player.fetchCursor(db), by: { $0.teamID })
     /// ```
     public init<C: Cursor>(grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
-    where Value == [C.Element]
-    {
+    where Value == [C.Element] {
         try self.init(minimumCapacity: 0, grouping: cursor, by: keyForValue)
     }
 
     /// A dictionary of the remaining elements of a cursor, grouped in arrays by the key
     /// that `keyForValue` returns, with room for `minimumCapacity` keys reserved up front.
     public init<C: Cursor>(minimumCapacity: Int, grouping cursor: C, by keyForValue: (C.Element) throws -> Key) throws
-    where Value == [C.Element]
-    {
+    where Value == [C.Element] {
         self.init(minimumCapacity: minimumCapacity)
         try cursor.forEach { element in
             try self[keyForValue(element), default: []].append(element)

@@ -21,8 +21,8 @@ extension Database {
     public func backup(
         to destination: Database,
         pagesPerStep: CInt = -1,
-        progress: ((DatabaseBackupProgress) throws -> Void)? = nil) throws
-    {
+        progress: ((DatabaseBackupProgress) throws -> Void)? = nil
+    ) throws {
         guard let source = sqliteConnection, let target = destination.sqliteConnection else {
             throw DatabaseError.misuse("backup: connection is closed")
         }
@@ -84,8 +84,8 @@ extension DatabaseReader {
     public func backup(
         to writer: some DatabaseWriter,
         pagesPerStep: CInt = -1,
-        progress: ((DatabaseBackupProgress) throws -> Void)? = nil) throws
-    {
+        progress: ((DatabaseBackupProgress) throws -> Void)? = nil
+    ) throws {
         try read { sourceDb in
             try writer.barrierWriteWithoutTransaction { destinationDb in
                 try sourceDb.backup(to: destinationDb, pagesPerStep: pagesPerStep, progress: progress)

@@ -43,7 +43,8 @@ extension Database {
     /// `schemaName` or, for nil, in the main or temp schema or an attached database.
     func schemaObjectExists(type: String, name: String, in schemaName: String?) throws -> Bool {
         try withoutRecordingReads {
-            let prefixes = try schemaName != nil
+            let prefixes =
+                try schemaName != nil
                 ? [schemaPrefix(schemaName)]
                 : schemaNames().map { $0.quotedDatabaseIdentifier + "." }
             for prefix in prefixes {

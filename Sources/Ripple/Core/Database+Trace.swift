@@ -25,10 +25,12 @@ extension Database {
             _CallbackContext.revoke(self)
             return
         }
-        sqlite3_trace_v2(sqliteConnection, UInt32(options.rawValue), { mask, context, p, x in
-            _CallbackContext<Database>.object(context).handleTrace(mask: mask, p: p, x: x)
-            return 0
-        }, _CallbackContext.unretained(self))
+        sqlite3_trace_v2(
+            sqliteConnection, UInt32(options.rawValue),
+            { mask, context, p, x in
+                _CallbackContext<Database>.object(context).handleTrace(mask: mask, p: p, x: x)
+                return 0
+            }, _CallbackContext.unretained(self))
     }
 
     private func handleTrace(mask: UInt32, p: UnsafeMutableRawPointer?, x: UnsafeMutableRawPointer?) {
@@ -37,13 +39,18 @@ extension Database {
         switch CInt(mask) {
         case SQLITE_TRACE_STMT:
             let sql = x.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
-            traceHandler(.statement(TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments)))
+            traceHandler(
+                .statement(
+                    TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments)
+                ))
         case SQLITE_TRACE_PROFILE:
             let nanoseconds = x?.assumingMemoryBound(to: Int64.self).pointee ?? 0
             let sql = sqlite3_sql(sqliteStatement).map { String(cString: $0) } ?? ""
-            traceHandler(.profile(
-                statement: TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments),
-                duration: TimeInterval(nanoseconds) / 1e9))
+            traceHandler(
+                .profile(
+                    statement: TraceEvent.Statement(
+                        sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments),
+                    duration: TimeInterval(nanoseconds) / 1e9))
         default:
             break
         }

@@ -59,8 +59,8 @@ public final class Database {
     /// `readStarts` is this connection's part in its pool's ``ReadTransactionStarts``.
     init(
         path: String, description: String, configuration: Configuration, readonly: Bool? = nil,
-        readStarts: ReadStartsRole? = nil) throws
-    {
+        readStarts: ReadStartsRole? = nil
+    ) throws {
         self.path = path
         if case .counts(let starts) = readStarts { readStartsToCount = starts } else { readStartsToCount = nil }
         if case .waitsFor = readStarts { waitsForOwnReaders = true } else { waitsForOwnReaders = false }
@@ -181,7 +181,8 @@ public final class Database {
         if isClosed { throw DatabaseError.misuse("Connection is closed: \(description)") }
         if !AccessChain.holds(self) { throw usedOutsideOfAccess() }
         if observation.forbidsAccess {
-            fatalError("""
+            fatalError(
+                """
                 The database connection was used from databaseDidChange(with:), databaseDidChange(), \
                 databaseWillChange(with:) or databaseWillCommit(): these callbacks must not use it. \
                 Do the work in databaseDidCommit(_:), which may use the connection.
@@ -191,7 +192,8 @@ public final class Database {
 
     @inline(never)
     private func usedOutsideOfAccess() -> DatabaseError {
-        DatabaseError.misuse("""
+        DatabaseError.misuse(
+            """
             The connection \(description) was used outside of a database access: a statement, \
             cursor or row was kept after the closure that made it returned. Use them only \
             inside the closure of dbQueue.read/write or dbPool.read/write that gave you its db.
@@ -282,8 +284,9 @@ public final class Database {
                 guard code == SQLITE_OK else {
                     // The error names the statement that failed, not the whole string.
                     let failingSQL = Self.firstStatementText(from: current, to: end)
-                    throw DatabaseError(connection: sqliteConnection, code: code, sql: failingSQL, arguments: arguments,
-                                        publicStatementArguments: configuration.publicStatementArguments)
+                    throw DatabaseError(
+                        connection: sqliteConnection, code: code, sql: failingSQL, arguments: arguments,
+                        publicStatementArguments: configuration.publicStatementArguments)
                 }
                 guard let sqliteStatement else { break }  // only white space or comments remain
                 let statement = Statement(
@@ -412,7 +415,7 @@ public final class Database {
                     sqlite3_finalize(sqliteStatement)
                     throw DatabaseError.misuse(
                         "Multiple statements found. To execute multiple statements, "
-                        + "use Database.execute(sql:) instead.", sql: sql)
+                            + "use Database.execute(sql:) instead.", sql: sql)
                 }
             }
             return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql, report: report)
@@ -526,4 +529,3 @@ public final class Database {
         observation.hook?.statementWasRecompiled(statement)
     }
 }
-

@@ -55,8 +55,8 @@ extension DatabaseFunction {
     /// let mySum = DatabaseFunction("mySum", argumentCount: 1, aggregate: MySum.self)
     /// ```
     public convenience init<Aggregate: DatabaseAggregate>(
-        _ name: String, argumentCount: Int? = nil, pure: Bool = false, aggregate: Aggregate.Type)
-    {
+        _ name: String, argumentCount: Int? = nil, pure: Bool = false, aggregate: Aggregate.Type
+    ) {
         self.init(name: name, argumentCount: argumentCount, pure: pure, kind: .aggregate { Aggregate() })
     }
 
@@ -121,7 +121,7 @@ final class _AggregateContextBox {
         let aggregate: any DatabaseAggregate
         // N = 0: an aggregation of no rows allocates nothing.
         if let raw = sqlite3_aggregate_context(context, 0),
-           let stored = raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee
+            let stored = raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee
         {
             raw.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee = nil
             var box = _CallbackContext<_AggregateContextBox>.takeRetained(stored)

@@ -44,7 +44,9 @@ public final class DatabaseCollation: Hashable, Sendable {
     /// `String.caseInsensitiveCompare`.
     public static let caseInsensitiveCompare = DatabaseCollation("caseInsensitiveCompare") { $0.caseInsensitiveCompare($1) }
     /// `String.localizedCaseInsensitiveCompare`.
-    public static let localizedCaseInsensitiveCompare = DatabaseCollation("localizedCaseInsensitiveCompare") { $0.localizedCaseInsensitiveCompare($1) }
+    public static let localizedCaseInsensitiveCompare = DatabaseCollation("localizedCaseInsensitiveCompare") {
+        $0.localizedCaseInsensitiveCompare($1)
+    }
     /// `String.localizedCompare`.
     public static let localizedCompare = DatabaseCollation("localizedCompare") { $0.localizedCompare($1) }
     /// `String.localizedStandardCompare`, the order of file names in the Finder.

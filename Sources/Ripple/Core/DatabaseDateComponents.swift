@@ -94,7 +94,8 @@ extension DatabaseDateComponents: DatabaseValueConvertible {
         let components = dateComponents
         var text = ""
         if format.hasDate {
-            text = Self.zeroPadded(components.year ?? 0, 4)
+            text =
+                Self.zeroPadded(components.year ?? 0, 4)
                 + "-" + Self.zeroPadded(components.month ?? 1, 2)
                 + "-" + Self.zeroPadded(components.day ?? 1, 2)
         }
@@ -133,7 +134,7 @@ extension DatabaseDateComponents: StatementColumnConvertible {
         }
         // The byte count is asked after the bytes, as SQLite requires.
         guard let start,
-              let parsed = DateComponentsParser.parse(
+            let parsed = DateComponentsParser.parse(
                 UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value))))
         else { return nil }
         self = parsed
@@ -223,8 +224,8 @@ private struct DateComponentsParser {
     /// `YYYY-MM-DD`, then maybe a space or `T` and a time.
     private mutating func dateAndTime() -> Format? {
         guard let year = number(digits: 4), skip("-"),
-              let month = number(digits: 2), skip("-"),
-              let day = number(digits: 2)
+            let month = number(digits: 2), skip("-"),
+            let day = number(digits: 2)
         else { return nil }
         result.year = year
         result.month = month
@@ -269,7 +270,7 @@ private struct DateComponentsParser {
             return true
         }
         guard let hours = number(digits: 2), skip(":"), let minutes = number(digits: 2),
-              let timeZone = TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
+            let timeZone = TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
         else { return false }
         result.timeZone = timeZone
         return true

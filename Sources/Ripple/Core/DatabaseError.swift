@@ -47,8 +47,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         message: String? = nil,
         sql: String? = nil,
         arguments: StatementArguments? = nil,
-        publicStatementArguments: Bool = false)
-    {
+        publicStatementArguments: Bool = false
+    ) {
         self.publicStatementArguments = publicStatementArguments
         self.extendedResultCode = resultCode
         self.message = message
@@ -115,9 +115,12 @@ extension DatabaseError {
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
         // The connection's last code can lag behind (e.g. after an OOM); keep the family right.
         let resultCode = (extended & 0xFF) == (code & 0xFF) ? extended : code
-        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
-        self.init(resultCode: ResultCode(rawValue: resultCode), message: message, sql: sql, arguments: arguments, publicStatementArguments: publicStatementArguments)
+        self.init(
+            resultCode: ResultCode(rawValue: resultCode), message: message, sql: sql, arguments: arguments,
+            publicStatementArguments: publicStatementArguments)
     }
 
     /// An error about a misused API (closed connection, bad arguments).

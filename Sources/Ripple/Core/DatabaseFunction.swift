@@ -44,8 +44,8 @@ public final class DatabaseFunction: Hashable, Sendable {
     /// A function named `name`; `argumentCount` nil accepts any number of arguments.
     public convenience init(
         _ name: String, argumentCount: Int? = nil, pure: Bool = false,
-        function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?)
-    {
+        function: @escaping @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?
+    ) {
         self.init(name: name, argumentCount: argumentCount, pure: pure, kind: .function(function))
     }
 

@@ -81,7 +81,9 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
 
     /// Some columns of a table (an empty set: the table's rows, no column).
     public init(table: String, columns: Set<String>, rowIDs: Set<Int64>? = nil) {
-        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: rowIDs.map(RowIDSet.init)))]
+        tables = [
+            TableEntry(key: table.lowercased(), region: TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: rowIDs.map(RowIDSet.init)))
+        ]
     }
 
     /// Some rows of a table, all columns.
@@ -123,8 +125,8 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     private static func walk(
         _ mine: [TableEntry], _ theirs: [TableEntry],
         both: (TableEntry, TableEntry) -> Void,
-        single: (TableEntry) -> Void)
-    {
+        single: (TableEntry) -> Void
+    ) {
         var i = 0
         var j = 0
         while i < mine.count, j < theirs.count {
@@ -150,18 +152,21 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     private static func merge(
         _ mine: [TableEntry], _ theirs: [TableEntry],
         keepingSingles: Bool,
-        _ combine: (TableRegion, TableRegion) -> TableRegion?) -> [TableEntry]
-    {
+        _ combine: (TableRegion, TableRegion) -> TableRegion?
+    ) -> [TableEntry] {
         var result: [TableEntry] = []
         // (Exactly the capacity needed: regions are kept by every observation.)
         var capacity = 0
         walk(mine, theirs, both: { _, _ in capacity += 1 }, single: { _ in if keepingSingles { capacity += 1 } })
         result.reserveCapacity(capacity)
-        walk(mine, theirs, both: { a, b in
-            if let region = combine(a.region, b.region) { result.append(TableEntry(key: a.key, region: region)) }
-        }, single: { table in
-            if keepingSingles { result.append(table) }
-        })
+        walk(
+            mine, theirs,
+            both: { a, b in
+                if let region = combine(a.region, b.region) { result.append(TableEntry(key: a.key, region: region)) }
+            },
+            single: { table in
+                if keepingSingles { result.append(table) }
+            })
         return result
     }
 

@@ -46,7 +46,10 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads an SQLite value (a column, a function argument, a pre-update value).
     init(sqliteValue: OpaquePointer?) {
-        guard let value = sqliteValue else { storage = .null; return }
+        guard let value = sqliteValue else {
+            storage = .null
+            return
+        }
         switch sqlite3_value_type(value) {
         case SQLITE_NULL:
             storage = .null
@@ -65,7 +68,9 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
             }
         default:
             let count = Int(sqlite3_value_bytes(value))
-            if count == 0 { storage = .blob(Data()) } else {
+            if count == 0 {
+                storage = .blob(Data())
+            } else {
                 storage = .blob(Data(bytes: sqlite3_value_blob(value), count: count))
             }
         }
@@ -89,18 +94,23 @@ public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
         case .null:
             hasher.combine(0)
         case .int64(let int):
-            hasher.combine(1); hasher.combine(int)
+            hasher.combine(1)
+            hasher.combine(int)
         case .double(let double):
             // Equal to an integer: hash as that integer, so that == and hash agree.
             if let int = Int64(exactly: double) {
-                hasher.combine(1); hasher.combine(int)
+                hasher.combine(1)
+                hasher.combine(int)
             } else {
-                hasher.combine(2); hasher.combine(double)
+                hasher.combine(2)
+                hasher.combine(double)
             }
         case .string(let string):
-            hasher.combine(3); hasher.combine(string)
+            hasher.combine(3)
+            hasher.combine(string)
         case .blob(let data):
-            hasher.combine(4); hasher.combine(data)
+            hasher.combine(4)
+            hasher.combine(data)
         }
     }
 

@@ -5,7 +5,8 @@
 
 extension Row {
     /// A cursor over the rows of `statement`. Each row is only valid until the next step.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RowCursor
+    {
         try RowCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
@@ -35,22 +36,30 @@ extension Row {
     }
 
     /// A cursor over the rows of `sql`.
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> RowCursor {
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
+    ) throws -> RowCursor {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All rows of `sql`.
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Row] {
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> [Row]
+    {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The distinct rows of `sql`.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Row> {
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Set<Row>
+    {
         try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first row of `sql`, or nil.
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Row? {
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Row?
+    {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
@@ -64,7 +73,9 @@ func firstFlattened<C: Cursor<T?>, T>(_ cursor: C) throws -> T? {
 
 extension DatabaseValueConvertible {
     /// A cursor over the values of the first column of `statement`.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self> {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws
+        -> DatabaseValueCursor<Self>
+    {
         try DatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
@@ -91,17 +102,23 @@ extension DatabaseValueConvertible {
     }
 
     /// A cursor over the values of the first column of `sql`.
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> DatabaseValueCursor<Self> {
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
+    ) throws -> DatabaseValueCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All values of the first column of `sql`.
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Self] {
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> [Self]
+    {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first value of `sql`: nil when there is no row or the value is NULL.
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Self? {
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Self?
+    {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
@@ -113,7 +130,9 @@ extension DatabaseValueConvertible where Self: Hashable {
     }
 
     /// The distinct values of the first column of `sql`.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Set<Self>
+    {
         try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
@@ -121,7 +140,9 @@ extension DatabaseValueConvertible where Self: Hashable {
 extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// A cursor over the values of the first column of `statement`, read in place.
     @inlinable
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self> {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws
+        -> FastDatabaseValueCursor<Self>
+    {
         try FastDatabaseValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
@@ -139,19 +160,25 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
 
     /// A cursor over the values of the first column of `sql`, read in place.
     @inlinable
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> FastDatabaseValueCursor<Self> {
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
+    ) throws -> FastDatabaseValueCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All values of the first column of `sql`.
     @inlinable
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Self] {
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> [Self]
+    {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first value of `sql`: nil when there is no row or the value is NULL.
     @inlinable
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Self? {
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Self?
+    {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
@@ -163,14 +190,18 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible & Hash
     }
 
     /// The distinct values of the first column of `sql`.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Set<Self>
+    {
         try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }
 
 extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConvertible {
     /// A cursor over the values of the first column of `statement`, nil for NULL.
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> FastOptionalValueCursor<Wrapped> {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws
+        -> FastOptionalValueCursor<Wrapped>
+    {
         try FastOptionalValueCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
@@ -180,12 +211,16 @@ extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConv
     }
 
     /// A cursor over the values of the first column of `sql`, nil for NULL.
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> FastOptionalValueCursor<Wrapped> {
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
+    ) throws -> FastOptionalValueCursor<Wrapped> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All values of the first column of `sql`, nil for NULL.
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Wrapped?] {
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> [Wrapped?]
+    {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 }

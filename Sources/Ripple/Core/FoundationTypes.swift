@@ -96,14 +96,14 @@ enum DateText {
     static func parse(_ string: String) -> Date? {
         var scanner = Scanner(Array(string.utf8))
         guard let year = scanner.digits(4), scanner.skip(UInt8(ascii: "-")),
-              let month = scanner.digits(2), scanner.skip(UInt8(ascii: "-")),
-              let day = scanner.digits(2),
-              (1...12).contains(month), (1...31).contains(day)
+            let month = scanner.digits(2), scanner.skip(UInt8(ascii: "-")),
+            let day = scanner.digits(2),
+            (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         var seconds = Double(days(fromCivil: year, month, day)) * 86_400
         if scanner.skip(UInt8(ascii: " ")) || scanner.skip(UInt8(ascii: "T")) {
             guard let hour = scanner.digits(2), scanner.skip(UInt8(ascii: ":")),
-                  let minute = scanner.digits(2), hour < 24, minute < 60
+                let minute = scanner.digits(2), hour < 24, minute < 60
             else { return nil }
             seconds += Double(hour * 3600 + minute * 60)
             if scanner.skip(UInt8(ascii: ":")) {

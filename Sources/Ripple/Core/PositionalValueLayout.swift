@@ -33,8 +33,8 @@ struct PositionalValueLayout: Sendable {
     /// The layout, when the check passes on this platform.
     static let verified: PositionalValueLayout? = {
         guard MemoryLayout<Element>.size == MemoryLayout<any DatabaseValueConvertible>.size,
-              stride == MemoryLayout<any DatabaseValueConvertible>.stride,
-              MemoryLayout<Element>.size >= metadataOffset + MemoryLayout<UInt>.size
+            stride == MemoryLayout<any DatabaseValueConvertible>.stride,
+            MemoryLayout<Element>.size >= metadataOffset + MemoryLayout<UInt>.size
         else { return nil }
         let layout = PositionalValueLayout(
             int: metadata(of: Int.self), int64: metadata(of: Int64.self),

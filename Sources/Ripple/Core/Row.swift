@@ -1,5 +1,5 @@
-import CSQLite
 import CRippleSupport
+import CSQLite
 
 /// A database row: column names and their values.
 ///
@@ -124,7 +124,8 @@ public final class Row: @unchecked Sendable {
 
     @usableFromInline @inline(never)
     static func rowUsedOutsideOfAccess() -> Never {
-        fatalError("""
+        fatalError(
+            """
             A row of a cursor was read outside of the database access that runs the cursor. \
             Read it inside the closure of dbQueue.read/write (or dbPool's), or keep a copy: \
             row.copy(), or Row.fetchAll, which returns copies.
@@ -413,8 +414,8 @@ public final class Row: @unchecked Sendable {
     /// The value at `index`, converted to `type`; the fast path.
     @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value
-    {
+        _ type: Value.Type = Value.self, atIndex index: Int
+    ) throws -> Value {
         if let statementRow {
             statementRow.checkAccess()
             return try decode(Value.self, atIndex: index, in: statementRow)
@@ -425,8 +426,8 @@ public final class Row: @unchecked Sendable {
     /// `decode(_:atIndex:)` for a statement row, once its access is checked.
     @inlinable @inline(__always)
     func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type, atIndex index: Int, in statementRow: StatementRowHandle) throws -> Value
-    {
+        _ type: Value.Type, atIndex index: Int, in statementRow: StatementRowHandle
+    ) throws -> Value {
         let column = StatementRowHandle.columnIndex(index, count: count)
         if let value = Value(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
         throw statementDecodingError(Value.self, index: column)
@@ -435,8 +436,8 @@ public final class Row: @unchecked Sendable {
     /// The value at `index`, nil when NULL; the fast path.
     @inlinable @inline(__always)
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type = Value.self, atIndex index: Int) throws -> Value?
-    {
+        _ type: Value.Type = Value.self, atIndex index: Int
+    ) throws -> Value? {
         if let statementRow {
             statementRow.checkAccess()
             return try decodeIfPresent(Value.self, atIndex: index, in: statementRow)
@@ -447,8 +448,8 @@ public final class Row: @unchecked Sendable {
     /// `decodeIfPresent(_:atIndex:)` for a statement row, once its access is checked.
     @inlinable @inline(__always)
     func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type, atIndex index: Int, in statementRow: StatementRowHandle) throws -> Value?
-    {
+        _ type: Value.Type, atIndex index: Int, in statementRow: StatementRowHandle
+    ) throws -> Value? {
         let column = StatementRowHandle.columnIndex(index, count: count)
         let sqliteStatement = statementRow.sqliteStatement
         if let value = Value(sqliteStatement: sqliteStatement, index: column) { return value }
@@ -502,8 +503,8 @@ public final class Row: @unchecked Sendable {
     /// The value of column `name`, converted to `type`; the fast path.
     @inlinable @inline(__always)
     public func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type = Value.self, forColumn name: String) throws -> Value
-    {
+        _ type: Value.Type = Value.self, forColumn name: String
+    ) throws -> Value {
         if let statementRow {
             statementRow.checkAccess()
             guard let index = indexInAccess(forColumn: name) else { throw missingColumn(name) }
@@ -516,8 +517,8 @@ public final class Row: @unchecked Sendable {
     /// The value of column `name`, nil when NULL or when there is no such column.
     @inlinable
     public func decodeIfPresent<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: Value.Type = Value.self, forColumn name: String) throws -> Value?
-    {
+        _ type: Value.Type = Value.self, forColumn name: String
+    ) throws -> Value? {
         if let statementRow {
             statementRow.checkAccess()
             guard let index = indexInAccess(forColumn: name) else { return nil }
@@ -557,45 +558,5 @@ extension DatabaseValue {
         case .string(let string): return string
         case .blob(let data): return data
         }
-    }
-}
-
-extension Row: Equatable, Hashable {
-    /// Rows are equal when they have the same column names and values, in the same order,
-    /// and, for rows of associations, the same scopes and prefetched rows (as in GRDB).
-    public static func == (lhs: Row, rhs: Row) -> Bool {
-        if lhs === rhs { return true }
-        guard lhs.columnNames == rhs.columnNames && lhs.databaseValues == rhs.databaseValues else { return false }
-        // Rows of associations also compare their scopes and prefetched rows, as GRDB's do.
-        guard lhs.scopes.names == rhs.scopes.names else { return false }
-        for (name, scope) in lhs.scopes where rhs.scopes[name] != scope { return false }
-        return lhs.prefetchedRowsStorage == rhs.prefetchedRowsStorage
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(columnNames)
-        hasher.combine(databaseValues)
-    }
-}
-
-extension Row: CustomStringConvertible {
-    /// `[id:1 name:"Arthur" score:NULL]`
-    public var description: String {
-        "[" + zip(columnNames, databaseValues).map { "\($0):\($1)" }.joined(separator: " ") + "]"
-    }
-}
-
-extension Row: ExpressibleByDictionaryLiteral {
-    /// A row built from a literal, columns in the literal's order:
-    /// `let row: Row = ["id": 1, "name": "Arthur"]`.
-    public convenience init(dictionaryLiteral elements: (String, (any DatabaseValueConvertible)?)...) {
-        self.init(elements)
-    }
-}
-
-extension Row: Sequence {
-    /// Iterates `(columnName, value)` pairs in column order.
-    public func makeIterator() -> IndexingIterator<[(String, DatabaseValue)]> {
-        Array(zip(columnNames, databaseValues)).makeIterator()
     }
 }

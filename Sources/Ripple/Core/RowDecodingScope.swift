@@ -53,7 +53,8 @@ enum RowDecodingScope {
     static func valueAfterFailure<Value: DatabaseValueConvertible>(_ error: any Error, _ type: Value.Type) -> Value {
         let description = (error as? DatabaseError)?.message ?? "\(error)"
         guard let databaseError = error as? DatabaseError, isActive else {
-            fatalError("""
+            fatalError(
+                """
                 \(description). A row subscript cannot throw: use \
                 `try row.decode(\(Value.self).self, forColumn:)` (or `atIndex:`) to get an error, \
                 or fetch the record (`try Record.fetchAll(db, ...)`), which throws it.
@@ -61,7 +62,8 @@ enum RowDecodingScope {
         }
         _RowDecodingFailureSlot.record(databaseError, depth: ripple_row_decoding_current_depth())
         guard let placeholder = placeholder(Value.self) else {
-            fatalError("""
+            fatalError(
+                """
                 \(description). \(Value.self) has no value to stand in while the fetch fails: \
                 read it with `try row.decode(\(Value.self).self, forColumn:)` in `init(row:)`.
                 """)

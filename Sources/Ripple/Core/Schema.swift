@@ -115,7 +115,8 @@ extension Database {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "database view \(table) has no primary key")
             }
             guard let columns = try source.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: table, schemaID: schemaID(schemaName))) else {
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "view \(table) has no primary key: the schema source of the configuration tells none")
+                throw DatabaseError(
+                    resultCode: .SQLITE_ERROR, message: "view \(table) has no primary key: the schema source of the configuration tells none")
             }
             let info = PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isWithoutRowID: false)
             schemaCache.primaryKeys[key] = info
@@ -133,7 +134,8 @@ extension Database {
         }
         pkColumns.sort { $0.position < $1.position }
         let listPrefix = (schemaName ?? "main").quotedDatabaseIdentifier + "."
-        let isWithoutRowID = try Row.fetchOne(self, sql: "PRAGMA \(listPrefix)table_list(\(table.sqlStringLiteral))")
+        let isWithoutRowID =
+            try Row.fetchOne(self, sql: "PRAGMA \(listPrefix)table_list(\(table.sqlStringLiteral))")
             .map { try $0.decode(Bool.self, forColumn: "wr") } ?? false
         let info: PrimaryKeyInfo
         if pkColumns.isEmpty {

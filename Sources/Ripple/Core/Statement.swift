@@ -241,8 +241,9 @@ public final class Statement {
     }
 
     func bindingError(_ code: CInt, _ arguments: StatementArguments) -> DatabaseError {
-        DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments,
-                      publicStatementArguments: database.configuration.publicStatementArguments)
+        DatabaseError(
+            connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments,
+            publicStatementArguments: database.configuration.publicStatementArguments)
     }
 
     /// The error for arguments whose positional values are not all used.
@@ -284,7 +285,8 @@ public final class Statement {
         database.authorizer.steppingStatement = sqliteStatement
         // A first step may begin a read transaction: counted on a pool's reader (see
         // ``ReadTransactionStarts``). Later steps are not asked.
-        var code = isFirstStep
+        var code =
+            isFirstStep
             ? database.countingReadStart { sqlite3_step(sqliteStatement) }
             : sqlite3_step(sqliteStatement)
         if code == SQLITE_BUSY && database.waitsForOwnReaders {
@@ -296,8 +298,9 @@ public final class Statement {
         }
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
-        let error = DatabaseError(connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments,
-                                  publicStatementArguments: database.configuration.publicStatementArguments)
+        let error = DatabaseError(
+            connection: database.sqliteConnection, code: code, sql: sql, arguments: arguments,
+            publicStatementArguments: database.configuration.publicStatementArguments)
         reset()
         throw error
     }

@@ -27,8 +27,9 @@ enum _CallbackContext<Object: AnyObject> {
     static func object(_ pointer: UnsafeRawPointer?) -> Object {
         guard let pointer else { preconditionFailure("a C callback ran without its context") }
         #if DEBUG
-        assert(_CallbackContextRegistry.unretained.withLock { $0.contains(UnsafeMutableRawPointer(mutating: pointer)) },
-               "a C callback ran after its context was revoked")
+        assert(
+            _CallbackContextRegistry.unretained.withLock { $0.contains(UnsafeMutableRawPointer(mutating: pointer)) },
+            "a C callback ran after its context was revoked")
         #endif
         return reference(pointer).takeUnretainedValue()
     }
@@ -55,8 +56,9 @@ enum _CallbackContext<Object: AnyObject> {
     /// The object of a retained context, which still holds its reference.
     static func retainedObject(_ pointer: UnsafeRawPointer) -> Object {
         #if DEBUG
-        assert(_CallbackContextRegistry.retained.withLock { $0[UnsafeMutableRawPointer(mutating: pointer)] != nil },
-               "a retained context was used after its reference was given back")
+        assert(
+            _CallbackContextRegistry.retained.withLock { $0[UnsafeMutableRawPointer(mutating: pointer)] != nil },
+            "a retained context was used after its reference was given back")
         #endif
         return reference(pointer).takeUnretainedValue()
     }

@@ -19,8 +19,8 @@ extension Database {
     public func dumpSQL(
         _ sql: SQL,
         format: some DumpFormat = .debug(),
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         var stream = DumpStream(stream)
         try forEachStatement(sql: sql.sql, arguments: sql.arguments) { statement in
             try dumpRows(of: statement, arguments: nil, format: format, to: &stream)
@@ -44,8 +44,8 @@ extension Database {
     public func dumpRequest(
         _ request: some FetchRequest,
         format: some DumpFormat = .debug(),
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         var stream = DumpStream(stream)
         let prepared = try request.makePreparedRequest(self, forSingleResult: false)
         try dumpRows(of: prepared.statement, arguments: prepared.arguments, format: format, to: &stream)
@@ -82,8 +82,8 @@ extension Database {
         format: some DumpFormat = .debug(),
         tableHeader: DumpTableHeaderOptions = .automatic,
         stableOrder: Bool = false,
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         var stream = DumpStream(stream)
         try inDumpTransaction {
             try dumpTables(tables, format: format, tableHeader: tableHeader, stableOrder: stableOrder, to: &stream)
@@ -113,8 +113,8 @@ extension Database {
     ///   - stream: Where to print; the standard output by default.
     public func dumpContent(
         format: some DumpFormat = .debug(),
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         var stream = DumpStream(stream)
         try inDumpTransaction {
             try dumpSchema(to: &stream)
@@ -177,8 +177,8 @@ extension Database {
         of statement: Statement,
         arguments: StatementArguments?,
         format: some DumpFormat,
-        to stream: inout DumpStream) throws
-    {
+        to stream: inout DumpStream
+    ) throws {
         var format = format
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
         while try cursor.next() != nil {
@@ -192,8 +192,8 @@ extension Database {
         format: some DumpFormat,
         tableHeader: DumpTableHeaderOptions,
         stableOrder: Bool,
-        to stream: inout DumpStream) throws
-    {
+        to stream: inout DumpStream
+    ) throws {
         let printsNames = tableHeader == .always || tables.count > 1
         for (index, table) in tables.enumerated() {
             if index > 0 { stream.write("\n") }
@@ -220,11 +220,13 @@ extension Database {
         stream.writeLine("sqlite_master")
         // Grouped by table, each group with the table first, then its indexes, then
         // the others (triggers, then views) by type and name.
-        let objects = try Row.fetchAll(self, sql: """
-            SELECT sql, name, tbl_name FROM sqlite_master
-            WHERE sql IS NOT NULL
-            ORDER BY tbl_name COLLATE NOCASE, type <> 'table', type <> 'index', type, name COLLATE NOCASE, sql
-            """)
+        let objects = try Row.fetchAll(
+            self,
+            sql: """
+                SELECT sql, name, tbl_name FROM sqlite_master
+                WHERE sql IS NOT NULL
+                ORDER BY tbl_name COLLATE NOCASE, type <> 'table', type <> 'index', type, name COLLATE NOCASE, sql
+                """)
         let hidden = try DumpedSchemaObjects(self)
         for object in objects where !hidden.hides(name: try object.decode(atIndex: 1), table: try object.decode(atIndex: 2)) {
             stream.writeLine(try object.decode(String.self, atIndex: 0) + ";")

@@ -16,8 +16,8 @@ extension DatabaseReader {
     public func dumpSQL(
         _ sql: SQL,
         format: some DumpFormat = .debug(),
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         try read { db in try db.dumpSQL(sql, format: format, to: stream) }
     }
 
@@ -36,8 +36,8 @@ extension DatabaseReader {
     public func dumpRequest(
         _ request: some FetchRequest,
         format: some DumpFormat = .debug(),
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         try read { db in try db.dumpRequest(request, format: format, to: stream) }
     }
 
@@ -68,8 +68,8 @@ extension DatabaseReader {
         format: some DumpFormat = .debug(),
         tableHeader: DumpTableHeaderOptions = .automatic,
         stableOrder: Bool = false,
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         try read { db in
             try db.dumpTables(tables, format: format, tableHeader: tableHeader, stableOrder: stableOrder, to: stream)
         }
@@ -94,8 +94,8 @@ extension DatabaseReader {
     ///   - stream: Where to print; the standard output by default.
     public func dumpContent(
         format: some DumpFormat = .debug(),
-        to stream: (any TextOutputStream)? = nil) throws
-    {
+        to stream: (any TextOutputStream)? = nil
+    ) throws {
         try read { db in try db.dumpContent(format: format, to: stream) }
     }
 

@@ -55,10 +55,11 @@ extension DebugDumpFormat: DumpFormat {
         let bytes = [UInt8](data)
         if let text = bytes.withUnsafeBufferPointer(validatedString) { return text }
         if bytes.count == 16 { return UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }).uuidString }
-        return "X'" + bytes.map { byte in
-            let hex = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined() + "'"
+        return "X'"
+            + bytes.map { byte in
+                let hex = String(byte, radix: 16, uppercase: true)
+                return byte < 0x10 ? "0" + hex : hex
+            }.joined() + "'"
     }
 }
 

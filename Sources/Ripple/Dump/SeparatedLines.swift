@@ -12,8 +12,8 @@ struct SeparatedLines {
         separator: String,
         to stream: inout DumpStream,
         names: ([String]) throws -> [String],
-        values: ([DumpedValue]) throws -> [String]) rethrows
-    {
+        values: ([DumpedValue]) throws -> [String]
+    ) rethrows {
         if isFirstRow {
             isFirstRow = false
             if header {

@@ -22,7 +22,7 @@ public struct FTS3: Sendable {
     }
 
     /// Creates the FTS3 module.
-    public init() { }
+    public init() {}
 
     /// The tokens of `string`, as the tokenizer cuts them, in order:
     /// `try FTS3.tokenize("SQLite database")` is `["sqlite", "database"]`.
@@ -70,7 +70,7 @@ extension FTS3: VirtualTableModule {
     /// - parameter db: the connection that created the table.
     /// - parameter tableName: the name of the new table.
     /// - parameter definition: the table definition.
-    public func database(_ db: Database, didCreate tableName: String, using definition: FTS3TableDefinition) { }
+    public func database(_ db: Database, didCreate tableName: String, using definition: FTS3TableDefinition) {}
 }
 
 /// The definition of an FTS3 table, configured in the body of
@@ -81,7 +81,7 @@ public final class FTS3TableDefinition {
     /// The tokenizer (nil: SQLite's default, `simple`).
     public var tokenizer: FTS3TokenizerDescriptor?
 
-    init() { }
+    init() {}
 
     /// Appends a column.
     ///
@@ -93,4 +93,4 @@ public final class FTS3TableDefinition {
 
 // A mutable class, configured by one thread in the body of create(virtualTable:).
 @available(*, unavailable)
-extension FTS3TableDefinition: Sendable { }
+extension FTS3TableDefinition: Sendable {}

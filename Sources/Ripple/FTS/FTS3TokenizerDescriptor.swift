@@ -29,8 +29,8 @@ public struct FTS3TokenizerDescriptor: Sendable {
     public static func unicode61(
         diacritics: FTS3.Diacritics = .removeLegacy,
         separators: Set<Character> = [],
-        tokenCharacters: Set<Character> = []) -> FTS3TokenizerDescriptor
-    {
+        tokenCharacters: Set<Character> = []
+    ) -> FTS3TokenizerDescriptor {
         var arguments: [String] = []
         switch diacritics {
         case .removeLegacy: break

@@ -10,7 +10,7 @@
 /// See <https://www.sqlite.org/fts3.html>.
 public struct FTS4: Sendable {
     /// Creates the FTS4 module.
-    public init() { }
+    public init() {}
 }
 
 extension FTS4: VirtualTableModule {
@@ -61,7 +61,9 @@ extension FTS4: VirtualTableModule {
         guard let contentTable = definition.synchronizedTable else { return }
         // https://www.sqlite.org/fts3.html#_external_content_fts4_tables_
         // SQLite cannot rebuild the index of a temporary external content table.
-        precondition(!definition.configuration.temporary, "Temporary external content FTS4 tables are not supported: remove the .temporary option, or synchronize(withTable:).")
+        precondition(
+            !definition.configuration.temporary,
+            "Temporary external content FTS4 tables are not supported: remove the .temporary option, or synchronize(withTable:).")
         let rowID = try db.visibleRowIDColumn(contentTable) ?? Column.rowID.name
         let columns = definition.columns.map(\.name)
         let fts = tableName.quotedDatabaseIdentifier
@@ -69,18 +71,26 @@ extension FTS4: VirtualTableModule {
         let newValues = ([rowID] + columns).map { "new." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         let oldRowID = "old." + rowID.quotedDatabaseIdentifier
         let trigger = FTSSynchronizationTriggers(tableName: tableName, ifNotExists: definition.configuration.ifNotExists)
-        try trigger.create("bu", "BEFORE UPDATE", on: contentTable, body: [
-            "DELETE FROM \(fts) WHERE docid=\(oldRowID)",
-        ], in: db)
-        try trigger.create("bd", "BEFORE DELETE", on: contentTable, body: [
-            "DELETE FROM \(fts) WHERE docid=\(oldRowID)",
-        ], in: db)
-        try trigger.create("au", "AFTER UPDATE", on: contentTable, body: [
-            "INSERT INTO \(fts)(\(ftsColumns)) VALUES(\(newValues))",
-        ], in: db)
-        try trigger.create("ai", "AFTER INSERT", on: contentTable, body: [
-            "INSERT INTO \(fts)(\(ftsColumns)) VALUES(\(newValues))",
-        ], in: db)
+        try trigger.create(
+            "bu", "BEFORE UPDATE", on: contentTable,
+            body: [
+                "DELETE FROM \(fts) WHERE docid=\(oldRowID)"
+            ], in: db)
+        try trigger.create(
+            "bd", "BEFORE DELETE", on: contentTable,
+            body: [
+                "DELETE FROM \(fts) WHERE docid=\(oldRowID)"
+            ], in: db)
+        try trigger.create(
+            "au", "AFTER UPDATE", on: contentTable,
+            body: [
+                "INSERT INTO \(fts)(\(ftsColumns)) VALUES(\(newValues))"
+            ], in: db)
+        try trigger.create(
+            "ai", "AFTER INSERT", on: contentTable,
+            body: [
+                "INSERT INTO \(fts)(\(ftsColumns)) VALUES(\(newValues))"
+            ], in: db)
         try db.execute(sql: "INSERT INTO \(fts)(\(fts)) VALUES('rebuild')")
     }
 }
@@ -101,7 +111,10 @@ public final class FTS4TableDefinition {
     /// table). Setting it stops a synchronization set by `synchronize(withTable:)`.
     public var content: String? {
         get { synchronizedTable ?? rawContent }
-        set { synchronizedTable = nil; rawContent = newValue }
+        set {
+            synchronizedTable = nil
+            rawContent = newValue
+        }
     }
 
     /// The `compress` option: the SQL function that compresses content.
@@ -143,7 +156,7 @@ public final class FTS4TableDefinition {
 
 // A mutable class, configured by one thread in the body of create(virtualTable:).
 @available(*, unavailable)
-extension FTS4TableDefinition: Sendable { }
+extension FTS4TableDefinition: Sendable {}
 
 /// A column of an FTS4 table.
 public final class FTS4ColumnDefinition {
@@ -176,7 +189,7 @@ public final class FTS4ColumnDefinition {
 
 // A mutable class, configured by one thread in the body of create(virtualTable:).
 @available(*, unavailable)
-extension FTS4ColumnDefinition: Sendable { }
+extension FTS4ColumnDefinition: Sendable {}
 
 extension Database {
     /// Drops the triggers that `synchronize(withTable:)` of an FTS4 table created.

@@ -101,8 +101,8 @@ private final class FTS5RegisteredTokenizer: FTS5Tokenizer {
         tokenization: FTS5Tokenization,
         pText: UnsafePointer<CChar>?,
         nText: CInt,
-        tokenCallback: @escaping FTS5TokenCallback) -> CInt
-    {
+        tokenCallback: @escaping FTS5TokenCallback
+    ) -> CInt {
         guard let tokenize = module.xTokenize else { return SQLITE_ERROR }
         return tokenize(handle, context, tokenization.rawValue, pText, nText, tokenCallback)
     }

@@ -20,7 +20,7 @@ public struct FTS5: Sendable {
     }
 
     /// Creates the FTS5 module.
-    public init() { }
+    public init() {}
 
     /// The tokens of a query, for the initializers of ``FTS5Pattern``.
     static func tokenize(query string: String) throws -> [String] {
@@ -48,7 +48,9 @@ extension FTS5: VirtualTableModule {
     /// - parameter definition: the table definition.
     /// - parameter db: the connection that creates the table.
     public func moduleArguments(for definition: FTS5TableDefinition, in db: Database) throws -> [String] {
-        precondition(!definition.columns.isEmpty, "FTS5 virtual table requires at least one column: call t.column(_:) in the body of create(virtualTable:using:).")
+        precondition(
+            !definition.columns.isEmpty,
+            "FTS5 virtual table requires at least one column: call t.column(_:) in the body of create(virtualTable:using:).")
         var arguments = definition.columns.map { $0.isIndexed ? $0.name : "\($0.name) UNINDEXED" }
         if let tokenizer = definition.tokenizer {
             let components = tokenizer.components.map(\.sqlStringLiteral).joined(separator: " ")
@@ -81,7 +83,9 @@ extension FTS5: VirtualTableModule {
         guard let contentTable = definition.synchronizedTable else { return }
         // https://sqlite.org/fts5.html#external_content_tables
         // SQLite cannot rebuild the index of a temporary external content table.
-        precondition(!definition.configuration.temporary, "Temporary external content FTS5 tables are not supported: remove the .temporary option, or synchronize(withTable:).")
+        precondition(
+            !definition.configuration.temporary,
+            "Temporary external content FTS5 tables are not supported: remove the .temporary option, or synchronize(withTable:).")
         let rowID = try db.visibleRowIDColumn(contentTable) ?? Column.rowID.name
         let columns = definition.columns.map(\.name)
         let fts = tableName.quotedDatabaseIdentifier
@@ -89,16 +93,22 @@ extension FTS5: VirtualTableModule {
         let newValues = ([rowID] + columns).map { "new." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         let oldValues = ([rowID] + columns).map { "old." + $0.quotedDatabaseIdentifier }.joined(separator: ", ")
         let trigger = FTSSynchronizationTriggers(tableName: tableName, ifNotExists: definition.configuration.ifNotExists)
-        try trigger.create("ai", "AFTER INSERT", on: contentTable, body: [
-            "INSERT INTO \(fts)(\(ftsColumns)) VALUES (\(newValues))",
-        ], in: db)
-        try trigger.create("ad", "AFTER DELETE", on: contentTable, body: [
-            "INSERT INTO \(fts)(\(fts), \(ftsColumns)) VALUES('delete', \(oldValues))",
-        ], in: db)
-        try trigger.create("au", "AFTER UPDATE", on: contentTable, body: [
-            "INSERT INTO \(fts)(\(fts), \(ftsColumns)) VALUES('delete', \(oldValues))",
-            "INSERT INTO \(fts)(\(ftsColumns)) VALUES (\(newValues))",
-        ], in: db)
+        try trigger.create(
+            "ai", "AFTER INSERT", on: contentTable,
+            body: [
+                "INSERT INTO \(fts)(\(ftsColumns)) VALUES (\(newValues))"
+            ], in: db)
+        try trigger.create(
+            "ad", "AFTER DELETE", on: contentTable,
+            body: [
+                "INSERT INTO \(fts)(\(fts), \(ftsColumns)) VALUES('delete', \(oldValues))"
+            ], in: db)
+        try trigger.create(
+            "au", "AFTER UPDATE", on: contentTable,
+            body: [
+                "INSERT INTO \(fts)(\(fts), \(ftsColumns)) VALUES('delete', \(oldValues))",
+                "INSERT INTO \(fts)(\(ftsColumns)) VALUES (\(newValues))",
+            ], in: db)
         try db.execute(sql: "INSERT INTO \(fts)(\(fts)) VALUES('rebuild')")
     }
 }
@@ -120,14 +130,20 @@ public final class FTS5TableDefinition {
     /// table). Setting it stops a synchronization set by `synchronize(withTable:)`.
     public var content: String? {
         get { synchronizedTable ?? rawContent }
-        set { stopSynchronization(); rawContent = newValue }
+        set {
+            stopSynchronization()
+            rawContent = newValue
+        }
     }
 
     /// The `content_rowid` option: the rowid column of the content table. Setting it stops
     /// a synchronization set by `synchronize(withTable:)`.
     public var contentRowID: String? {
         get { synchronizedTable == nil ? rawContentRowID : nil }
-        set { stopSynchronization(); rawContentRowID = newValue }
+        set {
+            stopSynchronization()
+            rawContentRowID = newValue
+        }
     }
 
     /// The `prefix` option: the lengths of the prefix indexes.
@@ -175,7 +191,7 @@ public final class FTS5TableDefinition {
 
 // A mutable class, configured by one thread in the body of create(virtualTable:).
 @available(*, unavailable)
-extension FTS5TableDefinition: Sendable { }
+extension FTS5TableDefinition: Sendable {}
 
 /// A column of an FTS5 table.
 public final class FTS5ColumnDefinition {
@@ -198,7 +214,7 @@ public final class FTS5ColumnDefinition {
 
 // A mutable class, configured by one thread in the body of create(virtualTable:).
 @available(*, unavailable)
-extension FTS5ColumnDefinition: Sendable { }
+extension FTS5ColumnDefinition: Sendable {}
 
 extension Column {
     /// The hidden `rank` column of FTS5 tables: `Document.matching(pattern).order(Column.rank)`

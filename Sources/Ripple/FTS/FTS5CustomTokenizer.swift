@@ -74,9 +74,11 @@ private final class FTS5TokenizerRegistration {
         var module = fts5_tokenizer(xCreate: xCreate, xDelete: xDelete, xTokenize: xTokenize)
         // Released by FTS5 with xDestroy, also when the registration fails.
         let userData = _CallbackContext<AnyObject>.retained(registration)
-        let code = createTokenizer(api, Tokenizer.name, userData, &module, { userData in
-            if let userData { _CallbackContext<AnyObject>.release(userData) }
-        })
+        let code = createTokenizer(
+            api, Tokenizer.name, userData, &module,
+            { userData in
+                if let userData { _CallbackContext<AnyObject>.release(userData) }
+            })
         guard code == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "could not register the FTS5 tokenizer \(Tokenizer.name)")
         }
@@ -87,11 +89,11 @@ private func xCreate(
     _ userData: UnsafeMutableRawPointer?,
     _ azArg: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
     _ nArg: CInt,
-    _ ppOut: UnsafeMutablePointer<OpaquePointer?>?) -> CInt
-{
+    _ ppOut: UnsafeMutablePointer<OpaquePointer?>?
+) -> CInt {
     guard let userData, let ppOut,
-          let registration = _CallbackContext<AnyObject>.retainedObject(userData) as? FTS5TokenizerRegistration,
-          let db = registration.db
+        let registration = _CallbackContext<AnyObject>.retainedObject(userData) as? FTS5TokenizerRegistration,
+        let db = registration.db
     else { return SQLITE_ERROR }
     let arguments = (0..<Int(max(nArg, 0))).compactMap { azArg?[$0].map { String(cString: $0) } }
     do {
@@ -116,10 +118,10 @@ private func xTokenize(
     _ flags: CInt,
     _ pText: UnsafePointer<CChar>?,
     _ nText: CInt,
-    _ tokenCallback: FTS5TokenCallback?) -> CInt
-{
+    _ tokenCallback: FTS5TokenCallback?
+) -> CInt {
     guard let tokenizer, let tokenCallback,
-          let object = _CallbackContext<AnyObject>.retainedObject(UnsafeMutableRawPointer(tokenizer)) as? any FTS5Tokenizer
+        let object = _CallbackContext<AnyObject>.retainedObject(UnsafeMutableRawPointer(tokenizer)) as? any FTS5Tokenizer
     else { return SQLITE_ERROR }
     return object.tokenize(
         context: context, tokenization: FTS5Tokenization(rawValue: flags),

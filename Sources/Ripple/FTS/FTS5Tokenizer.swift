@@ -4,13 +4,15 @@ import Foundation
 /// The callback that receives the tokens of an FTS5 tokenizer: the context of the
 /// tokenization, the `FTS5_TOKEN_*` flags, the token bytes (UTF-8, not NUL-terminated)
 /// and their length, and the byte range of the token in the input text.
-public typealias FTS5TokenCallback = @convention(c) (
-    _ context: UnsafeMutableRawPointer?,
-    _ flags: CInt,
-    _ pToken: UnsafePointer<CChar>?,
-    _ nToken: CInt,
-    _ iStart: CInt,
-    _ iEnd: CInt) -> CInt
+public typealias FTS5TokenCallback =
+    @convention(c) (
+        _ context: UnsafeMutableRawPointer?,
+        _ flags: CInt,
+        _ pToken: UnsafePointer<CChar>?,
+        _ nToken: CInt,
+        _ iStart: CInt,
+        _ iEnd: CInt
+    ) -> CInt
 
 /// Why FTS5 tokenizes a text: a document to index, a query, a prefix query, or an
 /// auxiliary function.
@@ -68,7 +70,8 @@ public protocol FTS5Tokenizer: AnyObject {
         tokenization: FTS5Tokenization,
         pText: UnsafePointer<CChar>?,
         nText: CInt,
-        tokenCallback: @escaping FTS5TokenCallback) -> CInt
+        tokenCallback: @escaping FTS5TokenCallback
+    ) -> CInt
 }
 
 extension FTS5Tokenizer {

@@ -49,8 +49,8 @@ public struct FTS5TokenizerDescriptor: Sendable {
         diacritics: FTS5.Diacritics = .removeLegacy,
         categories: String = "",
         separators: Set<Character> = [],
-        tokenCharacters: Set<Character> = []) -> FTS5TokenizerDescriptor
-    {
+        tokenCharacters: Set<Character> = []
+    ) -> FTS5TokenizerDescriptor {
         var components = ["unicode61"]
         switch diacritics {
         case .removeLegacy: break

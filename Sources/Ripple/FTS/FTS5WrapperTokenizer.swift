@@ -59,40 +59,41 @@ extension FTS5WrapperTokenizer {
         tokenization: FTS5Tokenization,
         pText: UnsafePointer<CChar>?,
         nText: CInt,
-        tokenCallback: @escaping FTS5TokenCallback) -> CInt
-    {
+        tokenCallback: @escaping FTS5TokenCallback
+    ) -> CInt {
         var wrapperContext = FTS5WrapperContext(tokenizer: self, context: context, tokenization: tokenization, tokenCallback: tokenCallback)
         return withUnsafeMutablePointer(to: &wrapperContext) { wrapperContextPointer in
             wrappedTokenizer.tokenize(
                 context: wrapperContextPointer,
                 tokenization: tokenization,
                 pText: pText,
-                nText: nText) { wrapperContextPointer, flags, pToken, nToken, iStart, iEnd in
-                    guard let wrapperContextPointer else { return SQLITE_ERROR }
-                    guard let token = FTS5TokenText.string(pToken, nToken) else { return SQLITE_OK }
-                    let wrapper = wrapperContextPointer.assumingMemoryBound(to: FTS5WrapperContext.self).pointee
-                    do {
-                        try wrapper.tokenizer.accept(token: token, flags: FTS5TokenFlags(rawValue: flags), for: wrapper.tokenization) { token, flags in
-                            // An empty token says nothing to FTS5: skipped, as GRDB does.
-                            var bytes = Array(token.utf8)
-                            guard !bytes.isEmpty else { return }
-                            let code = bytes.withUnsafeMutableBytes { bytes in
-                                wrapper.tokenCallback(
-                                    wrapper.context, flags.rawValue,
-                                    bytes.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(bytes.count),
-                                    iStart, iEnd)
-                            }
-                            guard code == SQLITE_OK else {
-                                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "token callback failed")
-                            }
+                nText: nText
+            ) { wrapperContextPointer, flags, pToken, nToken, iStart, iEnd in
+                guard let wrapperContextPointer else { return SQLITE_ERROR }
+                guard let token = FTS5TokenText.string(pToken, nToken) else { return SQLITE_OK }
+                let wrapper = wrapperContextPointer.assumingMemoryBound(to: FTS5WrapperContext.self).pointee
+                do {
+                    try wrapper.tokenizer.accept(token: token, flags: FTS5TokenFlags(rawValue: flags), for: wrapper.tokenization) { token, flags in
+                        // An empty token says nothing to FTS5: skipped, as GRDB does.
+                        var bytes = Array(token.utf8)
+                        guard !bytes.isEmpty else { return }
+                        let code = bytes.withUnsafeMutableBytes { bytes in
+                            wrapper.tokenCallback(
+                                wrapper.context, flags.rawValue,
+                                bytes.baseAddress?.assumingMemoryBound(to: CChar.self), CInt(bytes.count),
+                                iStart, iEnd)
                         }
-                        return SQLITE_OK
-                    } catch let error as DatabaseError {
-                        return error.extendedResultCode.rawValue
-                    } catch {
-                        return SQLITE_ERROR
+                        guard code == SQLITE_OK else {
+                            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "token callback failed")
+                        }
                     }
+                    return SQLITE_OK
+                } catch let error as DatabaseError {
+                    return error.extendedResultCode.rawValue
+                } catch {
+                    return SQLITE_ERROR
                 }
+            }
         }
     }
 }

@@ -90,15 +90,16 @@ extension Database {
         virtualTable tableName: String,
         options: VirtualTableOptions = [],
         using module: Module,
-        _ body: ((Module.TableDefinition) throws -> Void)? = nil) throws
-    {
+        _ body: ((Module.TableDefinition) throws -> Void)? = nil
+    ) throws {
         let configuration = VirtualTableConfiguration(
             ifNotExists: options.contains(.ifNotExists),
             temporary: options.contains(.temporary))
         let definition = module.makeTableDefinition(configuration: configuration)
         try body?(definition)
         let arguments = try module.moduleArguments(for: definition, in: self)
-        let moduleSQL = arguments.isEmpty
+        let moduleSQL =
+            arguments.isEmpty
             ? module.moduleName
             : module.moduleName + "(" + arguments.joined(separator: ", ") + ")"
         let sql = Self.createVirtualTableSQL(tableName, options: options, module: moduleSQL)
@@ -132,8 +133,8 @@ extension Database {
         virtualTable tableName: String,
         ifNotExists: Bool = false,
         using module: Module,
-        _ body: ((Module.TableDefinition) throws -> Void)? = nil) throws
-    {
+        _ body: ((Module.TableDefinition) throws -> Void)? = nil
+    ) throws {
         try create(virtualTable: tableName, options: ifNotExists ? .ifNotExists : [], using: module, body)
     }
 

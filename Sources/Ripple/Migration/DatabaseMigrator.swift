@@ -66,14 +66,15 @@ public struct DatabaseMigrator: Sendable {
     public mutating func registerMigration(
         _ identifier: String,
         foreignKeyChecks: ForeignKeyChecks = .deferred,
-        migrate: @escaping @Sendable (Database) throws -> Void)
-    {
+        migrate: @escaping @Sendable (Database) throws -> Void
+    ) {
         guard !registered.contains(where: { $0.identifier == identifier }) else {
             fatalError("The migration \"\(identifier)\" is registered twice. Give each migration its own identifier.")
         }
-        registered.append(Migration(
-            identifier: identifier, foreignKeyChecks: foreignKeyChecks,
-            checksDeferredForeignKeys: defersForeignKeyChecks, migrate: migrate))
+        registered.append(
+            Migration(
+                identifier: identifier, foreignKeyChecks: foreignKeyChecks,
+                checksDeferredForeignKeys: defersForeignKeyChecks, migrate: migrate))
     }
 
     /// A migrator whose migrations registered from now on do not check foreign keys at the
@@ -124,7 +125,8 @@ public struct DatabaseMigrator: Sendable {
         }
         let applied = try appliedIdentifiers(db)
         if let beyond = registered[(targetIndex + 1)...].first(where: { applied.contains($0.identifier) }) {
-            fatalError("""
+            fatalError(
+                """
                 The database is already migrated beyond migration "\(target)" \
                 (migration "\(beyond.identifier)" was applied). Migrations only run forward.
                 """)
@@ -207,11 +209,14 @@ public struct DatabaseMigrator: Sendable {
 
     /// The definitions of the schema's objects, sorted.
     private static func schema(_ db: Database) throws -> [String] {
-        try Row.fetchAll(db, sql: """
-            SELECT type, name, tbl_name, sql FROM sqlite_master
-            WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND \(RippleTables.excludedFromSchemaSQL)
-            ORDER BY type, name
-            """).map { "\($0)" }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT type, name, tbl_name, sql FROM sqlite_master
+                WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND \(RippleTables.excludedFromSchemaSQL)
+                ORDER BY type, name
+                """
+        ).map { "\($0)" }
     }
 
     /// Drops every table, view, index and trigger.
@@ -220,11 +225,13 @@ public struct DatabaseMigrator: Sendable {
         if foreignKeysWereOn { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
         defer { if foreignKeysWereOn { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
         try db.inTransaction {
-            let objects = try Row.fetchAll(db, sql: """
-                SELECT type, name FROM sqlite_master
-                WHERE type IN ('view', 'table') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND \(RippleTables.excludedFromSchemaSQL)
-                ORDER BY type = 'table'
-                """)
+            let objects = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT type, name FROM sqlite_master
+                    WHERE type IN ('view', 'table') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND \(RippleTables.excludedFromSchemaSQL)
+                    ORDER BY type = 'table'
+                    """)
             for object in objects {
                 let type: String = try object.decode(forColumn: "type")
                 let name: String = try object.decode(forColumn: "name")

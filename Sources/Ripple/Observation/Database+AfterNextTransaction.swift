@@ -14,8 +14,8 @@ extension Database {
     /// Both closures run on the writer's queue, and may use their database argument.
     public func afterNextTransaction(
         onCommit: @escaping @Sendable (Database) -> Void,
-        onRollback: @escaping @Sendable (Database) -> Void = { _ in })
-    {
+        onRollback: @escaping @Sendable (Database) -> Void = { _ in }
+    ) {
         add(transactionObserver: OneShotTransactionObserver(onCommit: onCommit, onRollback: onRollback), extent: .nextTransaction)
     }
 }

@@ -56,8 +56,8 @@ public struct DatabaseRegionObservation: Sendable {
     public func start(
         in writer: some DatabaseWriter,
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Database) -> Void) -> AnyDatabaseCancellable
-    {
+        onChange: @escaping @Sendable (Database) -> Void
+    ) -> AnyDatabaseCancellable {
         let observer = ClosureRegionObserver(region: DatabaseRegion(), onChange: onChange)
         let regions = self.regions
         do {

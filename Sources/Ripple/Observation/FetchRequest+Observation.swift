@@ -26,8 +26,8 @@ extension FetchRequest {
     func observation<Value: Sendable>(
         distinctUntilChanged: Bool,
         forSingleResult: Bool,
-        decode: @escaping @Sendable ([Row]) throws -> Value) -> ValueObservation<Value>
-    {
+        decode: @escaping @Sendable ([Row]) throws -> Value
+    ) -> ValueObservation<Value> {
         let request = self
         return ValueObservation(regionSpec: .explicit([self])) {
             var previous: [Row]?

@@ -116,8 +116,8 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
     public func trackChanges(
         willChange: ((FetchedRecordsController<Record>) -> Void)? = nil,
         onChange: ((FetchedRecordsController<Record>, Record, FetchedRecordChange) -> Void)? = nil,
-        didChange: ((FetchedRecordsController<Record>) -> Void)? = nil)
-    {
+        didChange: ((FetchedRecordsController<Record>) -> Void)? = nil
+    ) {
         let isTracking = state.withLock { state in
             state.willChange = willChange
             state.onChange = onChange
@@ -129,9 +129,12 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
         let observation = ValueObservation<[Row]>(regionSpec: .explicit([region])) {
             ValuePipeline(fetch: fetchRows)
         }.removeDuplicates()
-        let cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue), onError: { [weak self] error in
-            self?.report(error)
-        }) { [weak self] rows in
+        let cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: queue),
+            onError: { [weak self] error in
+                self?.report(error)
+            }
+        ) { [weak self] rows in
             self?.apply(rows)
         }
         state.withLock { $0.cancellable = cancellable }
@@ -214,10 +217,20 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
             if nothingMoved || staying.contains(oldIndex) {
                 // Rows that did not change cost one comparison; only changed ones are detailed.
                 if old[oldIndex].row != new[newIndex].row {
-                    updates.append((.update(indexPath: IndexPath(indexes: [0, oldIndex]), changes: columnChanges(from: old[oldIndex].row, to: new[newIndex].row)), record))
+                    updates.append(
+                        (
+                            .update(
+                                indexPath: IndexPath(indexes: [0, oldIndex]), changes: columnChanges(from: old[oldIndex].row, to: new[newIndex].row)),
+                            record
+                        ))
                 }
             } else {
-                moves.append((.move(indexPath: IndexPath(indexes: [0, oldIndex]), newIndexPath: IndexPath(indexes: [0, newIndex]), changes: columnChanges(from: old[oldIndex].row, to: new[newIndex].row)), record))
+                moves.append(
+                    (
+                        .move(
+                            indexPath: IndexPath(indexes: [0, oldIndex]), newIndexPath: IndexPath(indexes: [0, newIndex]),
+                            changes: columnChanges(from: old[oldIndex].row, to: new[newIndex].row)), record
+                    ))
             }
         }
         return deletions + insertions + moves + updates
@@ -234,10 +247,11 @@ public final class FetchedRecordsController<Record: FetchableRecord & Sendable>:
 
     /// The values of the longest increasing subsequence: O(N log N).
     private static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []          // indexes into values
+        var tails: [Int] = []  // indexes into values
         var previous = [Int](repeating: -1, count: values.count)
         for (index, value) in values.enumerated() {
-            var low = 0, high = tails.count
+            var low = 0
+            var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
                 if values[tails[middle]] < value { low = middle + 1 } else { high = middle }

@@ -174,7 +174,8 @@ func compareSQLite(_ a: DatabaseValue, _ b: DatabaseValue) -> ComparisonResult {
     case let (.int64(x), .int64(y)):
         return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
     case (.int64, .double), (.double, .int64), (.double, .double):
-        let x = Double.fromDatabaseValue(a)!, y = Double.fromDatabaseValue(b)!
+        let x = Double.fromDatabaseValue(a)!
+        let y = Double.fromDatabaseValue(b)!
         return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
     case let (.string(x), .string(y)):
         return bytesCompare(Array(x.utf8), Array(y.utf8))

@@ -117,7 +117,7 @@ public struct DatabaseEvent: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of row changes.
     public enum Kind: CInt, Sendable {
         case insert = 18  // SQLITE_INSERT
-        case delete = 9   // SQLITE_DELETE
+        case delete = 9  // SQLITE_DELETE
         case update = 23  // SQLITE_UPDATE
     }
 
@@ -156,7 +156,7 @@ public struct DatabasePreUpdateEvent {
     /// The kinds of row changes.
     public enum Kind: CInt, Sendable {
         case insert = 18  // SQLITE_INSERT
-        case delete = 9   // SQLITE_DELETE
+        case delete = 9  // SQLITE_DELETE
         case update = 23  // SQLITE_UPDATE
     }
 

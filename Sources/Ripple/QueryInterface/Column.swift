@@ -83,7 +83,8 @@ public struct SQLOrdering: Sendable, CustomStringConvertible {
 
     var reversed: SQLOrdering {
         guard !isLiteral else {
-            fatalError("A request ordered with order(sql:) can not be reversed: order it with columns or expressions, as order(Column(\"score\").desc).")
+            fatalError(
+                "A request ordered with order(sql:) can not be reversed: order it with columns or expressions, as order(Column(\"score\").desc).")
         }
         // (Reversed, NULLs go to the other end too.)
         return SQLOrdering(expression: expression, isDescending: !isDescending, nulls: nulls.map { $0 == "FIRST" ? "LAST" : "FIRST" })

@@ -30,8 +30,8 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     public init(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         sql: String, arguments: StatementArguments = StatementArguments(),
-        as type: RowDecoder.Type = RowDecoder.self)
-    {
+        as type: RowDecoder.Type = RowDecoder.self
+    ) {
         let literal = SQL(sql: sql, arguments: arguments)
         self.init(recursive: recursive, named: tableName, columns: columns) { _ in literal }
     }
@@ -46,8 +46,8 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     ///   - type: The type that `all()` fetches.
     public init(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
-        literal sqlLiteral: SQL, as type: RowDecoder.Type = RowDecoder.self)
-    {
+        literal sqlLiteral: SQL, as type: RowDecoder.Type = RowDecoder.self
+    ) {
         self.init(recursive: recursive, named: tableName, columns: columns) { _ in sqlLiteral }
     }
 
@@ -61,8 +61,8 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     ///   - type: The type that `all()` fetches.
     public init<T>(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
-        request: SQLRequest<T>, as type: RowDecoder.Type = RowDecoder.self)
-    {
+        request: SQLRequest<T>, as type: RowDecoder.Type = RowDecoder.self
+    ) {
         let literal = SQL(sql: request.sql, arguments: request.arguments)
         self.init(recursive: recursive, named: tableName, columns: columns) { _ in literal }
     }
@@ -77,8 +77,8 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     ///   - type: The type that `all()` fetches.
     public init<T>(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
-        request: QueryInterfaceRequest<T>, as type: RowDecoder.Type = RowDecoder.self)
-    {
+        request: QueryInterfaceRequest<T>, as type: RowDecoder.Type = RowDecoder.self
+    ) {
         self.init(recursive: recursive, named: tableName, columns: columns) { db in try request.makeSQL(db) }
     }
 
@@ -108,8 +108,8 @@ extension CommonTableExpression where RowDecoder == Row {
     ///   - arguments: The values of its parameters.
     public init(
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
-        sql: String, arguments: StatementArguments = StatementArguments())
-    {
+        sql: String, arguments: StatementArguments = StatementArguments()
+    ) {
         self.init(recursive: recursive, named: tableName, columns: columns, sql: sql, arguments: arguments, as: Row.self)
     }
 

@@ -57,7 +57,8 @@ public struct PreparedRequest {
     @usableFromInline
     func checkCursorIsPossible() throws {
         if supplementaryFetch != nil {
-            throw DatabaseError(message: "a request that prefetches associations (including(all:)) has no cursor: use fetchAll or fetchOne", sql: statement.sql)
+            throw DatabaseError(
+                message: "a request that prefetches associations (including(all:)) has no cursor: use fetchAll or fetchOne", sql: statement.sql)
         }
     }
 

@@ -61,7 +61,9 @@ extension TableRecord {
     ///   - sql: The selected columns.
     ///   - arguments: The values of their parameters.
     ///   - type: The fetched type.
-    public static func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+    public static func select<T>(sql: String, arguments: StatementArguments = StatementArguments(), as type: T.Type = T.self)
+        -> QueryInterfaceRequest<T>
+    {
         all().select(sql: sql, arguments: arguments, as: type)
     }
 

@@ -25,8 +25,8 @@ extension QueryInterfaceRequest {
     ///     - selection: The returned columns or expressions; not empty.
     public func updateAndFetchStatement(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: [ColumnAssignment], selection: [any SQLSelectable]) throws -> Statement
-    {
+        _ assignments: [ColumnAssignment], selection: [any SQLSelectable]
+    ) throws -> Statement {
         precondition(!selection.isEmpty, "Invalid empty selection: give updateAndFetchStatement at least one column")
         precondition(!assignments.isEmpty, "Invalid empty assignments: give updateAndFetchStatement at least one assignment")
         var context = SQLGenerationContext()
@@ -36,8 +36,8 @@ extension QueryInterfaceRequest {
 
     private func returningStatement(
         _ db: Database, _ sql: String, _ selection: [any SQLSelectable],
-        _ context: inout SQLGenerationContext) throws -> Statement
-    {
+        _ context: inout SQLGenerationContext
+    ) throws -> Statement {
         let returning = selection.map { $0.sqlSelection.sql(&context) }.joined(separator: ", ")
         let statement = try db.makeStatement(sql: sql + " RETURNING " + returning)
         try statement.setArguments(StatementArguments(context.arguments))
@@ -54,8 +54,8 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     ///     - select: Builds the returned columns.
     public func deleteAndFetchStatement(
         _ db: Database,
-        select: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]) throws -> Statement
-    {
+        select: (RowDecoder.DatabaseComponents) throws -> [any SQLSelectable]
+    ) throws -> Statement {
         try deleteAndFetchStatement(db, selection: select(RowDecoder.databaseComponents))
     }
 
@@ -70,8 +70,8 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     public func updateAndFetchStatement(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment],
-        select: (RowDecoder.DatabaseComponents) -> [any SQLSelectable]) throws -> Statement
-    {
+        select: (RowDecoder.DatabaseComponents) -> [any SQLSelectable]
+    ) throws -> Statement {
         try updateAndFetchStatement(
             db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents),
             selection: select(RowDecoder.databaseComponents))
@@ -81,8 +81,7 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     ///
     /// - parameter db: A database connection.
     public func deleteAndFetchIds(_ db: Database) throws -> Set<RowDecoder.ID>
-    where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible
-    {
+    where RowDecoder: Identifiable, RowDecoder.ID: DatabaseValueConvertible {
         let primaryKey = try db.primaryKey(RowDecoder.databaseTableName)
         precondition(primaryKey.columns.count == 1, "deleteAndFetchIds needs a single-column primary key in the table \(tableName)")
         return try RowDecoder.ID.fetchSet(deleteAndFetchStatement(db, selection: [Column(primaryKey.columns[0])]))
@@ -113,10 +112,11 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     ///     - assignments: The column assignments; not empty.
     public func updateAndFetchCursor(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: [ColumnAssignment]) throws -> RecordCursor<RowDecoder>
-    {
-        try RowDecoder.fetchCursor(updateAndFetchStatement(
-            db, onConflict: conflictResolution, assignments, selection: RowDecoder.databaseSelection))
+        _ assignments: [ColumnAssignment]
+    ) throws -> RecordCursor<RowDecoder> {
+        try RowDecoder.fetchCursor(
+            updateAndFetchStatement(
+                db, onConflict: conflictResolution, assignments, selection: RowDecoder.databaseSelection))
     }
 
     /// Updates the rows of the request with the assignments `assignments` builds, and
@@ -128,8 +128,8 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     ///     - assignments: Builds the column assignments.
     public func updateAndFetchCursor(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> RecordCursor<RowDecoder>
-    {
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
+    ) throws -> RecordCursor<RowDecoder> {
         try updateAndFetchCursor(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 
@@ -141,8 +141,8 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     ///     - assignments: The column assignments; not empty.
     public func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: [ColumnAssignment]) throws -> [RowDecoder]
-    {
+        _ assignments: [ColumnAssignment]
+    ) throws -> [RowDecoder] {
         try Array(updateAndFetchCursor(db, onConflict: conflictResolution, assignments))
     }
 
@@ -155,8 +155,8 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     ///     - assignments: Builds the column assignments.
     public func updateAndFetchAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> [RowDecoder]
-    {
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
+    ) throws -> [RowDecoder] {
         try Array(updateAndFetchCursor(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents)))
     }
 }
@@ -177,8 +177,8 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     ///     - assignments: The column assignments; not empty.
     public func updateAndFetchSet(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: [ColumnAssignment]) throws -> Set<RowDecoder>
-    {
+        _ assignments: [ColumnAssignment]
+    ) throws -> Set<RowDecoder> {
         try Set(updateAndFetchCursor(db, onConflict: conflictResolution, assignments))
     }
 
@@ -191,8 +191,8 @@ extension QueryInterfaceRequest where RowDecoder: FetchableRecord & TableRecord 
     ///     - assignments: Builds the column assignments.
     public func updateAndFetchSet(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]) throws -> Set<RowDecoder>
-    {
+        assignments: (RowDecoder.DatabaseComponents) throws -> [ColumnAssignment]
+    ) throws -> Set<RowDecoder> {
         try Set(updateAndFetchCursor(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents)))
     }
 }

@@ -227,7 +227,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         let plan = joins.isEmpty && alias == nil ? nil : JoinPlan(self)
         plan?.enter(db, &context)
         if isDistinct { sql += "DISTINCT " }
-        let selection = try self.selection.contains(where: { $0.waitsForConnection })
+        let selection =
+            try self.selection.contains(where: { $0.waitsForConnection })
             ? self.selection.flatMap { try $0.resolved(db, table: tableName) }
             : self.selection
         if let plan {
@@ -266,10 +267,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             sql += " LIMIT -1 OFFSET \(offsetCount)"
         }
         if let undefinedAlias = context.undefinedAlias {
-            throw DatabaseError(message: """
-                the request uses \(undefinedAlias), which names no table of the request: \
-                give it to `aliased(_:)` of the request or of one of its associations
-                """)
+            throw DatabaseError(
+                message: """
+                    the request uses \(undefinedAlias), which names no table of the request: \
+                    give it to `aliased(_:)` of the request or of one of its associations
+                    """)
         }
         return SQL(sql: sql, arguments: StatementArguments(context.arguments))
     }
@@ -325,10 +327,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     private func keyPredicate(_ db: Database, _ keys: [[DatabaseValue]]) throws -> SQLExpression {
         let primaryKey = try primaryKey(db)
         guard primaryKey.columns.count == 1 else {
-            throw DatabaseError(message: """
-                table \(tableName) has a composite primary key (\(primaryKey.columns.joined(separator: ", "))): \
-                use filter(key: [column: value, ...])
-                """)
+            throw DatabaseError(
+                message: """
+                    table \(tableName) has a composite primary key (\(primaryKey.columns.joined(separator: ", "))): \
+                    use filter(key: [column: value, ...])
+                    """)
         }
         let column = Column(primaryKey.columns[0])
         let values = keys.map { $0[0] }.filter { !$0.isNull }
@@ -348,10 +351,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             let isPrimaryKey = keyColumns == Set(primaryKey.columns.map { $0.lowercased() })
             let isKey = try isPrimaryKey || (!keyColumns.isEmpty && isUniqueKey(db, keyColumns))
             guard isKey else {
-                throw DatabaseError(message: """
-                    table \(tableName) has no unique key on \(dictionary.keys.sorted().joined(separator: ", ")); \
-                    its primary key is \(primaryKey.columns.joined(separator: ", "))
-                    """)
+                throw DatabaseError(
+                    message: """
+                        table \(tableName) has no unique key on \(dictionary.keys.sorted().joined(separator: ", ")); \
+                        its primary key is \(primaryKey.columns.joined(separator: ", "))
+                        """)
             }
             let terms = dictionary.keys.sorted().map { Column($0) == dictionary[$0]! }
             alternatives.append(Self.conjunction(terms))
@@ -407,12 +411,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return prepared
     }
 
-
     private func rowIDRestrictedRegion(_ db: Database, _ region: DatabaseRegion) throws -> DatabaseRegion {
         guard let predicate = try wherePredicate(db),
-              let primaryKey = try? db.primaryKey(tableName),
-              let rowIDColumn = primaryKey.rowIDColumn,
-              let rowIDs = predicate.restrictedRowIDs(rowIDColumn: rowIDColumn)
+            let primaryKey = try? db.primaryKey(tableName),
+            let rowIDColumn = primaryKey.rowIDColumn,
+            let rowIDs = predicate.restrictedRowIDs(rowIDColumn: rowIDColumn)
         else { return region }
         return region.restricting(table: tableName, toRowIDs: rowIDs)
     }
@@ -492,7 +495,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         var keys = select(keyColumns.map { Column($0) }).withoutJoinedSelection()
         keys.commonTableExpressions = []
         let subquery = try keys.makeSQL(db)
-        let lhs = keyColumns.count == 1
+        let lhs =
+            keyColumns.count == 1
             ? keyColumns[0].quotedDatabaseIdentifier
             : "(" + keyColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
         return " WHERE " + lhs + " IN (" + context.bind(sql: subquery.sql, values: subquery.arguments.values) + ")"
@@ -524,8 +528,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: ColumnAssignment...) throws -> Int
-    {
+        _ assignments: ColumnAssignment...
+    ) throws -> Int {
         try updateAll(db, onConflict: conflictResolution, assignments)
     }
 
@@ -533,8 +537,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: [ColumnAssignment]) throws -> Int
-    {
+        _ assignments: [ColumnAssignment]
+    ) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
         var context = SQLGenerationContext()
         let sql = try updateSQL(db, conflictResolution, assignments, &context)
@@ -545,8 +549,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// `UPDATE ... SET ... WHERE ...`, its arguments in `context`.
     func updateSQL(
         _ db: Database, _ conflictResolution: Database.ConflictResolution?,
-        _ assignments: [ColumnAssignment], _ context: inout SQLGenerationContext) throws -> String
-    {
+        _ assignments: [ColumnAssignment], _ context: inout SQLGenerationContext
+    ) throws -> String {
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "UPDATE "
         if let conflictResolution { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier + " SET "
@@ -562,8 +566,8 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignment: (RowDecoder.DatabaseComponents) -> ColumnAssignment) throws -> Int
-    {
+        assignment: (RowDecoder.DatabaseComponents) -> ColumnAssignment
+    ) throws -> Int {
         try updateAll(db, onConflict: conflictResolution, [assignment(RowDecoder.databaseComponents)])
     }
 
@@ -572,8 +576,8 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment]) throws -> Int
-    {
+        assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment]
+    ) throws -> Int {
         try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 }

@@ -27,8 +27,8 @@ public struct SQLRequest<RowDecoder>: FetchRequest, Sendable {
     public init(
         sql: String, arguments: StatementArguments = StatementArguments(),
         adapter: (any RowAdapter)? = nil, cached: Bool = false,
-        as type: RowDecoder.Type = RowDecoder.self)
-    {
+        as type: RowDecoder.Type = RowDecoder.self
+    ) {
         self.sql = sql
         self.arguments = arguments
         self.adapter = adapter

@@ -80,7 +80,9 @@ extension Table {
     ///   - conflictResolution: The conflict resolution of the `UPDATE`.
     ///   - assignments: The column assignments.
     @discardableResult
-    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, _ assignments: ColumnAssignment...) throws -> Int {
+    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, _ assignments: ColumnAssignment...) throws
+        -> Int
+    {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
     }
 }
@@ -96,8 +98,8 @@ extension Table where RowDecoder: TableRecord {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignment: (RowDecoder.DatabaseComponents) -> ColumnAssignment) throws -> Int
-    {
+        assignment: (RowDecoder.DatabaseComponents) -> ColumnAssignment
+    ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignment: assignment)
     }
 
@@ -110,8 +112,8 @@ extension Table where RowDecoder: TableRecord {
     @discardableResult
     public func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment]) throws -> Int
-    {
+        assignments: (RowDecoder.DatabaseComponents) -> [ColumnAssignment]
+    ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments: assignments)
     }
 }

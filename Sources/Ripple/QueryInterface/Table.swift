@@ -29,13 +29,17 @@ public struct Table<RowDecoder>: DatabaseRegionConvertible, Sendable {
     /// See `QueryInterfaceRequest.select(_:)`.
     public func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<RowDecoder> { all().select(selection) }
     /// See `QueryInterfaceRequest.select(_:as:)`.
-    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
+    public func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
     /// See `QueryInterfaceRequest.filter(_:)`.
     public func filter(_ predicate: some SQLExpressible) -> QueryInterfaceRequest<RowDecoder> { all().filter(predicate) }
     /// See `QueryInterfaceRequest.filter(key:)`.
     public func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
     /// See `QueryInterfaceRequest.filter(keys:)`.
-    public func filter<S: Sequence>(keys: S) -> QueryInterfaceRequest<RowDecoder> where S.Element: DatabaseValueConvertible { all().filter(keys: keys) }
+    public func filter<S: Sequence>(keys: S) -> QueryInterfaceRequest<RowDecoder> where S.Element: DatabaseValueConvertible {
+        all().filter(keys: keys)
+    }
     /// See `QueryInterfaceRequest.filter(key:)`.
     public func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<RowDecoder> { all().filter(key: key) }
     /// See `QueryInterfaceRequest.order(_:)`.
@@ -146,7 +150,9 @@ extension Table {
 
     /// Updates all rows and returns how many were updated.
     @discardableResult
-    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, _ assignments: [ColumnAssignment]) throws -> Int {
+    public func updateAll(_ db: Database, onConflict conflictResolution: Database.ConflictResolution?, _ assignments: [ColumnAssignment]) throws
+        -> Int
+    {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
     }
 }

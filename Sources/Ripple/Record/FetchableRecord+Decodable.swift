@@ -269,7 +269,9 @@ struct RecordDecodingStorage {
     @inline(__always)
     func check(_ expected: UInt64) {
         if generation != expected {
-            fatalError("A decoder or decoding container of a Ripple row was used after its row was gone. Use them only inside init(from:), and copy what you need to keep.")
+            fatalError(
+                "A decoder or decoding container of a Ripple row was used after its row was gone. Use them only inside init(from:), and copy what you need to keep."
+            )
         }
     }
 
@@ -355,7 +357,9 @@ struct RecordDecodingStorage {
 
     mutating func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         guard let index = index(key) else { return try decodeWithoutColumn(T.self, key) }
-        return try withRow { try Self.decodeValue(T.self, $0.databaseValue(atIndex: index), column: key.stringValue, index: index, statement: $0.statement) }
+        return try withRow {
+            try Self.decodeValue(T.self, $0.databaseValue(atIndex: index), column: key.stringValue, index: index, statement: $0.statement)
+        }
     }
 
     mutating func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
@@ -405,7 +409,9 @@ struct RecordDecodingStorage {
         return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true))
     }
 
-    private static func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws -> T {
+    private static func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws
+        -> T
+    {
         if let convertible = T.self as? any DatabaseValueConvertible.Type {
             guard let value = convertible.fromDatabaseValue(dbValue) else {
                 throw Ripple.decodingError(dbValue, T.self, column: column, index: index, statement: statement)
@@ -493,11 +499,13 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        throw DecodingError.typeMismatch(type, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
+        throw DecodingError.typeMismatch(
+            type, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
+        throw DecodingError.typeMismatch(
+            [Any].self, .init(codingPath: codingPath + [key], debugDescription: "nested containers are decoded from JSON columns"))
     }
 
     // The row's decoder: a superclass decodes from the same columns.
@@ -509,8 +517,8 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 /// the value itself for single-value types (enums with raw values), from JSON otherwise.
 func decodeColumnValue<T: Decodable>(
     _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
-    usingConversion: Bool = true) throws -> T
-{
+    usingConversion: Bool = true
+) throws -> T {
     do {
         // (Not through `fromDatabaseValue` at the top for the default conversion of
         // Decodable types, which would call this again.)
@@ -563,4 +571,3 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
         return try T(from: self)
     }
 }
-

@@ -82,7 +82,9 @@ extension FetchableRecord {
 
     /// A cursor over the records of `statement`.
     @inlinable
-    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+    public static func fetchCursor(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws
+        -> RecordCursor<Self>
+    {
         try RecordCursor(statement: statement, arguments: arguments, adapter: adapter)
     }
 
@@ -100,19 +102,25 @@ extension FetchableRecord {
 
     /// A cursor over the records of `sql`.
     @inlinable
-    public static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> RecordCursor<Self> {
+    public static func fetchCursor(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil
+    ) throws -> RecordCursor<Self> {
         try fetchCursor(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// All records of `sql`.
     @inlinable
-    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> [Self] {
+    public static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> [Self]
+    {
         try fetchAll(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
     /// The first record of `sql`.
     @inlinable
-    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Self? {
+    public static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Self?
+    {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
@@ -131,7 +139,9 @@ extension FetchableRecord {
 
 extension FetchableRecord where Self: Hashable {
     /// The distinct records of `sql`.
-    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Set<Self>
+    {
         try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
     }
 }

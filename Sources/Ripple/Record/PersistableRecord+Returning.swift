@@ -12,28 +12,29 @@ extension MutablePersistableRecord {
     /// ```
     public mutating func insertAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
-    {
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
         try performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
     }
 
     /// The insert of `insertAndFetch`, also for `PersistableRecord`'s non-mutating spellings.
     mutating func performInsertAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
-    {
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
         let conflict = insertConflictClause(conflictResolution)
         var fetched: T?
         try withSaveCallbacks(db) { record in
-            PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                let container = try record.persistenceContainer()
-                let statement = try db.makeStatement(
-                    sql: type(of: record).insertSQL(container, conflict: conflict) + " RETURNING " + Self.returningSQL(selection))
-                try statement.setArguments(StatementArguments(container.values))
-                fetched = try fetch(statement)
-                let rowIDColumn = try db.primaryKey(type(of: record).databaseTableName).rowIDColumn
-                return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
-            })
+            PersistenceSuccess(
+                try record.insertWithCallbacks(db) { record in
+                    let container = try record.persistenceContainer()
+                    let statement = try db.makeStatement(
+                        sql: type(of: record).insertSQL(container, conflict: conflict) + " RETURNING " + Self.returningSQL(selection))
+                    try statement.setArguments(StatementArguments(container.values))
+                    fetched = try fetch(statement)
+                    let rowIDColumn = try db.primaryKey(type(of: record).databaseTableName).rowIDColumn
+                    return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
+                })
         }
         guard let fetched else { throw Self.callbackMisuse("aroundInsert", "insert") }
         return fetched
@@ -42,8 +43,8 @@ extension MutablePersistableRecord {
     /// Inserts the record, and returns the inserted row as `returnedType`.
     public mutating func insertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        as returnedType: T.Type) throws -> T
-    {
+        as returnedType: T.Type
+    ) throws -> T {
         try performInsertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
             try Self.fetchRequiredRow(T.self, statement)
         }
@@ -52,8 +53,8 @@ extension MutablePersistableRecord {
     /// Updates the record's row, and returns what `selection` reads of it.
     public func updateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
-    {
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
         try performUpdateAndFetch(db, onConflict: conflictResolution, columns: nil, selection: selection, fetch: fetch)
     }
 
@@ -68,8 +69,8 @@ extension MutablePersistableRecord {
     public func updateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         columns: some Collection<String>, selection: [any SQLSelectable],
-        fetch: (Statement) throws -> T) throws -> T
-    {
+        fetch: (Statement) throws -> T
+    ) throws -> T {
         try performUpdateAndFetch(db, onConflict: conflictResolution, columns: Array(columns), selection: selection, fetch: fetch)
     }
 
@@ -84,8 +85,8 @@ extension MutablePersistableRecord {
     public func updateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         columns: some Collection<some ColumnExpression>, selection: [any SQLSelectable],
-        fetch: (Statement) throws -> T) throws -> T
-    {
+        fetch: (Statement) throws -> T
+    ) throws -> T {
         try performUpdateAndFetch(db, onConflict: conflictResolution, columns: columns.map(\.name), selection: selection, fetch: fetch)
     }
 
@@ -99,8 +100,8 @@ extension MutablePersistableRecord {
     ///     - fetch: Reads the returned values from the statement.
     public mutating func saveAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
-    {
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
         if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
             return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
         }
@@ -111,8 +112,8 @@ extension MutablePersistableRecord {
     /// reads of it.
     private func performUpdateAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, columns: [String]?,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
-    {
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
         var record = self
         var fetched: T?
         let conflict = updateConflictClause(conflictResolution)
@@ -137,8 +138,8 @@ extension MutablePersistableRecord {
     public mutating func updateChangesAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T,
-        modify: (inout Self) throws -> Void) throws -> T?
-    {
+        modify: (inout Self) throws -> Void
+    ) throws -> T? {
         let changes = try databaseChanges(modify: modify)
         guard !changes.isEmpty else { return nil }
         // (In the record's column order: the same changes make the same statement.)
@@ -156,18 +157,20 @@ extension MutablePersistableRecord {
     ///     - modify: Changes the record.
     public mutating func updateChangesAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        as returnedType: T.Type, modify: (inout Self) throws -> Void) throws -> T?
-    {
-        try updateChangesAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection, fetch: { statement in
-            try Self.fetchRequiredRow(T.self, statement)
-        }, modify: modify)
+        as returnedType: T.Type, modify: (inout Self) throws -> Void
+    ) throws -> T? {
+        try updateChangesAndFetch(
+            db, onConflict: conflictResolution, selection: T.databaseSelection,
+            fetch: { statement in
+                try Self.fetchRequiredRow(T.self, statement)
+            }, modify: modify)
     }
 
     /// Updates the record's row, and returns it as `returnedType`.
     public func updateAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        as returnedType: T.Type) throws -> T
-    {
+        as returnedType: T.Type
+    ) throws -> T {
         try updateAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
             try Self.fetchRequiredRow(T.self, statement)
         }
@@ -222,8 +225,8 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     ///     - modify: Changes the record.
     public mutating func updateChangesAndFetch(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        modify: (inout Self) throws -> Void) throws -> Self?
-    {
+        modify: (inout Self) throws -> Void
+    ) throws -> Self? {
         try updateChangesAndFetch(db, onConflict: conflictResolution, as: Self.self, modify: modify)
     }
 

@@ -31,9 +31,9 @@ extension MutablePersistableRecord {
     public mutating func upsertAndFetch(
         _ db: Database,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns) throws -> Self
-    where Self: FetchableRecord
-    {
+        updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> Self
+    where Self: FetchableRecord {
         try upsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
     }
 
@@ -50,33 +50,35 @@ extension MutablePersistableRecord {
         _ db: Database,
         as returnedType: T.Type,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns) throws -> T
-    {
+        updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> T {
         try performUpsertAndFetch(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
     }
 
     /// The upsert of `upsertAndFetch`, also for `PersistableRecord`'s non-mutating spellings.
     mutating func performUpsertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, as returnedType: T.Type,
-        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy) throws -> T
-    {
+        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy
+    ) throws -> T {
         var returned: T?
         try withSaveCallbacks(db) { record in
-            PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                let container = try record.persistenceContainer()
-                let primaryKey = try db.primaryKey(Self.databaseTableName)
-                // The rowid comes last, after the returned record's columns.
-                let rowIDSQL = primaryKey.isWithoutRowID ? "" : ", rowid"
-                let sql = try record.upsertSQL(db, container, onConflict: conflictTarget, updating: strategy)
-                    + " RETURNING " + Self.returningSQL(T.databaseSelection) + rowIDSQL
-                let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(container.values))
-                guard let row = rows.first else {
-                    throw DatabaseError(message: "upsert of \(Self.self) returned no row")
-                }
-                returned = try T(row: row)
-                let rowID: Int64 = primaryKey.isWithoutRowID ? db.lastInsertedRowID : row[row.count - 1]
-                return InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
-            })
+            PersistenceSuccess(
+                try record.insertWithCallbacks(db) { record in
+                    let container = try record.persistenceContainer()
+                    let primaryKey = try db.primaryKey(Self.databaseTableName)
+                    // The rowid comes last, after the returned record's columns.
+                    let rowIDSQL = primaryKey.isWithoutRowID ? "" : ", rowid"
+                    let sql =
+                        try record.upsertSQL(db, container, onConflict: conflictTarget, updating: strategy)
+                        + " RETURNING " + Self.returningSQL(T.databaseSelection) + rowIDSQL
+                    let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(container.values))
+                    guard let row = rows.first else {
+                        throw DatabaseError(message: "upsert of \(Self.self) returned no row")
+                    }
+                    returned = try T(row: row)
+                    let rowID: Int64 = primaryKey.isWithoutRowID ? db.lastInsertedRowID : row[row.count - 1]
+                    return InsertionSuccess(rowID: rowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
+                })
         }
         guard let returned else { throw Self.callbackMisuse("aroundInsert", "insert") }
         return returned
@@ -86,8 +88,8 @@ extension MutablePersistableRecord {
     /// so that a RETURNING clause returns the existing row on conflict.
     func upsertSQL(
         _ db: Database, _ container: PersistenceContainer,
-        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy) throws -> String
-    {
+        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy
+    ) throws -> String {
         let primaryKey = try db.primaryKey(Self.databaseTableName)
         var sql = Self.insertSQL(container, conflict: "") + " ON CONFLICT"
         if !conflictTarget.isEmpty {
@@ -98,7 +100,8 @@ extension MutablePersistableRecord {
             let kept = Set((primaryKey.columns + conflictTarget).map { $0.lowercased() })
             updated = container.columns.filter { !kept.contains($0.lowercased()) }
         }
-        let assignments = updated.isEmpty
+        let assignments =
+            updated.isEmpty
             ? [primaryKey.columns[0].quotedDatabaseIdentifier].map { "\($0) = \($0)" }
             : updated.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
         return sql + " DO UPDATE SET " + assignments.joined(separator: ", ")
@@ -117,9 +120,9 @@ extension PersistableRecord {
     public func upsertAndFetch(
         _ db: Database,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns) throws -> Self
-    where Self: FetchableRecord
-    {
+        updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> Self
+    where Self: FetchableRecord {
         var record = self
         return try record.performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
     }
@@ -137,8 +140,8 @@ extension PersistableRecord {
         _ db: Database,
         as returnedType: T.Type,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns) throws -> T
-    {
+        updating strategy: UpsertUpdateStrategy = .allColumns
+    ) throws -> T {
         var record = self
         return try record.performUpsertAndFetch(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
     }
@@ -153,8 +156,8 @@ extension PersistableRecord {
     ///     - fetch: Reads the returned values from the statement.
     public func insertAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
-    {
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
         var record = self
         return try record.performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
     }
@@ -167,8 +170,8 @@ extension PersistableRecord {
     ///     - returnedType: The type of the returned record.
     public func insertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        as returnedType: T.Type) throws -> T
-    {
+        as returnedType: T.Type
+    ) throws -> T {
         var record = self
         return try record.performInsertAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
             try Self.fetchRequiredRow(T.self, statement)
@@ -185,8 +188,8 @@ extension PersistableRecord {
     ///     - fetch: Reads the returned values from the statement.
     public func saveAndFetch<T>(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        selection: [any SQLSelectable], fetch: (Statement) throws -> T) throws -> T
-    {
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
         if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
             return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
         }

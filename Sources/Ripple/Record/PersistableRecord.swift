@@ -146,9 +146,10 @@ extension MutablePersistableRecord {
     public mutating func insert(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws {
         let conflict = insertConflictClause(conflictResolution)
         try withSaveCallbacks(db) { record in
-            PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: conflict)
-            })
+            PersistenceSuccess(
+                try record.insertWithCallbacks(db) { record in
+                    try type(of: record).performInsert(db, record.persistenceContainer(), conflict: conflict)
+                })
         }
     }
 
@@ -197,7 +198,8 @@ extension MutablePersistableRecord {
     static func performInsert(_ db: Database, _ container: PersistenceContainer, conflict: String) throws -> InsertionSuccess {
         guard !container.columns.isEmpty else {
             try db.execute(sql: "INSERT INTO \(quotedTable) DEFAULT VALUES")
-            return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: try db.primaryKey(databaseTableName).rowIDColumn, persistenceContainer: container)
+            return InsertionSuccess(
+                rowID: db.lastInsertedRowID, rowIDColumn: try db.primaryKey(databaseTableName).rowIDColumn, persistenceContainer: container)
         }
         let statement = try db.cachedStatement(sql: insertSQL(container, conflict: conflict))
         try statement.execute(arguments: StatementArguments(container.values))
@@ -213,10 +215,11 @@ extension MutablePersistableRecord {
         var key: [String: DatabaseValue] = [:]
         for column in primaryKey.columns {
             guard let value = container.databaseValue(forColumn: column) else {
-                throw DatabaseError(message: """
-                    record of type \(Self.self) stores no value for the primary key column \(column) \
-                    of table \(type(of: self).databaseTableName)
-                    """)
+                throw DatabaseError(
+                    message: """
+                        record of type \(Self.self) stores no value for the primary key column \(column) \
+                        of table \(type(of: self).databaseTableName)
+                        """)
             }
             key[column] = value
         }
@@ -248,15 +251,17 @@ extension MutablePersistableRecord {
     }
 
     /// Updates some columns: `try player.update(db, columns: [Columns.score])`.
-    public func update(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: some Collection<some ColumnExpression>) throws {
+    public func update(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil, columns: some Collection<some ColumnExpression>
+    ) throws {
         try update(db, onConflict: conflictResolution, columns: Optional(columns.map(\.name)))
     }
 
     /// The update, between `willUpdate` and `didUpdate`.
     func updateWithCallbacks(
         _ db: Database, columns: [String]?, conflict: String,
-        returning: String? = nil, fetch: (Statement) throws -> Void = { _ in }) throws -> PersistenceSuccess
-    {
+        returning: String? = nil, fetch: (Statement) throws -> Void = { _ in }
+    ) throws -> PersistenceSuccess {
         let container = try persistenceContainer()
         let updated = try updatedColumns(db, container, columns: columns)
         // (As GRDB: the columns asked for, or all the table's.)
@@ -287,14 +292,15 @@ extension MutablePersistableRecord {
 
     private func performUpdate(
         _ db: Database, _ container: PersistenceContainer, columns updated: [String], conflict: String,
-        returning: String?, fetch: (Statement) throws -> Void) throws
-    {
+        returning: String?, fetch: (Statement) throws -> Void
+    ) throws {
         let key = try primaryKeyValues(db)
         let (predicate, keyArguments) = keyPredicate(key)
         // With nothing else to write, the key writes itself, as in GRDB: the UPDATE runs,
         // transaction observers hear of it, and a RETURNING clause has a row.
         let columns = updated.isEmpty ? key.keys.sorted() : updated
-        var sql = "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
+        var sql =
+            "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
             + columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
             + " WHERE " + predicate
         let values = columns.map { container.databaseValue(forColumn: $0) ?? key[$0] ?? .null } + keyArguments
@@ -368,9 +374,10 @@ extension MutablePersistableRecord {
                     // Insert below.
                 }
             }
-            return PersistenceSuccess(try record.insertWithCallbacks(db) { record in
-                try type(of: record).performInsert(db, record.persistenceContainer(), conflict: insertConflict)
-            })
+            return PersistenceSuccess(
+                try record.insertWithCallbacks(db) { record in
+                    try type(of: record).performInsert(db, record.persistenceContainer(), conflict: insertConflict)
+                })
         }
     }
 
@@ -394,7 +401,9 @@ extension MutablePersistableRecord {
     /// Whether the record's row exists.
     public func exists(_ db: Database) throws -> Bool {
         let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
-        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).quotedTable) WHERE \(predicate))", arguments: StatementArguments(arguments)) ?? false
+        return try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).quotedTable) WHERE \(predicate))", arguments: StatementArguments(arguments))
+            ?? false
     }
 }
 

@@ -70,7 +70,9 @@ extension TableRecord {
     }
 
     /// One column or expression built from the table's columns, fetched as `type`.
-    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
+    public static func select<T>(_ selection: (DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows
+        -> QueryInterfaceRequest<T>
+    {
         try all().select(selection, as: type)
     }
 }
@@ -105,7 +107,9 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
 
     /// Selects what the closure builds from the table's columns, fetched as `type`:
     /// `Player.all().select({ $0.name }, as: String.self)`.
-    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows -> QueryInterfaceRequest<T> {
+    public func select<T>(_ selection: (RowDecoder.DatabaseComponents) throws -> any SQLSelectable, as type: T.Type = T.self) rethrows
+        -> QueryInterfaceRequest<T>
+    {
         select(try selection(RowDecoder.databaseComponents), as: type)
     }
 
@@ -137,7 +141,9 @@ extension TableRecord {
     /// Selects these columns or expressions.
     public static func select(_ selection: any SQLSelectable...) -> QueryInterfaceRequest<Self> { all().select(selection) }
     /// Selects one expression, and fetches values of `type`.
-    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> { all().select(selection, as: type) }
+    public static func select<T>(_ selection: any SQLSelectable..., as type: T.Type = T.self) -> QueryInterfaceRequest<T> {
+        all().select(selection, as: type)
+    }
     /// Selects the columns named after these properties: `Player.select(\.score)`.
     public static func select(_ keyPaths: PartialKeyPath<Self>...) -> QueryInterfaceRequest<Self> {
         all().select(keyPaths.map { Column(columnName(of: $0)) })
@@ -147,7 +153,9 @@ extension TableRecord {
     /// Filters by primary key.
     public static func filter(key: some DatabaseValueConvertible) -> QueryInterfaceRequest<Self> { all().filter(key: key) }
     /// Filters by primary keys.
-    public static func filter<S: Sequence>(keys: S) -> QueryInterfaceRequest<Self> where S.Element: DatabaseValueConvertible { all().filter(keys: keys) }
+    public static func filter<S: Sequence>(keys: S) -> QueryInterfaceRequest<Self> where S.Element: DatabaseValueConvertible {
+        all().filter(keys: keys)
+    }
     /// Filters by a key given as columns and values.
     public static func filter(key: [String: (any DatabaseValueConvertible)?]) -> QueryInterfaceRequest<Self> { all().filter(key: key) }
     /// Filters by keys given as columns and values.
@@ -175,8 +183,8 @@ extension TableRecord {
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: ColumnAssignment...) throws -> Int
-    {
+        _ assignments: ColumnAssignment...
+    ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
     }
 
@@ -184,8 +192,8 @@ extension TableRecord {
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        _ assignments: [ColumnAssignment]) throws -> Int
-    {
+        _ assignments: [ColumnAssignment]
+    ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments)
     }
 
@@ -194,8 +202,8 @@ extension TableRecord {
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignment: (DatabaseComponents) -> ColumnAssignment) throws -> Int
-    {
+        assignment: (DatabaseComponents) -> ColumnAssignment
+    ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, [assignment(databaseComponents)])
     }
 
@@ -203,8 +211,8 @@ extension TableRecord {
     @discardableResult
     public static func updateAll(
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
-        assignments: (DatabaseComponents) -> [ColumnAssignment]) throws -> Int
-    {
+        assignments: (DatabaseComponents) -> [ColumnAssignment]
+    ) throws -> Int {
         try all().updateAll(db, onConflict: conflictResolution, assignments(databaseComponents))
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Work that may wait for the end of the access under way (the external change checks):
@@ -100,10 +101,11 @@ final class AccessOccupancyTests: XCTestCase {
     func testWorkRunsAfterAnAccessThatThrew() throws {
         let dbQueue = try DatabaseQueue(path: makeTemporaryDatabasePath(self))
         let ran = Trace()
-        XCTAssertThrowsError(try dbQueue.write { db in
-            dbQueue.writer.runAtEndOfAccess { _, _ in ran.append("work") }
-            try db.execute(sql: "SELECT * FROM missing")
-        })
+        XCTAssertThrowsError(
+            try dbQueue.write { db in
+                dbQueue.writer.runAtEndOfAccess { _, _ in ran.append("work") }
+                try db.execute(sql: "SELECT * FROM missing")
+            })
         XCTAssertEqual(ran.items, ["work"])
     }
 }

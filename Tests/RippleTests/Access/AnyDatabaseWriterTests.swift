@@ -1,6 +1,7 @@
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// The type-erased reader and writer, over a queue and a pool.
 final class AnyDatabaseWriterTests: XCTestCase {
@@ -36,10 +37,12 @@ final class AnyDatabaseWriterTests: XCTestCase {
         for writer in try writers() {
             try writer.write { db in try db.execute(sql: "CREATE TABLE t (a)") }
             let values = ValueCollector<Int>()
-            let cancellable = ValueObservation
+            let cancellable =
+                ValueObservation
                 .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")! }
-                .start(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "test")),
-                       onError: { XCTFail("\($0)") }, onChange: { values.append($0) })
+                .start(
+                    in: writer, scheduling: .async(onQueue: DispatchQueue(label: "test")),
+                    onError: { XCTFail("\($0)") }, onChange: { values.append($0) })
             values.wait { $0.last == 0 }
             for _ in 0..<3 { try writer.write { db in try db.execute(sql: "INSERT INTO t VALUES (1)") } }
             values.wait { $0.last == 3 }

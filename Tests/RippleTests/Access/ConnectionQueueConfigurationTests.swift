@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 final class ConnectionQueueConfigurationTests: XCTestCase {
     private var directory: URL!

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 /// Backups, and the in-memory and temporary copies of a database file.
 final class DatabaseCopyTests: XCTestCase {

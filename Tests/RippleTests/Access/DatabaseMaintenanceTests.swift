@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// vacuum, vacuum(into:), erase.
 final class DatabaseMaintenanceTests: XCTestCase {
@@ -21,11 +22,12 @@ final class DatabaseMaintenanceTests: XCTestCase {
         let path = try makeTemporaryDatabasePath(self)
         for writer in [try DatabaseQueue() as any DatabaseWriter, try DatabasePool(path: path)] {
             try writer.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE t (a); CREATE INDEX t_a ON t(a); CREATE VIEW v AS SELECT * FROM t;
-                    CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END;
-                    INSERT INTO t VALUES (1); PRAGMA user_version = 7
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE t (a); CREATE INDEX t_a ON t(a); CREATE VIEW v AS SELECT * FROM t;
+                        CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END;
+                        INSERT INTO t VALUES (1); PRAGMA user_version = 7
+                        """)
             }
             XCTAssertTrue(try writer.read { try $0.tableExists("t") })
             try writer.erase()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class DatabasePoolTests: XCTestCase {
@@ -189,6 +190,11 @@ final class ManagedCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var current = 0
     private(set) var maximum = 0
-    func enter() { lock.withLock { current += 1; maximum = max(maximum, current) } }
+    func enter() {
+        lock.withLock {
+            current += 1
+            maximum = max(maximum, current)
+        }
+    }
     func leave() { lock.withLock { current -= 1 } }
 }

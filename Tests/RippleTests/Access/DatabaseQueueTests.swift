@@ -1,5 +1,6 @@
 import Dispatch
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseQueueTests: XCTestCase {
@@ -75,14 +76,16 @@ final class DatabaseQueueTests: XCTestCase {
     func testAsyncWriteCompletion() throws {
         let dbQueue = try DatabaseQueue()
         let done = expectation(description: "completion")
-        dbQueue.asyncWrite({ db in
-            try db.execute(sql: "CREATE TABLE t(a)")
-            return 42
-        }, completion: { db, result in
-            XCTAssertEqual(try? result.get(), 42)
-            XCTAssertFalse(db.isInsideTransaction)
-            done.fulfill()
-        })
+        dbQueue.asyncWrite(
+            { db in
+                try db.execute(sql: "CREATE TABLE t(a)")
+                return 42
+            },
+            completion: { db, result in
+                XCTAssertEqual(try? result.get(), 42)
+                XCTAssertFalse(db.isInsideTransaction)
+                done.fulfill()
+            })
         wait(for: [done], timeout: 5)
     }
 
@@ -115,11 +118,13 @@ final class DatabaseQueueTests: XCTestCase {
     }
 
     func testPoolReentranceIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.AccessFatalErrorScenarios/testReentrantPoolWrite", "Database methods are not reentrant", "would wait for itself")
+        try assertFatalError(
+            inScenario: "RippleTests.AccessFatalErrorScenarios/testReentrantPoolWrite", "Database methods are not reentrant", "would wait for itself")
     }
 
     func testAWriteThroughAnotherDatabaseBackToTheFirstIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.AccessFatalErrorScenarios/testWriteThroughAnotherDatabase", "Database methods are not reentrant")
+        try assertFatalError(
+            inScenario: "RippleTests.AccessFatalErrorScenarios/testWriteThroughAnotherDatabase", "Database methods are not reentrant")
     }
 
     func testAPoolWritesFromInsideARead() throws {

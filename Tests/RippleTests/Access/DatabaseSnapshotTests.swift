@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// `DatabasePool.makeSnapshot()`: a reader of an unchanging content.
@@ -81,7 +82,8 @@ final class DatabaseSnapshotTests: XCTestCase {
         let dbPool = try makePool()
         let snapshot = try dbPool.makeSnapshot()
         let values = ValueCollector<Int>()
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
             .start(in: snapshot, scheduling: .async(onQueue: DispatchQueue(label: "values")), onError: { XCTFail("\($0)") }, onChange: values.append)
         XCTAssertEqual(values.wait { $0.count == 1 }, [1])

@@ -2,6 +2,7 @@ import CSQLite
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// A pool's writer never fails with SQLITE_BUSY because one of the pool's readers took the
@@ -43,10 +44,12 @@ final class PoolWriterBusyTests: XCTestCase {
         var rule = OwnReadersBusyRule()
         let start: UInt64 = 5_000
         XCTAssertTrue(rule.shouldRetry(tries: 0, counts: Counts(running: 1, ended: 0), now: start))
-        XCTAssertTrue(rule.shouldRetry(
-            tries: 1, counts: Counts(running: 1, ended: 0), now: start + OwnReadersBusyRule.maximumWait - 1))
-        XCTAssertFalse(rule.shouldRetry(
-            tries: 2, counts: Counts(running: 1, ended: 0), now: start + OwnReadersBusyRule.maximumWait))
+        XCTAssertTrue(
+            rule.shouldRetry(
+                tries: 1, counts: Counts(running: 1, ended: 0), now: start + OwnReadersBusyRule.maximumWait - 1))
+        XCTAssertFalse(
+            rule.shouldRetry(
+                tries: 2, counts: Counts(running: 1, ended: 0), now: start + OwnReadersBusyRule.maximumWait))
     }
 
     func testEachLockStartsAfresh() {
@@ -86,7 +89,7 @@ final class PoolWriterBusyTests: XCTestCase {
         init(path: String, writes: Bool = true) throws {
             let sql = writes ? "BEGIN IMMEDIATE; INSERT INTO t VALUES (100)" : "BEGIN IMMEDIATE"
             guard sqlite3_open(path, &connection) == SQLITE_OK,
-                  sqlite3_exec(connection, sql, nil, nil, nil) == SQLITE_OK
+                sqlite3_exec(connection, sql, nil, nil, nil) == SQLITE_OK
             else { throw DatabaseError(message: "could not take the write lock") }
         }
         func commit() { sqlite3_exec(connection, "COMMIT", nil, nil, nil) }
@@ -111,9 +114,11 @@ final class PoolWriterBusyTests: XCTestCase {
         }
         XCTAssertEqual(three, one)
         // Statements outside of a transaction each begin one.
-        let unsafe = { try dbPool.unsafeRead { db in
-            for _ in 0..<3 { _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
-        } }
+        let unsafe = {
+            try dbPool.unsafeRead { db in
+                for _ in 0..<3 { _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") }
+            }
+        }
         let before = dbPool.readStarts.current
         try unsafe()
         XCTAssertEqual(dbPool.readStarts.current.ended &- before.ended, 3)
@@ -163,8 +168,8 @@ final class PoolWriterBusyTests: XCTestCase {
     /// it makes whoever holds the lock), then checks that its write is still waiting.
     private func waitUntilTheWriterWaits<T>(
         _ dbPool: DatabasePool, _ write: BackgroundWrite<T>,
-        file: StaticString = #filePath, line: UInt = #line) throws
-    {
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         try waitUntil("the writer waits for its readers") { dbPool.readStarts.writerWaitCount > 1 }
         XCTAssertFalse(write.ends(within: 0), "the write ended", file: file, line: line)
     }

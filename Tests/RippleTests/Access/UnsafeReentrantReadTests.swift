@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 /// `unsafeReentrantRead` runs in the access the thread already runs, or reads.
 final class UnsafeReentrantReadTests: XCTestCase {

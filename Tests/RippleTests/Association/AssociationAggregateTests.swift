@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 private struct AggregatedTeam: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "team"
@@ -52,21 +52,26 @@ final class AssociationAggregateTests: XCTestCase {
     func testAnnotatedWithAggregates() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let request = AggregatedTeam
+            let request =
+                AggregatedTeam
                 .annotated(with: AggregatedTeam.players.count, AggregatedTeam.players.max(Column("score")), AggregatedTeam.players.isEmpty)
                 .orderByPrimaryKey()
-            XCTAssertEqual(try request.makeSQL(db).sql, """
+            XCTAssertEqual(
+                try request.makeSQL(db).sql,
+                """
                 SELECT "team".*, COUNT(DISTINCT "player"."id") AS "playerCount", MAX("player"."score") AS "maxPlayerScore", \
                 COUNT(DISTINCT "player"."id") = ? AS "hasNoPlayer" \
                 FROM "team" LEFT JOIN "player" ON "player"."teamId" = "team"."id" \
                 GROUP BY "team"."id" ORDER BY "team"."id"
                 """)
             let infos = try request.asRequest(of: TeamInfo.self).fetchAll(db)
-            XCTAssertEqual(infos, [
-                TeamInfo(name: "Reds", playerCount: 2, maxPlayerScore: 1000, hasNoPlayer: false),
-                TeamInfo(name: "Blues", playerCount: 1, maxPlayerScore: 500, hasNoPlayer: false),
-                TeamInfo(name: "Greens", playerCount: 0, maxPlayerScore: nil, hasNoPlayer: true),
-            ])
+            XCTAssertEqual(
+                infos,
+                [
+                    TeamInfo(name: "Reds", playerCount: 2, maxPlayerScore: 1000, hasNoPlayer: false),
+                    TeamInfo(name: "Blues", playerCount: 1, maxPlayerScore: 500, hasNoPlayer: false),
+                    TeamInfo(name: "Greens", playerCount: 0, maxPlayerScore: nil, hasNoPlayer: true),
+                ])
         }
     }
 
@@ -81,7 +86,8 @@ final class AssociationAggregateTests: XCTestCase {
     func testHavingAggregates() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            XCTAssertEqual(try AggregatedTeam.having(AggregatedTeam.players.count >= 1).orderByPrimaryKey().fetchAll(db).map(\.name), ["Reds", "Blues"])
+            XCTAssertEqual(
+                try AggregatedTeam.having(AggregatedTeam.players.count >= 1).orderByPrimaryKey().fetchAll(db).map(\.name), ["Reds", "Blues"])
             XCTAssertEqual(try AggregatedTeam.having(AggregatedTeam.players.isEmpty).fetchAll(db).map(\.name), ["Greens"])
             XCTAssertEqual(try AggregatedTeam.having(AggregatedTeam.players.sum(Column("score")) > 600).fetchAll(db).map(\.name), ["Reds"])
             XCTAssertEqual(try AggregatedTeam.having(AggregatedTeam.players.count >= 1).fetchCount(db), 2)
@@ -94,8 +100,9 @@ final class AssociationAggregateTests: XCTestCase {
             let notEmpty = "HAVING COUNT(DISTINCT \"player\".\"id\") > ?"
             XCTAssertTrue(try AggregatedTeam.having(!AggregatedTeam.players.isEmpty).makeSQL(db).sql.hasSuffix(notEmpty))
             XCTAssertTrue(try AggregatedTeam.having(AggregatedTeam.players.isEmpty == false).makeSQL(db).sql.hasSuffix(notEmpty))
-            XCTAssertTrue(try AggregatedTeam.having(AggregatedTeam.players.isEmpty == true).makeSQL(db).sql
-                .hasSuffix("HAVING COUNT(DISTINCT \"player\".\"id\") = ?"))
+            XCTAssertTrue(
+                try AggregatedTeam.having(AggregatedTeam.players.isEmpty == true).makeSQL(db).sql
+                    .hasSuffix("HAVING COUNT(DISTINCT \"player\".\"id\") = ?"))
             XCTAssertEqual(try AggregatedTeam.having(!AggregatedTeam.players.isEmpty).fetchCount(db), 2)
         }
     }
@@ -114,10 +121,13 @@ final class AssociationAggregateTests: XCTestCase {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
             let minScore = AggregatedTeam.players.min(Column("score"))
-            let request = AggregatedTeam
+            let request =
+                AggregatedTeam
                 .annotated(with: minScore ?? 0, cast(AggregatedTeam.players.count, as: .real), abs(minScore), length(minScore))
                 .orderByPrimaryKey()
-            XCTAssertEqual(try request.makeSQL(db).sql, """
+            XCTAssertEqual(
+                try request.makeSQL(db).sql,
+                """
                 SELECT "team".*, IFNULL(MIN("player"."score"), ?) AS "minPlayerScore", \
                 CAST(COUNT(DISTINCT "player"."id") AS REAL) AS "playerCount", \
                 ABS(MIN("player"."score")), LENGTH(MIN("player"."score")) \
@@ -138,7 +148,9 @@ final class AssociationAggregateTests: XCTestCase {
             try db.execute(sql: "CREATE VIEW bestPlayer AS SELECT * FROM player WHERE score >= 500")
             let association = Table("bestPlayer").belongsTo(Table("team"), using: ForeignKey(["teamId"]))
             let request = Table("bestPlayer").joining(required: association.filter(Column("name") == "Reds"))
-            XCTAssertEqual(try request.makeSQL(db).sql, """
+            XCTAssertEqual(
+                try request.makeSQL(db).sql,
+                """
                 SELECT "bestPlayer".* FROM "bestPlayer" JOIN "team" ON ("team"."id" = "bestPlayer"."teamId") AND ("team"."name" = ?)
                 """)
             XCTAssertEqual(try Row.fetchAll(db, request).map { $0["id"] as Int64 }, [2])

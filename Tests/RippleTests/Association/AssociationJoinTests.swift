@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 private struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
     static let databaseTableName = "authors"
@@ -78,20 +78,30 @@ final class AssociationJoinTests: XCTestCase {
     func testSQLOfIncludingAndJoining() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            XCTAssertEqual(try sql(db, Book.including(required: Book.author)), """
+            XCTAssertEqual(
+                try sql(db, Book.including(required: Book.author)),
+                """
                 SELECT "books".*, "authors".* FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId"
                 """)
-            XCTAssertEqual(try sql(db, Book.including(optional: Book.author)), """
+            XCTAssertEqual(
+                try sql(db, Book.including(optional: Book.author)),
+                """
                 SELECT "books".*, "authors".* FROM "books" LEFT JOIN "authors" ON "authors"."id" = "books"."authorId"
                 """)
-            XCTAssertEqual(try sql(db, Book.joining(required: Book.author.filter(Column("name") == "Hugo")).order(Column("title"))), """
+            XCTAssertEqual(
+                try sql(db, Book.joining(required: Book.author.filter(Column("name") == "Hugo")).order(Column("title"))),
+                """
                 SELECT "books".* FROM "books" JOIN "authors" ON ("authors"."id" = "books"."authorId") AND ("authors"."name" = ?) \
                 ORDER BY "books"."title"
                 """)
-            XCTAssertEqual(try sql(db, Author.including(required: Author.books)), """
+            XCTAssertEqual(
+                try sql(db, Author.including(required: Author.books)),
+                """
                 SELECT "authors".*, "books".* FROM "authors" JOIN "books" ON "books"."authorId" = "authors"."id"
                 """)
-            XCTAssertEqual(try sql(db, Book.including(required: Book.author.including(optional: Author.country))), """
+            XCTAssertEqual(
+                try sql(db, Book.including(required: Book.author.including(optional: Author.country))),
+                """
                 SELECT "books".*, "authors".*, "countries".* FROM "books" \
                 JOIN "authors" ON "authors"."id" = "books"."authorId" \
                 LEFT JOIN "countries" ON "countries"."code" = "authors"."countryCode"
@@ -107,7 +117,9 @@ final class AssociationJoinTests: XCTestCase {
         let association = Book.belongsTo(Writer.self, using: ForeignKey(["authorId"]))
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            XCTAssertEqual(try sql(db, Book.including(required: association)), """
+            XCTAssertEqual(
+                try sql(db, Book.including(required: association)),
+                """
                 SELECT "books".*, "authors"."name" FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId"
                 """)
         }
@@ -164,15 +176,20 @@ final class AssociationJoinTests: XCTestCase {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
             let authorAlias = TableAlias()
-            let request = Book
+            let request =
+                Book
                 .joining(required: Book.author.aliased(authorAlias))
                 .filter(authorAlias[Column("name")] == "Melville")
-            XCTAssertEqual(try sql(db, request), """
+            XCTAssertEqual(
+                try sql(db, request),
+                """
                 SELECT "books".* FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId" WHERE "authors"."name" = ?
                 """)
             XCTAssertEqual(try request.fetchAll(db).map(\.title), ["Moby-Dick"])
             let named = TableAlias(name: "a")
-            XCTAssertEqual(try sql(db, Author.aliased(named).filter(Column("id") == 1)), """
+            XCTAssertEqual(
+                try sql(db, Author.aliased(named).filter(Column("id") == 1)),
+                """
                 SELECT "a".* FROM "authors" "a" WHERE "a"."id" = ?
                 """)
             let undefined = TableAlias()
@@ -190,7 +207,9 @@ final class AssociationJoinTests: XCTestCase {
                 t.autoIncrementedPrimaryKey("id")
                 t.belongsTo("manager", inTable: "employee")
             }
-            XCTAssertEqual(try sql(db, Employee.including(optional: Employee.manager)), """
+            XCTAssertEqual(
+                try sql(db, Employee.including(optional: Employee.manager)),
+                """
                 SELECT "employee1".*, "employee2".* FROM "employee" "employee1" \
                 LEFT JOIN "employee" "employee2" ON "employee2"."id" = "employee1"."managerId"
                 """)
@@ -260,10 +279,13 @@ final class AssociationJoinTests: XCTestCase {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
             let countryName = Author.country.select(Column("name").forKey("countryName"))
-            let request = Book
+            let request =
+                Book
                 .including(optional: Book.author)
                 .annotated(withOptional: Book.author.forKey("writer").select(Column("name").forKey("authorName")))
-            XCTAssertEqual(try sql(db, request), """
+            XCTAssertEqual(
+                try sql(db, request),
+                """
                 SELECT "books".*, "authors2"."name" AS "authorName", "authors1".* FROM "books" \
                 LEFT JOIN "authors" "authors1" ON "authors1"."id" = "books"."authorId" \
                 LEFT JOIN "authors" "authors2" ON "authors2"."id" = "books"."authorId"
@@ -274,10 +296,13 @@ final class AssociationJoinTests: XCTestCase {
 
             // Through an included pivot: the columns are still the annotated request's.
             let bookCountry = Book.hasOne(Country.self, through: Book.author, using: Author.country)
-            let through = Book
+            let through =
+                Book
                 .including(optional: Book.author)
                 .annotated(withOptional: bookCountry.select(Column("name").forKey("countryName")))
-            XCTAssertEqual(try sql(db, through), """
+            XCTAssertEqual(
+                try sql(db, through),
+                """
                 SELECT "books".*, "countries"."name" AS "countryName", "authors".* FROM "books" \
                 LEFT JOIN "authors" ON "authors"."id" = "books"."authorId" \
                 LEFT JOIN "countries" ON "countries"."code" = "authors"."countryCode"
@@ -300,10 +325,12 @@ final class AssociationJoinTests: XCTestCase {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
             let prefix = #"SELECT "books".*, "authors".* FROM "books" JOIN "authors" ON "authors"."id" = "books"."authorId""#
-            XCTAssertEqual(try sql(db, Book.including(required: Book.author.order(Column("name"))).reversed()),
-                           prefix + #" ORDER BY "authors"."name" DESC"#)
-            XCTAssertEqual(try sql(db, Book.including(required: Book.author.order(Column("name")).reversed()).reversed()),
-                           prefix + #" ORDER BY "authors"."name""#)
+            XCTAssertEqual(
+                try sql(db, Book.including(required: Book.author.order(Column("name"))).reversed()),
+                prefix + #" ORDER BY "authors"."name" DESC"#)
+            XCTAssertEqual(
+                try sql(db, Book.including(required: Book.author.order(Column("name")).reversed()).reversed()),
+                prefix + #" ORDER BY "authors"."name""#)
             XCTAssertEqual(try sql(db, Book.including(required: Book.author).reversed()), prefix)
             let chain = Book.including(required: Book.author.reversed().including(optional: Author.country.order(Column("name"))))
             XCTAssertTrue(try sql(db, chain).hasSuffix(#" ORDER BY "countries"."name" DESC"#))
@@ -316,7 +343,9 @@ final class AssociationJoinTests: XCTestCase {
         try dbQueue.write { db in
             let authorAlias = TableAlias()
             let orphans = Book.joining(optional: Book.author.aliased(authorAlias)).filter(!authorAlias.exists)
-            XCTAssertEqual(try sql(db, orphans), """
+            XCTAssertEqual(
+                try sql(db, orphans),
+                """
                 SELECT "books".* FROM "books" LEFT JOIN "authors" ON "authors"."id" = "books"."authorId" \
                 WHERE "authors"."id" IS NULL
                 """)
@@ -333,7 +362,9 @@ final class AssociationJoinTests: XCTestCase {
             // A view has no rowid: all its columns tell.
             try db.execute(sql: "CREATE VIEW writer AS SELECT id, name FROM authors")
             let writerAlias = TableAlias()
-            let unwritten = Table("books").joining(optional: Table("books").belongsTo(Table("writer"), using: ForeignKey(["authorId"], to: ["id"])).aliased(writerAlias)).filter(!writerAlias.exists)
+            let unwritten = Table("books").joining(
+                optional: Table("books").belongsTo(Table("writer"), using: ForeignKey(["authorId"], to: ["id"])).aliased(writerAlias)
+            ).filter(!writerAlias.exists)
             XCTAssertTrue(try sql(db, unwritten).hasSuffix(#"WHERE ("writer"."id" IS NULL) AND ("writer"."name" IS NULL)"#))
             XCTAssertEqual(try Row.fetchAll(db, unwritten).map { $0["id"] as Int64 }, [3])
         }
@@ -346,7 +377,8 @@ final class AssociationJoinTests: XCTestCase {
             let prefix = #"SELECT "books".*, "#
             let narrow = Book.author.select(Column("name"))
             XCTAssertTrue(try sql(db, Book.including(required: narrow).including(required: Book.author)).hasPrefix(prefix + #""authors".* FROM"#))
-            XCTAssertTrue(try sql(db, Book.including(required: Book.author).including(required: narrow)).hasPrefix(prefix + #""authors"."name" FROM"#))
+            XCTAssertTrue(
+                try sql(db, Book.including(required: Book.author).including(required: narrow)).hasPrefix(prefix + #""authors"."name" FROM"#))
             XCTAssertTrue(try sql(db, Book.including(required: narrow).joining(required: Book.author)).hasPrefix(prefix + #""authors"."name" FROM"#))
         }
     }

@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 private struct Author: Codable, FetchableRecord, PersistableRecord, Equatable {
     static let databaseTableName = "author"
@@ -117,10 +117,12 @@ final class AssociationPrefetchTests: XCTestCase {
             db.trace { statements.append("\($0)") }
             let rows = try Row.fetchAll(db, request)
             db.trace(options: [])
-            XCTAssertEqual(statements.filter(Self.isRequestStatement), [
-                #"SELECT * FROM "author" ORDER BY "id""#,
-                #"SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" IN (?, ?, ?) ORDER BY "id""#,
-            ])
+            XCTAssertEqual(
+                statements.filter(Self.isRequestStatement),
+                [
+                    #"SELECT * FROM "author" ORDER BY "id""#,
+                    #"SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" IN (?, ?, ?) ORDER BY "id""#,
+                ])
             XCTAssertEqual(rows.map { $0.prefetchedRows.keys }, [["books"], ["books"], ["books"]])
             XCTAssertEqual(rows.map { $0.prefetchedRows["books"]!.map { $0["id"] as Int64 } }, [[1, 2], [3], []])
             let books: [Book] = rows[0]["books"]
@@ -143,7 +145,8 @@ final class AssociationPrefetchTests: XCTestCase {
     func testDecodableRecordsDecodeArraysOfPrefetchedRecords() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let infos = try Author
+            let infos =
+                try Author
                 .including(all: Author.books.order(Column("title")))
                 .orderByPrimaryKey()
                 .asRequest(of: AuthorInfo.self)
@@ -162,7 +165,8 @@ final class AssociationPrefetchTests: XCTestCase {
     func testNestedPrefetch() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let infos = try Author
+            let infos =
+                try Author
                 .including(all: Author.books.including(all: Book.chapters.order(Column("number").desc)).orderByPrimaryKey())
                 .orderByPrimaryKey()
                 .asRequest(of: AuthorWithNestedBooks.self)
@@ -219,7 +223,8 @@ final class AssociationPrefetchTests: XCTestCase {
         }
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let infos = try Author
+            let infos =
+                try Author
                 .including(all: Author.books.select(Column("title")).order(Column("title")).distinct())
                 .orderByPrimaryKey()
                 .asRequest(of: AuthorTitles.self)
@@ -267,21 +272,26 @@ final class AssociationPrefetchTests: XCTestCase {
     func testPrefetchNestedInJoinedAssociation() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            let request = Book
+            let request =
+                Book
                 .including(optional: Book.author.including(all: Author.books.orderByPrimaryKey()))
                 .orderByPrimaryKey()
             var statements: [String] = []
             db.trace { statements.append("\($0)") }
             let rows = try Row.fetchAll(db, request)
             db.trace(options: [])
-            XCTAssertEqual(statements.filter(Self.isRequestStatement), [
-                #"SELECT "book".*, "author".* FROM "book" LEFT JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id""#,
-                #"SELECT "book".*, "author"."id" AS "grdb_id" FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."id" IN (?, ?)) ORDER BY "book"."id""#,
-            ])
+            XCTAssertEqual(
+                statements.filter(Self.isRequestStatement),
+                [
+                    #"SELECT "book".*, "author".* FROM "book" LEFT JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id""#,
+                    #"SELECT "book".*, "author"."id" AS "grdb_id" FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."id" IN (?, ?)) ORDER BY "book"."id""#,
+                ])
             XCTAssertEqual(rows.map { $0.scopes["author"]!.prefetchedRows["books"]!.map { $0["id"] as Int64 } }, [[1, 2], [1, 2], [3], []])
             XCTAssertEqual(rows.map { $0.prefetchedRows["books"]!.map { $0["id"] as Int64 } }, [[1, 2], [1, 2], [3], []])
             XCTAssertEqual(rows[0].prefetchedRows.keys, ["books"])
-            XCTAssertEqual(rows[2].debugDescription, """
+            XCTAssertEqual(
+                rows[2].debugDescription,
+                """
                 ▿ [id:3 authorId:2 title:"Moby-Dick"]
                   unadapted: [id:3 authorId:2 title:"Moby-Dick" id:2 name:"Melville"]
                   - author: [id:2 name:"Melville"]
@@ -341,14 +351,17 @@ final class AssociationPrefetchTests: XCTestCase {
             db.trace { statements.append("\($0)") }
             let rows = try Row.fetchAll(db, Parent.filter(Column("a") >= 2).including(all: Parent.children).orderByPrimaryKey())
             db.trace(options: [])
-            XCTAssertEqual(statements.filter(Self.isRequestStatement).last, """
+            XCTAssertEqual(
+                statements.filter(Self.isRequestStatement).last,
+                """
                 WITH "grdb_base" AS (SELECT "a", "b" FROM "parent" WHERE "a" >= ?) \
                 SELECT *, "pa" AS "grdb_pa", "pb" AS "grdb_pb" FROM "child" WHERE ("pa", "pb") IN "grdb_base"
                 """)
             XCTAssertEqual(rows.count, 1198)
-            XCTAssertTrue(rows.allSatisfy { row in
-                row.prefetchedRows["children"]!.map { $0["pa"] as Int } == [row["a"] as Int]
-            })
+            XCTAssertTrue(
+                rows.allSatisfy { row in
+                    row.prefetchedRows["children"]!.map { $0["pa"] as Int } == [row["a"] as Int]
+                })
         }
     }
 
@@ -371,18 +384,25 @@ final class AssociationPrefetchTests: XCTestCase {
         try dbQueue.read { db in
             var statements: [String] = []
             db.trace { statements.append("\($0)") }
-            let rows = try Row.fetchAll(db, Author.including(all: Author.books
-                .annotated(with: Book.chapters.count)
-                .having(Book.chapters.isEmpty == false)).orderByPrimaryKey())
+            let rows = try Row.fetchAll(
+                db,
+                Author.including(
+                    all: Author.books
+                        .annotated(with: Book.chapters.count)
+                        .having(Book.chapters.isEmpty == false)
+                ).orderByPrimaryKey())
             db.trace(options: [])
-            XCTAssertEqual(statements.filter(Self.isRequestStatement).last, """
+            XCTAssertEqual(
+                statements.filter(Self.isRequestStatement).last,
+                """
                 SELECT "book".*, COUNT(DISTINCT "chapter"."id") AS "chapterCount", "book"."authorId" AS "grdb_authorId" \
                 FROM "book" LEFT JOIN "chapter" ON "chapter"."bookId" = "book"."id" \
                 WHERE "book"."authorId" IN (?, ?, ?) GROUP BY "book"."id" HAVING COUNT(DISTINCT "chapter"."id") > ?
                 """)
             XCTAssertEqual(rows.map { $0.prefetchedRows["books"]!.map { $0["chapterCount"] as Int } }, [[], [2], []])
 
-            let grouped = try Row.fetchAll(db, Author.including(all: Author.books.select(count(Column("id")).forKey("n")).group(Column("authorId"))).orderByPrimaryKey())
+            let grouped = try Row.fetchAll(
+                db, Author.including(all: Author.books.select(count(Column("id")).forKey("n")).group(Column("authorId"))).orderByPrimaryKey())
             XCTAssertEqual(grouped.map { $0.prefetchedRows["books"]!.map { $0["n"] as Int } }, [[2], [1], []])
         }
     }

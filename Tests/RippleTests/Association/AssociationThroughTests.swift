@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 private struct Country: Codable, FetchableRecord, PersistableRecord, Equatable {
     static let authors = hasMany(Author.self)
@@ -69,13 +69,17 @@ final class AssociationThroughTests: XCTestCase {
     func testSQLJoinsThePivot() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            XCTAssertEqual(try Book.including(optional: Book.country).makeSQL(db).sql, """
+            XCTAssertEqual(
+                try Book.including(optional: Book.country).makeSQL(db).sql,
+                """
                 SELECT "book".*, "country".* FROM "book" \
                 LEFT JOIN "author" ON "author"."id" = "book"."authorId" \
                 LEFT JOIN "country" ON "country"."code" = "author"."countryCode"
                 """)
             // An explicit join of the pivot is the same join.
-            XCTAssertEqual(try Book.including(optional: Book.country).including(required: Book.author).makeSQL(db).sql, """
+            XCTAssertEqual(
+                try Book.including(optional: Book.country).including(required: Book.author).makeSQL(db).sql,
+                """
                 SELECT "book".*, "author".*, "country".* FROM "book" \
                 JOIN "author" ON "author"."id" = "book"."authorId" \
                 LEFT JOIN "country" ON "country"."code" = "author"."countryCode"
@@ -99,7 +103,9 @@ final class AssociationThroughTests: XCTestCase {
         try dbQueue.read { db in
             let france = try XCTUnwrap(Country.fetchOne(db, key: "FR"))
             let request = france.request(for: Country.books).order(Column("id"))
-            XCTAssertEqual(try request.makeSQL(db).sql, """
+            XCTAssertEqual(
+                try request.makeSQL(db).sql,
+                """
                 SELECT "book".* FROM "book" \
                 JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."countryCode" = ?) \
                 ORDER BY "book"."id"
@@ -110,8 +116,11 @@ final class AssociationThroughTests: XCTestCase {
 
             // The way back to the record is a join of its own, even when the destination
             // joins the same table: books of French authors, written by Hugo.
-            let hugos = Country.hasMany(Book.self, through: Country.authors, using: Author.books.joining(required: Book.author.filter(Column("name") == "Hugo")))
-            XCTAssertEqual(try france.request(for: hugos).makeSQL(db).sql, """
+            let hugos = Country.hasMany(
+                Book.self, through: Country.authors, using: Author.books.joining(required: Book.author.filter(Column("name") == "Hugo")))
+            XCTAssertEqual(
+                try france.request(for: hugos).makeSQL(db).sql,
+                """
                 SELECT "book".* FROM "book" \
                 JOIN "author" "author1" ON ("author1"."id" = "book"."authorId") AND ("author1"."name" = ?) \
                 JOIN "author" "author2" ON ("author2"."id" = "book"."authorId") AND ("author2"."countryCode" = ?)
@@ -120,7 +129,9 @@ final class AssociationThroughTests: XCTestCase {
 
             // The pivot's own filter comes before the record's key, as GRDB writes it.
             let named = Country.hasMany(Book.self, through: Country.authors.filter(Column("name") != "Hugo"), using: Author.books)
-            XCTAssertEqual(try france.request(for: named).makeSQL(db).sql, """
+            XCTAssertEqual(
+                try france.request(for: named).makeSQL(db).sql,
+                """
                 SELECT "book".* FROM "book" \
                 JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."name" <> ?) AND ("author"."countryCode" = ?)
                 """)
@@ -137,11 +148,13 @@ final class AssociationThroughTests: XCTestCase {
             let infos = try request.asRequest(of: CountryInfo.self).fetchAll(db)
             db.trace(options: [])
             XCTAssertEqual(infos.map { $0.books.map(\.id) }, [[1, 3], [2]])
-            XCTAssertTrue(statements.contains("""
-                SELECT "book".*, "author"."countryCode" AS "grdb_countryCode" FROM "book" \
-                JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."countryCode" IN (?, ?)) \
-                ORDER BY "book"."id"
-                """), "\(statements)")
+            XCTAssertTrue(
+                statements.contains(
+                    """
+                    SELECT "book".*, "author"."countryCode" AS "grdb_countryCode" FROM "book" \
+                    JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."countryCode" IN (?, ?)) \
+                    ORDER BY "book"."id"
+                    """), "\(statements)")
         }
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 final class ASCIIKeywordSearchTests: XCTestCase {

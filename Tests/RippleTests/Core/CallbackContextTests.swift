@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The one place where objects become C context pointers and back.

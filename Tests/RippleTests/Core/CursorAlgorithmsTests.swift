@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 private struct TestError: Error {}
@@ -194,7 +195,10 @@ final class CursorAlgorithmsTests: XCTestCase {
             }
         }
         var calls = 0
-        let cursor = AnyCursor([1, 2, 5, 1, 6]).drop { calls += 1; return $0 < 3 }
+        let cursor = AnyCursor([1, 2, 5, 1, 6]).drop {
+            calls += 1
+            return $0 < 3
+        }
         XCTAssertEqual(try Array(cursor), [5, 1, 6])
         XCTAssertEqual(calls, 3, "not called once it returned false")
     }
@@ -225,7 +229,10 @@ final class CursorAlgorithmsTests: XCTestCase {
         }
         var calls = 0
         let base = ProbeCursor([1, 2, 5, 1, 6])
-        let cursor = base.prefix { calls += 1; return $0 < 3 }
+        let cursor = base.prefix {
+            calls += 1
+            return $0 < 3
+        }
         XCTAssertEqual(try Array(cursor), [1, 2])
         try assertEnded(cursor)
         XCTAssertEqual(calls, 3, "not called once it returned false")
@@ -383,7 +390,8 @@ final class CursorAlgorithmsTests: XCTestCase {
             XCTAssertEqual(formed, set.intersection(array))
 
             XCTAssertEqual(try Dictionary(grouping: AnyCursor(array), by: { $0 % 2 }), Dictionary(grouping: array, by: { $0 % 2 }))
-            XCTAssertEqual(try Dictionary(minimumCapacity: 100, grouping: AnyCursor(array), by: { $0 % 2 }), Dictionary(grouping: array, by: { $0 % 2 }))
+            XCTAssertEqual(
+                try Dictionary(minimumCapacity: 100, grouping: AnyCursor(array), by: { $0 % 2 }), Dictionary(grouping: array, by: { $0 % 2 }))
             let pairs = Set(array).map { ($0, "\($0)") }
             XCTAssertEqual(try Dictionary(uniqueKeysWithValues: AnyCursor(pairs)), Dictionary(uniqueKeysWithValues: pairs))
             XCTAssertEqual(try Dictionary(minimumCapacity: 100, uniqueKeysWithValues: AnyCursor(pairs)), Dictionary(uniqueKeysWithValues: pairs))
@@ -460,14 +468,18 @@ final class CursorAlgorithmsTests: XCTestCase {
     // MARK: - Programmer errors
 
     func testDuplicateKeysAndNegativeCountsAreFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioDuplicateKeys",
-                             "Dictionary(uniqueKeysWithValues:): the cursor has the key \"a\" twice")
-        try assertFatalError(inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioNegativeDropFirst",
-                             "Can't drop a negative number of elements from a cursor")
-        try assertFatalError(inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioNegativeDropLast",
-                             "Can't drop a negative number of elements from a cursor")
-        try assertFatalError(inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioNegativeSuffix",
-                             "Can't take a suffix of negative length from a cursor")
+        try assertFatalError(
+            inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioDuplicateKeys",
+            "Dictionary(uniqueKeysWithValues:): the cursor has the key \"a\" twice")
+        try assertFatalError(
+            inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioNegativeDropFirst",
+            "Can't drop a negative number of elements from a cursor")
+        try assertFatalError(
+            inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioNegativeDropLast",
+            "Can't drop a negative number of elements from a cursor")
+        try assertFatalError(
+            inScenario: "RippleTests.CursorAlgorithmsTests/testScenarioNegativeSuffix",
+            "Can't take a suffix of negative length from a cursor")
     }
 
     // Run in a child process by the test above; they return at once otherwise.

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseAggregateTests: XCTestCase {
@@ -94,10 +95,11 @@ final class DatabaseAggregateTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
             db.add(function: DatabaseFunction("mySum", argumentCount: 1, aggregate: Sum.self))
-            try db.execute(sql: """
-                CREATE TABLE t (g TEXT, x INTEGER);
-                INSERT INTO t VALUES ('a', 1), ('b', 10), ('a', 2), ('c', NULL), ('b', 20), ('a', 3)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (g TEXT, x INTEGER);
+                    INSERT INTO t VALUES ('a', 1), ('b', 10), ('a', 2), ('c', NULL), ('b', 20), ('a', 3)
+                    """)
             let made = Sum.census.made
             let rows = try Row.fetchAll(db, sql: "SELECT g, mySum(x) AS s FROM t GROUP BY g ORDER BY g")
             XCTAssertEqual(rows.map { $0["g"] as String }, ["a", "b", "c"])
@@ -348,7 +350,12 @@ private final class Census: Sendable {
     private let counts = LockedState((made: 0, alive: 0))
     var made: Int { counts.withLock { $0.made } }
     var alive: Int { counts.withLock { $0.alive } }
-    func enter() { counts.withLock { $0.made += 1; $0.alive += 1 } }
+    func enter() {
+        counts.withLock {
+            $0.made += 1
+            $0.alive += 1
+        }
+    }
     func leave() { counts.withLock { $0.alive -= 1 } }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseDateComponentsTests: XCTestCase {
@@ -12,8 +13,8 @@ final class DatabaseDateComponentsTests: XCTestCase {
     /// statement column.
     private func assertParses(
         _ string: String, _ components: DateComponents, _ format: Format,
-        file: StaticString = #filePath, line: UInt = #line) throws
-    {
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let fromValue = DatabaseDateComponents.fromDatabaseValue(string.databaseValue)
         XCTAssertEqual(fromValue?.format, format, "\(string)", file: file, line: line)
         XCTAssertEqual(fromValue?.dateComponents, components, "\(string)", file: file, line: line)
@@ -72,10 +73,14 @@ final class DatabaseDateComponentsTests: XCTestCase {
         let cases: [(Format, String, DateComponents)] = [
             (.YMD, "1973-09-18", DateComponents(year: 1973, month: 9, day: 18)),
             (.YMD_HM, "1973-09-18 10:11", DateComponents(year: 1973, month: 9, day: 18, hour: 10, minute: 11)),
-            (.YMD_HMS, "1973-09-18 10:11:12",
-             DateComponents(year: 1973, month: 9, day: 18, hour: 10, minute: 11, second: 12)),
-            (.YMD_HMSS, "1973-09-18 10:11:12.123",
-             DateComponents(year: 1973, month: 9, day: 18, hour: 10, minute: 11, second: 12, nanosecond: 123_000_000)),
+            (
+                .YMD_HMS, "1973-09-18 10:11:12",
+                DateComponents(year: 1973, month: 9, day: 18, hour: 10, minute: 11, second: 12)
+            ),
+            (
+                .YMD_HMSS, "1973-09-18 10:11:12.123",
+                DateComponents(year: 1973, month: 9, day: 18, hour: 10, minute: 11, second: 12, nanosecond: 123_000_000)
+            ),
             (.HM, "10:11", DateComponents(hour: 10, minute: 11)),
             (.HMS, "10:11:12", DateComponents(hour: 10, minute: 11, second: 12)),
             (.HMSS, "10:11:12.123", DateComponents(hour: 10, minute: 11, second: 12, nanosecond: 123_000_000)),
@@ -306,8 +311,9 @@ final class DatabaseDateComponentsTests: XCTestCase {
                 time: DatabaseDateComponents(time(8, 0, 15), format: .HMS),
                 day: DatabaseDateComponents(DateComponents(year: 2018, month: 4, day: 21), format: .YMD)
             ).insert(db)
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT time || '/' || ifnull(day, '-') FROM alarm ORDER BY id"),
-                           ["07:30/-", "08:00:15/2018-04-21"])
+            XCTAssertEqual(
+                try String.fetchAll(db, sql: "SELECT time || '/' || ifnull(day, '-') FROM alarm ORDER BY id"),
+                ["07:30/-", "08:00:15/2018-04-21"])
             let alarms = try Alarm.fetchAll(db, sql: "SELECT * FROM alarm ORDER BY id")
             XCTAssertEqual(alarms.map(\.time.format), [.HM, .HMS])
             XCTAssertEqual(alarms.map(\.time.dateComponents), [time(7, 30), time(8, 0, 15)])

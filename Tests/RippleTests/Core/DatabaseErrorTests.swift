@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseErrorTests: XCTestCase {
@@ -34,12 +35,13 @@ final class DatabaseErrorTests: XCTestCase {
         try dbQueue.write { db in
             // Fails at execution.
             let executionError = assertDatabaseError(.SQLITE_CONSTRAINT_NOTNULL) {
-                try db.execute(sql: """
-                    CREATE TABLE t(a NOT NULL);
-                    INSERT INTO t VALUES (1);
-                    INSERT INTO t VALUES (NULL);
-                    INSERT INTO t VALUES (3)
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE t(a NOT NULL);
+                        INSERT INTO t VALUES (1);
+                        INSERT INTO t VALUES (NULL);
+                        INSERT INTO t VALUES (3)
+                        """)
             }
             XCTAssertEqual(executionError?.sql, "INSERT INTO t VALUES (NULL)")
             // Fails at compilation.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseFunctionTests: XCTestCase {
@@ -35,7 +36,11 @@ final class DatabaseFunctionTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in
             db.add(function: echo)
-            let row = try Row.fetchOne(db, sql: "SELECT echo() AS n, echo('a' || char(0) || 'b') AS t, echo('') AS e, echo(x'00ff') AS b, echo(x'') AS eb, echo(1.5) AS d, echo(1, 2, 3) AS c")!
+            let row = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT echo() AS n, echo('a' || char(0) || 'b') AS t, echo('') AS e, echo(x'00ff') AS b, echo(x'') AS eb, echo(1.5) AS d, echo(1, 2, 3) AS c"
+            )!
             XCTAssertTrue(row["n"] as DatabaseValue == .null)
             XCTAssertEqual(row["t"] as String, "a\u{0}b")
             XCTAssertEqual(row["e"] as String, "")

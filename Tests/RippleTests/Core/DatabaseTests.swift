@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseTests: XCTestCase {
@@ -79,11 +80,12 @@ final class DatabaseTests: XCTestCase {
     func testExecuteSeveralStatements() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT);
-                INSERT INTO player (name, score) VALUES (?, ?);
-                INSERT INTO player (name, score) VALUES (:name, :score); -- a comment
-                """, arguments: ["Arthur", 100] as StatementArguments + ["name": "Barbara", "score": 200])
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT);
+                    INSERT INTO player (name, score) VALUES (?, ?);
+                    INSERT INTO player (name, score) VALUES (:name, :score); -- a comment
+                    """, arguments: ["Arthur", 100] as StatementArguments + ["name": "Barbara", "score": 200])
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM player ORDER BY id"), ["Arthur", "Barbara"])
         }
     }
@@ -93,15 +95,16 @@ final class DatabaseTests: XCTestCase {
         // every deleted row); a dropped table asks for one too, and must still be dropped.
         let dbQueue = try DatabaseQueue()
         try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: """
-                CREATE TABLE parent (id INTEGER PRIMARY KEY);
-                CREATE TABLE child (parentId REFERENCES parent(id));
-                INSERT INTO parent VALUES (1);
-                CREATE VIEW v AS SELECT * FROM parent;
-                CREATE TEMP TABLE t (a);
-                CREATE TEMP VIEW tv AS SELECT * FROM t;
-                CREATE INDEX i ON child(parentId);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                    CREATE TABLE child (parentId REFERENCES parent(id));
+                    INSERT INTO parent VALUES (1);
+                    CREATE VIEW v AS SELECT * FROM parent;
+                    CREATE TEMP TABLE t (a);
+                    CREATE TEMP VIEW tv AS SELECT * FROM t;
+                    CREATE INDEX i ON child(parentId);
+                    """)
             try db.execute(sql: "DROP VIEW v; DROP VIEW tv; DROP INDEX i; DROP TABLE t; DROP TABLE child; DROP TABLE parent")
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master"), 0)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_temp_master"), 0)
@@ -173,10 +176,11 @@ final class DatabaseTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
-            try db.execute(sql: """
-                CREATE TABLE team(id INTEGER PRIMARY KEY);
-                CREATE TABLE player(id INTEGER PRIMARY KEY, teamId INTEGER REFERENCES team(id));
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE team(id INTEGER PRIMARY KEY);
+                    CREATE TABLE player(id INTEGER PRIMARY KEY, teamId INTEGER REFERENCES team(id));
+                    """)
         }
         assertDatabaseError(.SQLITE_CONSTRAINT_FOREIGNKEY) {
             try dbQueue.write { try $0.execute(sql: "INSERT INTO player (teamId) VALUES (1)") }

@@ -1,12 +1,16 @@
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// The conversions types get with no code: raw values and Codable.
 final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
     enum Color: String, DatabaseValueConvertible { case red, green }
     enum Level: Int, Codable, DatabaseValueConvertible { case low = 1, high = 2 }
-    struct Point: Codable, DatabaseValueConvertible, Equatable { var x: Int; var y: Int }
+    struct Point: Codable, DatabaseValueConvertible, Equatable {
+        var x: Int
+        var y: Int
+    }
     struct Email: Codable, DatabaseValueConvertible, Equatable {
         var address: String
         init(_ address: String) { self.address = address }
@@ -16,7 +20,10 @@ final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
             try container.encode(address)
         }
     }
-    struct Contact: Codable, DatabaseValueConvertible, Equatable { var email: Email; var level: Level }
+    struct Contact: Codable, DatabaseValueConvertible, Equatable {
+        var email: Email
+        var level: Level
+    }
 
     func testRawValues() throws {
         XCTAssertEqual(Color.red.databaseValue, "red".databaseValue)

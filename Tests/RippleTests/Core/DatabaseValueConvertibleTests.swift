@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseValueConvertibleTests: XCTestCase {
@@ -126,8 +127,8 @@ final class DatabaseValueConvertibleTests: XCTestCase {
                 texts.append(String(repeating: "b", count: length - 1) + "\u{0}")
                 texts.append("\u{0}" + String(repeating: "b", count: length - 1))
                 texts.append(String(repeating: "b", count: length / 2) + "\u{0}" + String(repeating: "b", count: length - 1 - length / 2))
-                texts.append(String(repeating: "c", count: length - 1) + "é")   // 1 byte more
-                texts.append("🙂" + String(repeating: "d", count: length))      // 4 bytes more
+                texts.append(String(repeating: "c", count: length - 1) + "é")  // 1 byte more
+                texts.append("🙂" + String(repeating: "d", count: length))  // 4 bytes more
             }
         }
         try dbQueue.write { db in
@@ -173,10 +174,10 @@ final class DatabaseValueConvertibleTests: XCTestCase {
     func testDecoderValidationAgreesWithStringValidating() {
         let samples: [[UInt8]] = [
             [], [0x61], Array("é".utf8), Array("🙂".utf8), Array("aé🙂z".utf8), Array("日本語".utf8),
-            [0xFF], [0xC3], [0xC3, 0x28], [0xE2, 0x82], [0xF0, 0x9F, 0x98],   // invalid, truncated
-            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF],         // overlong
-            [0xED, 0xA0, 0x80],                                                  // a surrogate
-            [0xF4, 0x90, 0x80, 0x80],                                            // above U+10FFFF
+            [0xFF], [0xC3], [0xC3, 0x28], [0xE2, 0x82], [0xF0, 0x9F, 0x98],  // invalid, truncated
+            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF],  // overlong
+            [0xED, 0xA0, 0x80],  // a surrogate
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
             [0x80], [0x61, 0x80, 0x62], Array("é".utf8) + [0xFF],
         ]
         for sample in samples {

@@ -1,6 +1,6 @@
 import CSQLite
-import XCTest
 import Ripple
+import XCTest
 
 private struct FastInt: DatabaseValueConvertible, StatementColumnConvertible, Hashable {
     var value: Int

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// `IndexPrediction` on its own: the column lookups of records read in the same order on

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// `interrupt()`: statements that run stop with SQLITE_INTERRUPT, writes are rolled back,

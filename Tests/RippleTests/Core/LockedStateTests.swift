@@ -1,5 +1,6 @@
 import Dispatch
 import XCTest
+
 @testable import Ripple
 
 final class LockedStateTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// As in GRDB: an optional type's `fetchOne` tells a NULL (`.some(nil)`) from no row (nil).

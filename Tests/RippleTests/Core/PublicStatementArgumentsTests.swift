@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// Arguments stay out of descriptions unless the configuration makes them public.
 final class PublicStatementArgumentsTests: XCTestCase {
@@ -19,9 +19,12 @@ final class PublicStatementArgumentsTests: XCTestCase {
 
     func testErrorDescriptionsHideArgumentsByDefault() throws {
         let error = try failingInsert(Configuration())
-        XCTAssertEqual(error.description, "SQLite error 19: UNIQUE constraint failed: t.a - while executing `INSERT INTO t (a) VALUES (?)`",
-                       "the primary code, no arguments")
-        XCTAssertEqual(error.expandedDescription, #"SQLite error 19: UNIQUE constraint failed: t.a - while executing `INSERT INTO t (a) VALUES (?)` with arguments ["secret"]"#)
+        XCTAssertEqual(
+            error.description, "SQLite error 19: UNIQUE constraint failed: t.a - while executing `INSERT INTO t (a) VALUES (?)`",
+            "the primary code, no arguments")
+        XCTAssertEqual(
+            error.expandedDescription,
+            #"SQLite error 19: UNIQUE constraint failed: t.a - while executing `INSERT INTO t (a) VALUES (?)` with arguments ["secret"]"#)
         XCTAssertEqual(error.arguments, ["secret"])
         XCTAssertEqual(error.extendedResultCode, .SQLITE_CONSTRAINT_UNIQUE)
     }

@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 final class RowAdapterAddingScopesTests: XCTestCase {
     func testAddedScopesReplaceThoseOfTheSameName() throws {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// Row adapters, as GRDB apps use them: renamed columns, column ranges, and scopes.
 final class RowAdapterTests: XCTestCase {
@@ -31,12 +32,14 @@ final class RowAdapterTests: XCTestCase {
             XCTAssertEqual(try Row.fetchOne(db, sql: sql, adapter: RangeRowAdapter(1..<3))?.columnNames, ["name", "teamId"])
             XCTAssertEqual(try Row.fetchOne(db, sql: sql, adapter: RangeRowAdapter(1...1))?.databaseValues, ["Arthur".databaseValue])
             XCTAssertEqual(try Row.fetchOne(db, sql: sql, adapter: EmptyRowAdapter())?.count, 0)
-            XCTAssertEqual(try Row.fetchOne(db, sql: sql, adapter: RenameColumnAdapter { "p_" + $0 })?.columnNames,
-                           ["p_id", "p_name", "p_teamId", "p_teamName"])
+            XCTAssertEqual(
+                try Row.fetchOne(db, sql: sql, adapter: RenameColumnAdapter { "p_" + $0 })?.columnNames,
+                ["p_id", "p_name", "p_teamId", "p_teamName"])
             let adapters = splittingRowAdapters(columnCounts: [1, 1])
             XCTAssertEqual(adapters.count, 3)
-            XCTAssertEqual(try adapters.map { try Row.fetchOne(db, sql: sql, adapter: $0)!.columnNames },
-                           [["id"], ["name"], ["teamId", "teamName"]])
+            XCTAssertEqual(
+                try adapters.map { try Row.fetchOne(db, sql: sql, adapter: $0)!.columnNames },
+                [["id"], ["name"], ["teamId", "teamName"]])
         }
     }
 
@@ -44,9 +47,11 @@ final class RowAdapterTests: XCTestCase {
         try read { db in
             let adapter = ScopeAdapter(
                 base: RangeRowAdapter(0..<2),
-                scopes: ["team": ScopeAdapter(
-                    base: ColumnMapping(["id": "teamId", "name": "teamName"]),
-                    scopes: ["captain": RangeRowAdapter(1..<2)])])
+                scopes: [
+                    "team": ScopeAdapter(
+                        base: ColumnMapping(["id": "teamId", "name": "teamName"]),
+                        scopes: ["captain": RangeRowAdapter(1..<2)])
+                ])
             let rows = try Row.fetchAll(db, sql: sql, adapter: adapter)
             let row = try XCTUnwrap(rows.first)
             XCTAssertEqual(row.columnNames, ["id", "name"])

@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 final class RowCollectionTests: XCTestCase {
     func testRowIsARandomAccessCollectionOfPairs() {
@@ -27,7 +27,9 @@ final class RowCollectionTests: XCTestCase {
         try DatabaseQueue().read { db in
             let adapter = SuffixRowAdapter(fromIndex: 1).addingScopes(["first": RangeRowAdapter(0..<1)])
             let row = try Row.fetchOne(db, sql: "SELECT 1 AS a, 2 AS b", adapter: adapter)!
-            XCTAssertEqual(row.debugDescription, """
+            XCTAssertEqual(
+                row.debugDescription,
+                """
                 ▿ [b:2]
                   unadapted: [a:1 b:2]
                   - first: [a:1]

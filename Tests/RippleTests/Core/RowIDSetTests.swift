@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 final class RowIDSetTests: XCTestCase {
@@ -39,7 +40,8 @@ final class RowIDSetTests: XCTestCase {
 
     func testRegionsOfOneRowCompareEqualWhateverTheirRowIDsCameFrom() {
         let byKey = DatabaseRegion(table: "player", rowIDs: [1])
-        let restricted = DatabaseRegion(table: "player").restricting(table: "player", toRowIDs: [1, 2]).intersection(DatabaseRegion(table: "player", rowIDs: [1, 3]))
+        let restricted = DatabaseRegion(table: "player").restricting(table: "player", toRowIDs: [1, 2]).intersection(
+            DatabaseRegion(table: "player", rowIDs: [1, 3]))
         XCTAssertEqual(byKey, restricted)
         XCTAssertEqual(byKey.description, "player(*)[1]")
     }

@@ -1,16 +1,18 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class RowTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT);
-                INSERT INTO player VALUES (1, 'Arthur', 100), (2, 'Barbara', NULL), (3, 'Craig', 50);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT);
+                    INSERT INTO player VALUES (1, 'Arthur', 100), (2, 'Barbara', NULL), (3, 'Craig', 50);
+                    """)
         }
         return dbQueue
     }

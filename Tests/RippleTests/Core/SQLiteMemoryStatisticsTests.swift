@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Ripple turns SQLite's process-wide memory statistics off before its first connection,

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 final class SchemaNameIntrospectionTests: XCTestCase {
     private var directory: URL!
@@ -13,11 +13,12 @@ final class SchemaNameIntrospectionTests: XCTestCase {
     private func makeAttachedQueue() throws -> DatabaseQueue {
         let attached = try DatabaseQueue(path: directory.appendingPathComponent("attached.sqlite").path)
         try attached.write { db in
-            try db.execute(sql: """
-                CREATE TABLE t (code TEXT PRIMARY KEY, parentId INTEGER REFERENCES parent(id), label TEXT UNIQUE) WITHOUT ROWID;
-                CREATE TABLE parent (id INTEGER PRIMARY KEY);
-                CREATE VIEW v AS SELECT 1;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE t (code TEXT PRIMARY KEY, parentId INTEGER REFERENCES parent(id), label TEXT UNIQUE) WITHOUT ROWID;
+                    CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                    CREATE VIEW v AS SELECT 1;
+                    """)
         }
         let main = try DatabaseQueue(path: directory.appendingPathComponent("main.sqlite").path)
         try main.writeWithoutTransaction { db in
@@ -56,8 +57,10 @@ final class SchemaNameIntrospectionTests: XCTestCase {
 
     func testUnknownSchemaThrows() throws {
         try makeAttachedQueue().read { db in
-            for body in [{ _ = try db.columns(in: "t", in: "nope") }, { _ = try db.indexes(on: "t", in: "nope") },
-                         { _ = try db.primaryKey("t", in: "nope") }, { _ = try db.tableExists("t", in: "nope") }] {
+            for body in [
+                { _ = try db.columns(in: "t", in: "nope") }, { _ = try db.indexes(on: "t", in: "nope") },
+                { _ = try db.primaryKey("t", in: "nope") }, { _ = try db.tableExists("t", in: "nope") },
+            ] {
                 XCTAssertThrowsError(try body()) { error in
                     XCTAssertEqual((error as? DatabaseError)?.message, "no such schema: nope")
                 }
@@ -76,11 +79,12 @@ final class SchemaNameIntrospectionTests: XCTestCase {
 
     func testIndexOnExpressionIsLeftOut() throws {
         try DatabaseQueue().write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
-                CREATE INDEX byLength ON player (LENGTH(name));
-                CREATE INDEX byName ON player (name);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
+                    CREATE INDEX byLength ON player (LENGTH(name));
+                    CREATE INDEX byName ON player (name);
+                    """)
             XCTAssertEqual(try db.indexes(on: "player").map(\.name), ["byName"])
             XCTAssertEqual(try db.indexes(on: "player").map(\.origin), [.createIndex])
         }
@@ -88,11 +92,12 @@ final class SchemaNameIntrospectionTests: XCTestCase {
 
     func testTableHasUniqueKey() throws {
         try DatabaseQueue().write { db in
-            try db.execute(sql: """
-                CREATE TABLE persons (id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE);
-                CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
-                CREATE VIEW personView AS SELECT * FROM persons;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE persons (id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE);
+                    CREATE TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+                    CREATE VIEW personView AS SELECT * FROM persons;
+                    """)
             XCTAssertTrue(try db.table("persons", hasUniqueKey: ["rowid"]))
             XCTAssertTrue(try db.table("persons", hasUniqueKey: ["ID"]))
             XCTAssertTrue(try db.table("persons", hasUniqueKey: ["email", "name"]))

@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 final class StatementArgumentsSettingTests: XCTestCase {
     func testSettableArgumentsBindAndAreKept() throws {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 final class StatementTests: XCTestCase {
@@ -60,8 +61,9 @@ final class StatementTests: XCTestCase {
 
     func testNamedParameterPrefixes() throws {
         try makeDatabase().write { db in
-            try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (:id, @name, $score)",
-                           arguments: ["id": 1, "name": "Arthur", "score": 10])
+            try db.execute(
+                sql: "INSERT INTO player (id, name, score) VALUES (:id, @name, $score)",
+                arguments: ["id": 1, "name": "Arthur", "score": 10])
             let row = try Row.fetchOne(db, sql: "SELECT * FROM player")
             XCTAssertEqual(row, ["id": 1, "name": "Arthur", "score": 10])
         }
@@ -161,9 +163,11 @@ final class StatementTests: XCTestCase {
             XCTAssertEqual(error?.arguments, [1])
             // As GRDB prints it: the primary code, and the arguments only in the expanded
             // description (see `PublicStatementArgumentsTests`).
-            XCTAssertEqual(error?.description,
+            XCTAssertEqual(
+                error?.description,
                 "SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT INTO player (id) VALUES (?)`")
-            XCTAssertEqual(error?.expandedDescription,
+            XCTAssertEqual(
+                error?.expandedDescription,
                 "SQLite error 19: UNIQUE constraint failed: player.id - while executing `INSERT INTO player (id) VALUES (?)` with arguments [1]")
             // The failed statement did not lose what was committed.
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player"), 1)
@@ -185,7 +189,10 @@ final class StatementTests: XCTestCase {
     func testColumnNamesOfAStatementRecompiledWithAsManyColumns() throws {
         struct Pair: FetchableRecord {
             var a: Int, b: Int
-            init(row: Row) throws { a = row["a"]; b = row["b"] }
+            init(row: Row) throws {
+                a = row["a"]
+                b = row["b"]
+            }
         }
         struct DecodablePair: Decodable, FetchableRecord { var a: Int, b: Int }
         func readDecodables(_ db: Database) throws -> [[Int]] {

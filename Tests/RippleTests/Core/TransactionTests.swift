@@ -1,5 +1,6 @@
-import XCTest
 import CSQLite
+import XCTest
+
 @testable import Ripple
 
 /// The samples of "Transactions and Savepoints", with the SQL each one runs.
@@ -9,10 +10,11 @@ final class TransactionTests: XCTestCase {
     private func makeDatabase(_ configuration: Configuration = Configuration()) throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: """
-                CREATE TABLE credit (amount INT NOT NULL);
-                CREATE TABLE debit (amount INT NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE credit (amount INT NOT NULL);
+                    CREATE TABLE debit (amount INT NOT NULL);
+                    """)
             db.record(into: recorder)
         }
         return dbQueue
@@ -29,12 +31,14 @@ final class TransactionTests: XCTestCase {
             try db.execute(sql: "INSERT INTO credit VALUES (1)")
             try db.execute(sql: "INSERT INTO debit VALUES (1)")
         }
-        XCTAssertEqual(recorder.statements, [
-            "BEGIN IMMEDIATE TRANSACTION",
-            "INSERT INTO credit VALUES (1)",
-            "INSERT INTO debit VALUES (1)",
-            "COMMIT TRANSACTION",
-        ])
+        XCTAssertEqual(
+            recorder.statements,
+            [
+                "BEGIN IMMEDIATE TRANSACTION",
+                "INSERT INTO credit VALUES (1)",
+                "INSERT INTO debit VALUES (1)",
+                "COMMIT TRANSACTION",
+            ])
     }
 
     func testReadWrapsATransaction() throws {
@@ -44,12 +48,14 @@ final class TransactionTests: XCTestCase {
         }
         XCTAssertEqual(credits, [])
         XCTAssertEqual(debits, [])
-        XCTAssertEqual(recorder.statements, [
-            "BEGIN DEFERRED TRANSACTION",
-            "SELECT * FROM credit",
-            "SELECT * FROM debit",
-            "COMMIT TRANSACTION",
-        ])
+        XCTAssertEqual(
+            recorder.statements,
+            [
+                "BEGIN DEFERRED TRANSACTION",
+                "SELECT * FROM credit",
+                "SELECT * FROM debit",
+                "COMMIT TRANSACTION",
+            ])
     }
 
     func testWriteInsideReadFailsWithReadonlyError() throws {
@@ -120,10 +126,11 @@ final class TransactionTests: XCTestCase {
 
     func testWriteWithoutTransactionCanLeaveUnbalancedAccounts() throws {
         let dbQueue = try makeDatabase()
-        XCTAssertThrowsError(try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "INSERT INTO credit VALUES (1)")
-            try db.execute(sql: "INSERT INTO debit VALUES (NULL)")  // fails
-        })
+        XCTAssertThrowsError(
+            try dbQueue.writeWithoutTransaction { db in
+                try db.execute(sql: "INSERT INTO credit VALUES (1)")
+                try db.execute(sql: "INSERT INTO debit VALUES (NULL)")  // fails
+            })
         XCTAssertEqual(try count(dbQueue, "credit"), 1)
         XCTAssertEqual(try count(dbQueue, "debit"), 0)
     }
@@ -162,14 +169,18 @@ final class TransactionTests: XCTestCase {
 
     func testErrorRollsBackAndIsRethrown() throws {
         let dbQueue = try makeDatabase()
-        XCTAssertThrowsError(try dbQueue.inTransaction { db in
-            try db.execute(sql: "INSERT INTO credit VALUES (1)")
-            throw SomeError()
-        }) { XCTAssertTrue($0 is SomeError) }
-        XCTAssertThrowsError(try dbQueue.write { db in
-            try db.execute(sql: "INSERT INTO credit VALUES (1)")
-            throw SomeError()
-        }) { XCTAssertTrue($0 is SomeError) }
+        XCTAssertThrowsError(
+            try dbQueue.inTransaction { db in
+                try db.execute(sql: "INSERT INTO credit VALUES (1)")
+                throw SomeError()
+            }
+        ) { XCTAssertTrue($0 is SomeError) }
+        XCTAssertThrowsError(
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO credit VALUES (1)")
+                throw SomeError()
+            }
+        ) { XCTAssertTrue($0 is SomeError) }
         XCTAssertEqual(try count(dbQueue, "credit"), 0)
     }
 
@@ -228,7 +239,9 @@ final class TransactionTests: XCTestCase {
     }
 
     func testTransactionLeftOpenIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.TransactionFatalErrorScenarios/testLeaveTransactionOpen", "A transaction has been left opened at the end of a database access", "allowsUnsafeTransactions")
+        try assertFatalError(
+            inScenario: "RippleTests.TransactionFatalErrorScenarios/testLeaveTransactionOpen",
+            "A transaction has been left opened at the end of a database access", "allowsUnsafeTransactions")
     }
 
     func testAllowsUnsafeTransactions() throws {
@@ -248,11 +261,12 @@ final class TransactionTests: XCTestCase {
 
     func testThrownErrorRollsBackATransactionLeftOpen() throws {
         let dbQueue = try makeDatabase()
-        XCTAssertThrowsError(try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "BEGIN TRANSACTION")
-            try db.execute(sql: "INSERT INTO credit VALUES (1)")
-            throw SomeError()
-        })
+        XCTAssertThrowsError(
+            try dbQueue.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN TRANSACTION")
+                try db.execute(sql: "INSERT INTO credit VALUES (1)")
+                throw SomeError()
+            })
         XCTAssertEqual(try count(dbQueue, "credit"), 0)
     }
 
@@ -279,34 +293,37 @@ final class TransactionTests: XCTestCase {
                 return .rollback
             }
             XCTAssertTrue(db.isInsideTransaction)
-            XCTAssertThrowsError(try db.inSavepoint {
-                try db.execute(sql: "INSERT INTO credit VALUES (3)")
-                throw SomeError()
-            })
+            XCTAssertThrowsError(
+                try db.inSavepoint {
+                    try db.execute(sql: "INSERT INTO credit VALUES (3)")
+                    throw SomeError()
+                })
             try db.inSavepoint {
                 try db.execute(sql: "INSERT INTO credit VALUES (4)")
                 return .commit
             }
         }
         XCTAssertEqual(try dbQueue.read { try Int.fetchAll($0, sql: "SELECT amount FROM credit ORDER BY 1") }, [1, 4])
-        XCTAssertEqual(recorder.statements, [
-            "BEGIN IMMEDIATE TRANSACTION",
-            "INSERT INTO credit VALUES (1)",
-            "SAVEPOINT ripple",
-            "INSERT INTO credit VALUES (2)",
-            "ROLLBACK TRANSACTION TO SAVEPOINT ripple",
-            "RELEASE SAVEPOINT ripple",
-            "SAVEPOINT ripple",
-            "INSERT INTO credit VALUES (3)",
-            "ROLLBACK TRANSACTION TO SAVEPOINT ripple",
-            "RELEASE SAVEPOINT ripple",
-            "SAVEPOINT ripple",
-            "INSERT INTO credit VALUES (4)",
-            "RELEASE SAVEPOINT ripple",
-            "COMMIT TRANSACTION",
-            "BEGIN DEFERRED TRANSACTION", "SELECT amount FROM credit ORDER BY 1",
-            "COMMIT TRANSACTION",
-        ])
+        XCTAssertEqual(
+            recorder.statements,
+            [
+                "BEGIN IMMEDIATE TRANSACTION",
+                "INSERT INTO credit VALUES (1)",
+                "SAVEPOINT ripple",
+                "INSERT INTO credit VALUES (2)",
+                "ROLLBACK TRANSACTION TO SAVEPOINT ripple",
+                "RELEASE SAVEPOINT ripple",
+                "SAVEPOINT ripple",
+                "INSERT INTO credit VALUES (3)",
+                "ROLLBACK TRANSACTION TO SAVEPOINT ripple",
+                "RELEASE SAVEPOINT ripple",
+                "SAVEPOINT ripple",
+                "INSERT INTO credit VALUES (4)",
+                "RELEASE SAVEPOINT ripple",
+                "COMMIT TRANSACTION",
+                "BEGIN DEFERRED TRANSACTION", "SELECT amount FROM credit ORDER BY 1",
+                "COMMIT TRANSACTION",
+            ])
     }
 
     func testNestedSavepointsOpenATransactionWrittenAtTheOutermostCommit() throws {
@@ -342,9 +359,11 @@ final class TransactionTests: XCTestCase {
             }
         }
         XCTAssertEqual(try count(dbQueue, "credit"), 0)
-        XCTAssertEqual(recorder.statements.prefix(3), [
-            "BEGIN IMMEDIATE TRANSACTION", "INSERT INTO credit VALUES (1)", "ROLLBACK TRANSACTION",
-        ])
+        XCTAssertEqual(
+            recorder.statements.prefix(3),
+            [
+                "BEGIN IMMEDIATE TRANSACTION", "INSERT INTO credit VALUES (1)", "ROLLBACK TRANSACTION",
+            ])
     }
 
     func testTransactionKinds() throws {
@@ -352,11 +371,13 @@ final class TransactionTests: XCTestCase {
         try dbQueue.inTransaction(.exclusive) { _ in .commit }
         try dbQueue.inTransaction(.immediate) { _ in .commit }
         try dbQueue.inTransaction(.deferred) { _ in .commit }
-        XCTAssertEqual(recorder.statements, [
-            "BEGIN EXCLUSIVE TRANSACTION", "COMMIT TRANSACTION",
-            "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
-            "BEGIN DEFERRED TRANSACTION", "COMMIT TRANSACTION",
-        ])
+        XCTAssertEqual(
+            recorder.statements,
+            [
+                "BEGIN EXCLUSIVE TRANSACTION", "COMMIT TRANSACTION",
+                "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
+                "BEGIN DEFERRED TRANSACTION", "COMMIT TRANSACTION",
+            ])
     }
 
     func testDefaultTransactionKind() throws {
@@ -366,20 +387,23 @@ final class TransactionTests: XCTestCase {
         try dbQueue.write { _ in }
         try dbQueue.inTransaction { _ in .commit }
         try dbQueue.writeWithoutTransaction { db in try db.inSavepoint { .commit } }
-        XCTAssertEqual(recorder.statements, [
-            "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
-            "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
-            "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
-        ])
+        XCTAssertEqual(
+            recorder.statements,
+            [
+                "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
+                "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
+                "BEGIN IMMEDIATE TRANSACTION", "COMMIT TRANSACTION",
+            ])
     }
 
     func testFailedCommitRollsBackAndThrows() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: """
-                CREATE TABLE parent(id INTEGER PRIMARY KEY);
-                CREATE TABLE child(parentId INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE parent(id INTEGER PRIMARY KEY);
+                    CREATE TABLE child(parentId INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
+                    """)
         }
         assertDatabaseError(.SQLITE_CONSTRAINT_FOREIGNKEY) {
             try dbQueue.write { db in try db.execute(sql: "INSERT INTO child VALUES (1)") }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// The dumps print exactly what GRDB 7.10's print (the expected texts are those of GRDB's
@@ -25,57 +26,60 @@ final class DatabaseDumpTests: XCTestCase {
     private func makeValuesDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(literal: """
-                CREATE TABLE value(name, value);
-                INSERT INTO value VALUES ('blob: ascii long', CAST('\(sql: Self.lorem)' AS BLOB));
-                INSERT INTO value VALUES ('blob: ascii short', CAST('Hello' AS BLOB));
-                INSERT INTO value VALUES ('blob: ascii tab', CAST('['||char(9)||']' AS BLOB));
-                INSERT INTO value VALUES ('blob: ascii line feed', CAST('['||char(10)||']' AS BLOB));
-                INSERT INTO value VALUES ('blob: ascii apostrophe', CAST('['']' AS BLOB));
-                INSERT INTO value VALUES ('blob: ascii double quote', CAST('["]' AS BLOB));
-                INSERT INTO value VALUES ('blob: binary short', X'80');
-                INSERT INTO value VALUES ('blob: empty', x'');
-                INSERT INTO value VALUES ('blob: utf8 short', CAST('您好🙂' AS BLOB));
-                INSERT INTO value VALUES ('blob: uuid', x'69BF8A9CD9F04777BD1193451D84CBCF');
-                INSERT INTO value VALUES ('double: -1.0', -1.0);
-                INSERT INTO value VALUES ('double: 0.0', 0.0);
-                INSERT INTO value VALUES ('double: 123.45', 123.45);
-                INSERT INTO value VALUES ('double: nan', \(Double.nan));
-                INSERT INTO value VALUES ('integer: 0', 0);
-                INSERT INTO value VALUES ('integer: -1', -1);
-                INSERT INTO value VALUES ('integer: 123', 123);
-                INSERT INTO value VALUES ('integer: max', 9223372036854775807);
-                INSERT INTO value VALUES ('integer: min', -9223372036854775808);
-                INSERT INTO value VALUES ('null', NULL);
-                INSERT INTO value VALUES ('text: empty', '');
-                INSERT INTO value VALUES ('text: ascii apostrophe', '['']');
-                INSERT INTO value VALUES ('text: ascii backslash', '[\\]');
-                INSERT INTO value VALUES ('text: ascii double quote', '["]');
-                INSERT INTO value VALUES ('text: ascii long', '\(sql: Self.lorem)');
-                INSERT INTO value VALUES ('text: ascii line feed', '['||char(10)||']');
-                INSERT INTO value VALUES ('text: ascii short', 'Hello');
-                INSERT INTO value VALUES ('text: ascii slash', '[/]');
-                INSERT INTO value VALUES ('text: ascii tab', '['||char(9)||']');
-                INSERT INTO value VALUES ('text: ascii url', 'https://github.com/groue/GRDB.swift');
-                INSERT INTO value VALUES ('text: utf8 short', '您好🙂');
-                """)
+            try db.execute(
+                literal: """
+                    CREATE TABLE value(name, value);
+                    INSERT INTO value VALUES ('blob: ascii long', CAST('\(sql: Self.lorem)' AS BLOB));
+                    INSERT INTO value VALUES ('blob: ascii short', CAST('Hello' AS BLOB));
+                    INSERT INTO value VALUES ('blob: ascii tab', CAST('['||char(9)||']' AS BLOB));
+                    INSERT INTO value VALUES ('blob: ascii line feed', CAST('['||char(10)||']' AS BLOB));
+                    INSERT INTO value VALUES ('blob: ascii apostrophe', CAST('['']' AS BLOB));
+                    INSERT INTO value VALUES ('blob: ascii double quote', CAST('["]' AS BLOB));
+                    INSERT INTO value VALUES ('blob: binary short', X'80');
+                    INSERT INTO value VALUES ('blob: empty', x'');
+                    INSERT INTO value VALUES ('blob: utf8 short', CAST('您好🙂' AS BLOB));
+                    INSERT INTO value VALUES ('blob: uuid', x'69BF8A9CD9F04777BD1193451D84CBCF');
+                    INSERT INTO value VALUES ('double: -1.0', -1.0);
+                    INSERT INTO value VALUES ('double: 0.0', 0.0);
+                    INSERT INTO value VALUES ('double: 123.45', 123.45);
+                    INSERT INTO value VALUES ('double: nan', \(Double.nan));
+                    INSERT INTO value VALUES ('integer: 0', 0);
+                    INSERT INTO value VALUES ('integer: -1', -1);
+                    INSERT INTO value VALUES ('integer: 123', 123);
+                    INSERT INTO value VALUES ('integer: max', 9223372036854775807);
+                    INSERT INTO value VALUES ('integer: min', -9223372036854775808);
+                    INSERT INTO value VALUES ('null', NULL);
+                    INSERT INTO value VALUES ('text: empty', '');
+                    INSERT INTO value VALUES ('text: ascii apostrophe', '['']');
+                    INSERT INTO value VALUES ('text: ascii backslash', '[\\]');
+                    INSERT INTO value VALUES ('text: ascii double quote', '["]');
+                    INSERT INTO value VALUES ('text: ascii long', '\(sql: Self.lorem)');
+                    INSERT INTO value VALUES ('text: ascii line feed', '['||char(10)||']');
+                    INSERT INTO value VALUES ('text: ascii short', 'Hello');
+                    INSERT INTO value VALUES ('text: ascii slash', '[/]');
+                    INSERT INTO value VALUES ('text: ascii tab', '['||char(9)||']');
+                    INSERT INTO value VALUES ('text: ascii url', 'https://github.com/groue/GRDB.swift');
+                    INSERT INTO value VALUES ('text: utf8 short', '您好🙂');
+                    """)
         }
         return dbQueue
     }
 
-    private static let lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. Morbi tristique tempor condimentum. Pellentesque pharetra lacus non ante sollicitudin auctor. Vestibulum sit amet mauris vitae urna non luctus."
+    private static let lorem =
+        "Lorem ipsum dolor sit amet, consectetur adipiscing elit. Morbi tristique tempor condimentum. Pellentesque pharetra lacus non ante sollicitudin auctor. Vestibulum sit amet mauris vitae urna non luctus."
 
     /// Teams and players, with the schema GRDB's tests make with `create(table:)`.
     private func makeRugbyDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE "team" ("id" TEXT PRIMARY KEY NOT NULL, "name" TEXT NOT NULL, "color" TEXT NOT NULL);
-                CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "teamId" TEXT REFERENCES "team"("id"), "name" TEXT NOT NULL);
-                CREATE INDEX "player_on_teamId" ON "player"("teamId");
-                INSERT INTO team VALUES ('ENG', 'England Rugby', 'white'), ('FRA', 'XV de France', 'blue');
-                INSERT INTO player (teamId, name) VALUES ('FRA', 'Antoine Dupond'), ('ENG', 'Owen Farrell'), (NULL, 'Gwendal Roué');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE "team" ("id" TEXT PRIMARY KEY NOT NULL, "name" TEXT NOT NULL, "color" TEXT NOT NULL);
+                    CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "teamId" TEXT REFERENCES "team"("id"), "name" TEXT NOT NULL);
+                    CREATE INDEX "player_on_teamId" ON "player"("teamId");
+                    INSERT INTO team VALUES ('ENG', 'England Rugby', 'white'), ('FRA', 'XV de France', 'blue');
+                    INSERT INTO player (teamId, name) VALUES ('FRA', 'Antoine Dupond'), ('ENG', 'Owen Farrell'), (NULL, 'Gwendal Roué');
+                    """)
         }
         return dbQueue
     }
@@ -112,7 +116,9 @@ final class DatabaseDumpTests: XCTestCase {
         let text = try makeValuesDatabase().read { db in
             try output { try db.dumpSQL("SELECT * FROM value ORDER BY name", format: .debug(), to: $0) }
         }
-        XCTAssertEqual(text, """
+        XCTAssertEqual(
+            text,
+            """
             blob: ascii apostrophe|[']
             blob: ascii double quote|["]
             blob: ascii line feed|[
@@ -164,8 +170,10 @@ final class DatabaseDumpTests: XCTestCase {
         let formats: [(DebugDumpFormat, ListDumpFormat, String)] = [
             (.debug(header: true), .list(header: true), "id|teamId|name\n1|FRA|Antoine Dupond\n2|ENG|Owen Farrell\n3||Gwendal Roué\n"),
             (.debug(), .list(), "1|FRA|Antoine Dupond\n2|ENG|Owen Farrell\n3||Gwendal Roué\n"),
-            (.debug(header: true, separator: "---"), .list(header: true, separator: "---"),
-             "id---teamId---name\n1---FRA---Antoine Dupond\n2---ENG---Owen Farrell\n3------Gwendal Roué\n"),
+            (
+                .debug(header: true, separator: "---"), .list(header: true, separator: "---"),
+                "id---teamId---name\n1---FRA---Antoine Dupond\n2---ENG---Owen Farrell\n3------Gwendal Roué\n"
+            ),
             (.debug(nullValue: "NULL"), .list(nullValue: "NULL"), "1|FRA|Antoine Dupond\n2|ENG|Owen Farrell\n3|NULL|Gwendal Roué\n"),
         ]
         try dbQueue.read { db in
@@ -220,7 +228,9 @@ final class DatabaseDumpTests: XCTestCase {
             try output { try db.dumpSQL("SELECT * FROM value ORDER BY name", format: .json(), to: $0) }
         }
         let loremBase64 = Data(Self.lorem.utf8).base64EncodedString()
-        XCTAssertEqual(text, """
+        XCTAssertEqual(
+            text,
+            """
             [{"name":"blob: ascii apostrophe","value":"Wydd"},
             {"name":"blob: ascii double quote","value":"WyJd"},
             {"name":"blob: ascii line feed","value":"Wwpd"},
@@ -258,17 +268,20 @@ final class DatabaseDumpTests: XCTestCase {
 
     func testJSONCustomEncoder() throws {
         try DatabaseQueue().write { db in
-            try db.execute(literal: """
-                CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, value DOUBLE);
-                INSERT INTO t VALUES (1, 'a', 0.0);
-                INSERT INTO t VALUES (2, 'b', \(Double.infinity));
-                INSERT INTO t VALUES (3, 'c', \(-Double.infinity));
-                """)
+            try db.execute(
+                literal: """
+                    CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, value DOUBLE);
+                    INSERT INTO t VALUES (1, 'a', 0.0);
+                    INSERT INTO t VALUES (2, 'b', \(Double.infinity));
+                    INSERT INTO t VALUES (3, 'c', \(-Double.infinity));
+                    """)
             let encoder = JSONDumpFormat.defaultEncoder
             encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "much too much", negativeInfinity: "whoops", nan: "")
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let text = try output { try db.dumpSQL("SELECT * FROM t ORDER BY id", format: .json(encoder: encoder), to: $0) }
-            XCTAssertEqual(text, """
+            XCTAssertEqual(
+                text,
+                """
                 [
                   {
                     "id":1,
@@ -298,7 +311,11 @@ final class DatabaseDumpTests: XCTestCase {
 
     func testLineValueFormatting() throws {
         let text = try makeValuesDatabase().read { db in
-            try output { try db.dumpSQL("SELECT * FROM value WHERE name LIKE 'blob%' OR name IN ('null', 'double: nan', 'text: empty', 'text: ascii line feed', 'integer: min') ORDER BY name", format: .line(), to: $0) }
+            try output {
+                try db.dumpSQL(
+                    "SELECT * FROM value WHERE name LIKE 'blob%' OR name IN ('null', 'double: nan', 'text: empty', 'text: ascii line feed', 'integer: min') ORDER BY name",
+                    format: .line(), to: $0)
+            }
         }
         let uuid = "i\u{fffd}\u{fffd}\u{fffd}\u{fffd}\u{fffd}Gw\u{fffd}\u{11}\u{fffd}E\u{1d}\u{fffd}\u{fffd}\u{fffd}"
         let rows: [(String, String)] = [
@@ -328,7 +345,9 @@ final class DatabaseDumpTests: XCTestCase {
     func testListValueFormatting() throws {
         try makeValuesDatabase().read { db in
             let notUTF8: SQL = "SELECT * FROM value WHERE name IN ('blob: binary short', 'blob: uuid') ORDER BY name"
-            XCTAssertEqual(try output { try db.dumpSQL(notUTF8, format: .list(), to: $0) }, """
+            XCTAssertEqual(
+                try output { try db.dumpSQL(notUTF8, format: .list(), to: $0) },
+                """
                 blob: binary short|\u{fffd}
                 blob: uuid|i\u{fffd}\u{fffd}\u{fffd}\u{fffd}\u{fffd}Gw\u{fffd}\u{11}\u{fffd}E\u{1d}\u{fffd}\u{fffd}\u{fffd}
 
@@ -352,9 +371,14 @@ final class DatabaseDumpTests: XCTestCase {
 
     func testQuoteValueFormatting() throws {
         let text = try makeValuesDatabase().read { db in
-            try output { try db.dumpSQL("SELECT * FROM value WHERE name <> 'blob: ascii long' AND name <> 'text: ascii long' ORDER BY name", format: .quote(), to: $0) }
+            try output {
+                try db.dumpSQL(
+                    "SELECT * FROM value WHERE name <> 'blob: ascii long' AND name <> 'text: ascii long' ORDER BY name", format: .quote(), to: $0)
+            }
         }
-        XCTAssertEqual(text, """
+        XCTAssertEqual(
+            text,
+            """
             'blob: ascii apostrophe',X'5B275D'
             'blob: ascii double quote',X'5B225D'
             'blob: ascii line feed',X'5B0A5D'
@@ -391,12 +415,15 @@ final class DatabaseDumpTests: XCTestCase {
 
     func testQuoteHeadersAndSeparator() throws {
         try makeRugbyDatabase().read { db in
-            XCTAssertEqual(try output { try db.dumpSQL(Self.players, format: .quote(header: true), to: $0) },
-                           "'id','teamId','name'\n1,'FRA','Antoine Dupond'\n2,'ENG','Owen Farrell'\n3,NULL,'Gwendal Roué'\n")
-            XCTAssertEqual(try output { try db.dumpSQL(Self.players, format: .quote(), to: $0) },
-                           "1,'FRA','Antoine Dupond'\n2,'ENG','Owen Farrell'\n3,NULL,'Gwendal Roué'\n")
-            XCTAssertEqual(try output { try db.dumpSQL(Self.players, format: .quote(header: true, separator: "---"), to: $0) },
-                           "'id'---'teamId'---'name'\n1---'FRA'---'Antoine Dupond'\n2---'ENG'---'Owen Farrell'\n3---NULL---'Gwendal Roué'\n")
+            XCTAssertEqual(
+                try output { try db.dumpSQL(Self.players, format: .quote(header: true), to: $0) },
+                "'id','teamId','name'\n1,'FRA','Antoine Dupond'\n2,'ENG','Owen Farrell'\n3,NULL,'Gwendal Roué'\n")
+            XCTAssertEqual(
+                try output { try db.dumpSQL(Self.players, format: .quote(), to: $0) },
+                "1,'FRA','Antoine Dupond'\n2,'ENG','Owen Farrell'\n3,NULL,'Gwendal Roué'\n")
+            XCTAssertEqual(
+                try output { try db.dumpSQL(Self.players, format: .quote(header: true, separator: "---"), to: $0) },
+                "'id'---'teamId'---'name'\n1---'FRA'---'Antoine Dupond'\n2---'ENG'---'Owen Farrell'\n3---NULL---'Gwendal Roué'\n")
         }
     }
 
@@ -426,7 +453,9 @@ final class DatabaseDumpTests: XCTestCase {
         try makeRugbyDatabase().read { db in
             let request = Table("player").filter(Column("teamId") != nil).order(Column("id"))
             XCTAssertEqual(try output { try db.dumpRequest(request, to: $0) }, "1|FRA|Antoine Dupond\n2|ENG|Owen Farrell\n")
-            XCTAssertEqual(try output { try db.dumpRequest(request, format: .json(), to: $0) }, """
+            XCTAssertEqual(
+                try output { try db.dumpRequest(request, format: .json(), to: $0) },
+                """
                 [{"id":1,"teamId":"FRA","name":"Antoine Dupond"},
                 {"id":2,"teamId":"ENG","name":"Owen Farrell"}]
 
@@ -443,9 +472,12 @@ final class DatabaseDumpTests: XCTestCase {
             XCTAssertEqual(try output { try db.dumpTables([], to: $0) }, "")
             // One table: no name, unless asked.
             XCTAssertEqual(try output { try db.dumpTables(["team"], to: $0) }, "ENG|England Rugby|white\nFRA|XV de France|blue\n")
-            XCTAssertEqual(try output { try db.dumpTables(["team"], tableHeader: .always, to: $0) },
-                           "team\nENG|England Rugby|white\nFRA|XV de France|blue\n")
-            XCTAssertEqual(try output { try db.dumpTables(["team", "player"], format: .json(), to: $0) }, """
+            XCTAssertEqual(
+                try output { try db.dumpTables(["team"], tableHeader: .always, to: $0) },
+                "team\nENG|England Rugby|white\nFRA|XV de France|blue\n")
+            XCTAssertEqual(
+                try output { try db.dumpTables(["team", "player"], format: .json(), to: $0) },
+                """
                 team
                 [{"id":"ENG","name":"England Rugby","color":"white"},
                 {"id":"FRA","name":"XV de France","color":"blue"}]
@@ -462,12 +494,13 @@ final class DatabaseDumpTests: XCTestCase {
     /// Tables are sorted by primary key, whatever it is: rowid, composite, WITHOUT ROWID.
     func testTablesAreSortedByPrimaryKey() throws {
         try DatabaseQueue().write { db in
-            try db.execute(sql: """
-                CREATE TABLE plain(name);
-                INSERT INTO plain(rowid, name) VALUES (3, 'c'), (1, 'a'), (2, 'b');
-                CREATE TABLE pair(a, b, PRIMARY KEY (b, a)) WITHOUT ROWID;
-                INSERT INTO pair VALUES (1, 'y'), (2, 'x'), (1, 'x');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE plain(name);
+                    INSERT INTO plain(rowid, name) VALUES (3, 'c'), (1, 'a'), (2, 'b');
+                    CREATE TABLE pair(a, b, PRIMARY KEY (b, a)) WITHOUT ROWID;
+                    INSERT INTO pair VALUES (1, 'y'), (2, 'x'), (1, 'x');
+                    """)
             XCTAssertEqual(try output { try db.dumpTables(["plain", "pair"], to: $0) }, "plain\na\nb\nc\n\npair\n1|x\n2|x\n1|y\n")
         }
     }
@@ -477,9 +510,11 @@ final class DatabaseDumpTests: XCTestCase {
             try db.execute(sql: "CREATE VIEW playerName AS SELECT name FROM player ORDER BY id")
             // The view's order, or a stable one with all columns.
             XCTAssertEqual(try output { try db.dumpTables(["playerName"], to: $0) }, "Antoine Dupond\nOwen Farrell\nGwendal Roué\n")
-            XCTAssertEqual(try output { try db.dumpTables(["playerName"], stableOrder: true, to: $0) }, "Antoine Dupond\nGwendal Roué\nOwen Farrell\n")
-            XCTAssertEqual(try output { try db.dumpTables(["playerName"], format: .json(), stableOrder: true, to: $0) },
-                           "[{\"name\":\"Antoine Dupond\"},\n{\"name\":\"Gwendal Roué\"},\n{\"name\":\"Owen Farrell\"}]\n")
+            XCTAssertEqual(
+                try output { try db.dumpTables(["playerName"], stableOrder: true, to: $0) }, "Antoine Dupond\nGwendal Roué\nOwen Farrell\n")
+            XCTAssertEqual(
+                try output { try db.dumpTables(["playerName"], format: .json(), stableOrder: true, to: $0) },
+                "[{\"name\":\"Antoine Dupond\"},\n{\"name\":\"Gwendal Roué\"},\n{\"name\":\"Owen Farrell\"}]\n")
         }
     }
 
@@ -560,13 +595,16 @@ final class DatabaseDumpTests: XCTestCase {
     /// Shadow tables of virtual tables are SQLite's; the virtual table is the application's.
     func testShadowTablesAreLeftOut() throws {
         try DatabaseQueue().write { db in
-            try db.execute(sql: """
-                CREATE TABLE document(id INTEGER PRIMARY KEY AUTOINCREMENT, body);
-                INSERT INTO document VALUES (1, 'Hello world!');
-                CREATE VIRTUAL TABLE document_ft USING fts4(body, content="document");
-                INSERT INTO document_ft(docid, body) SELECT id, body FROM document;
-                """)
-            XCTAssertEqual(try output { try db.dumpContent(to: $0) }, """
+            try db.execute(
+                sql: """
+                    CREATE TABLE document(id INTEGER PRIMARY KEY AUTOINCREMENT, body);
+                    INSERT INTO document VALUES (1, 'Hello world!');
+                    CREATE VIRTUAL TABLE document_ft USING fts4(body, content="document");
+                    INSERT INTO document_ft(docid, body) SELECT id, body FROM document;
+                    """)
+            XCTAssertEqual(
+                try output { try db.dumpContent(to: $0) },
+                """
                 sqlite_master
                 CREATE TABLE document(id INTEGER PRIMARY KEY AUTOINCREMENT, body);
                 CREATE VIRTUAL TABLE document_ft USING fts4(body, content="document");
@@ -587,18 +625,20 @@ final class DatabaseDumpTests: XCTestCase {
         let dbQueue = try makeRugbyDatabase()
         let rows = "player\n1|FRA|Antoine Dupond\n2|ENG|Owen Farrell\n3||Gwendal Roué\n\nteam\nENG|England Rugby|white\nFRA|XV de France|blue\n"
         XCTAssertEqual(try output { try dbQueue.dumpContent(to: $0) }, Self.rugbySchema + "\n" + rows)
-        XCTAssertEqual(try output { try dbQueue.dumpContent(format: .json(), to: $0) }, Self.rugbySchema + """
+        XCTAssertEqual(
+            try output { try dbQueue.dumpContent(format: .json(), to: $0) },
+            Self.rugbySchema + """
 
-            player
-            [{"id":1,"teamId":"FRA","name":"Antoine Dupond"},
-            {"id":2,"teamId":"ENG","name":"Owen Farrell"},
-            {"id":3,"teamId":null,"name":"Gwendal Roué"}]
+                player
+                [{"id":1,"teamId":"FRA","name":"Antoine Dupond"},
+                {"id":2,"teamId":"ENG","name":"Owen Farrell"},
+                {"id":3,"teamId":null,"name":"Gwendal Roué"}]
 
-            team
-            [{"id":"ENG","name":"England Rugby","color":"white"},
-            {"id":"FRA","name":"XV de France","color":"blue"}]
+                team
+                [{"id":"ENG","name":"England Rugby","color":"white"},
+                {"id":"FRA","name":"XV de France","color":"blue"}]
 
-            """)
+                """)
         // One blank line between tables, also after the line format's own margin.
         let team = "team\n   id = ENG\n name = England Rugby\ncolor = white\n\n   id = FRA\n name = XV de France\ncolor = blue\n"
         XCTAssertEqual(try output { try dbQueue.dumpTables(["team", "team"], format: .line(), to: $0) }, team + "\n" + team)
@@ -608,7 +648,9 @@ final class DatabaseDumpTests: XCTestCase {
         XCTAssertEqual(try output { try DatabaseQueue().dumpContent(to: $0) }, "sqlite_master\n")
         try DatabaseQueue().write { db in
             try db.execute(sql: "CREATE TABLE blue(name); CREATE TABLE red(name); CREATE TABLE yellow(name); INSERT INTO red VALUES ('vermillon')")
-            XCTAssertEqual(try output { try db.dumpContent(to: $0) }, """
+            XCTAssertEqual(
+                try output { try db.dumpContent(to: $0) },
+                """
                 sqlite_master
                 CREATE TABLE blue(name);
                 CREATE TABLE red(name);
@@ -645,13 +687,14 @@ final class DatabaseDumpTests: XCTestCase {
         let path = try makeTemporaryDatabasePath(self)
         let dbPool = try DatabasePool(path: path, configuration: configuration)
         try dbPool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE _ripple_commit_subscriber(id INTEGER PRIMARY KEY, name);
-                CREATE INDEX _ripple_commit_subscriber_name ON _ripple_commit_subscriber(name);
-                CREATE TABLE t(a);
-                CREATE INDEX t_a ON t(a);
-                INSERT INTO t VALUES (1);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE _ripple_commit_subscriber(id INTEGER PRIMARY KEY, name);
+                    CREATE INDEX _ripple_commit_subscriber_name ON _ripple_commit_subscriber(name);
+                    CREATE TABLE t(a);
+                    CREATE INDEX t_a ON t(a);
+                    INSERT INTO t VALUES (1);
+                    """)
         }
         let internalCount = try dbPool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '\\_ripple\\_%' ESCAPE '\\'")
@@ -685,7 +728,8 @@ final class DatabaseDumpTests: XCTestCase {
         XCTAssertEqual(try dbQueue.read { try Table("player").fetchCount($0) }, 3)
         XCTAssertEqual(try output { try dbQueue.dumpRequest(Table("team").select(Column("id")).order(Column("id").desc), to: $0) }, "FRA\nENG\n")
         XCTAssertEqual(try output { try dbQueue.dumpSQL("SELECT COUNT(*) FROM player", to: $0) }, "3\n")
-        XCTAssertEqual(try output { try dbQueue.dumpTables(["team"], format: .quote(), to: $0) }, "'ENG','England Rugby','white'\n'FRA','XV de France','blue'\n")
+        XCTAssertEqual(
+            try output { try dbQueue.dumpTables(["team"], format: .quote(), to: $0) }, "'ENG','England Rugby','white'\n'FRA','XV de France','blue'\n")
 
         let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
         try dbPool.write { db in try db.execute(sql: "CREATE TABLE t(a); INSERT INTO t VALUES ('x')") }

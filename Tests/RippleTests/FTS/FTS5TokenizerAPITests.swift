@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 /// FTS5 tokenizers: built-in ones made by `makeTokenizer`, custom ones registered with
 /// `add(tokenizer:)`, and wrappers that process the tokens of another tokenizer.
@@ -30,7 +30,10 @@ final class FTS5TokenizerAPITests: XCTestCase {
         init(db: Database, arguments: [String]) throws {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "no")
         }
-        func tokenize(context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization, pText: UnsafePointer<CChar>?, nText: CInt, tokenCallback: @escaping FTS5TokenCallback) -> CInt {
+        func tokenize(
+            context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization, pText: UnsafePointer<CChar>?, nText: CInt,
+            tokenCallback: @escaping FTS5TokenCallback
+        ) -> CInt {
             1
         }
     }
@@ -74,10 +77,11 @@ final class FTS5TokenizerAPITests: XCTestCase {
         try DatabaseQueue().inDatabase { db in
             db.add(tokenizer: FailingTokenizer.self)
             XCTAssertThrowsError(try db.makeTokenizer(FailingTokenizer.tokenizerDescriptor()))
-            XCTAssertThrowsError(try db.create(virtualTable: "doc", using: FTS5()) { t in
-                t.tokenizer = FailingTokenizer.tokenizerDescriptor()
-                t.column("content")
-            })
+            XCTAssertThrowsError(
+                try db.create(virtualTable: "doc", using: FTS5()) { t in
+                    t.tokenizer = FailingTokenizer.tokenizerDescriptor()
+                    t.column("content")
+                })
         }
     }
 

@@ -1,6 +1,6 @@
 import Dispatch
-import XCTest
 import Ripple
+import XCTest
 
 /// Observations of full-text tables, whose shadow tables SQLite writes: a write to the
 /// table, or to the content table it is synchronized with, notifies the observers.
@@ -11,15 +11,23 @@ final class FullTextObservationTests: XCTestCase {
         try writer.write { db in
             try db.execute(sql: "CREATE TABLE book(id INTEGER PRIMARY KEY, title TEXT)")
             if module == "fts4" {
-                try db.create(virtualTable: "ft", using: FTS4()) { t in t.synchronize(withTable: "book"); t.column("title") }
+                try db.create(virtualTable: "ft", using: FTS4()) { t in
+                    t.synchronize(withTable: "book")
+                    t.column("title")
+                }
             } else {
-                try db.create(virtualTable: "ft", using: FTS5()) { t in t.synchronize(withTable: "book"); t.column("title") }
+                try db.create(virtualTable: "ft", using: FTS5()) { t in
+                    t.synchronize(withTable: "book")
+                    t.column("title")
+                }
             }
             try db.create(virtualTable: "note", using: FTS5()) { t in t.column("body") }
         }
         let observation = ValueObservation.tracking { db in
-            [try Table("ft").matching(FTS5Pattern(matchingAllTokensIn: "moby")).fetchCount(db),
-             try Table("note").matching(FTS5Pattern(matchingAllTokensIn: "moby")).fetchCount(db)]
+            [
+                try Table("ft").matching(FTS5Pattern(matchingAllTokensIn: "moby")).fetchCount(db),
+                try Table("note").matching(FTS5Pattern(matchingAllTokensIn: "moby")).fetchCount(db),
+            ]
         }
         let collector = ValueCollector<[Int]>()
         let cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue)) { error in

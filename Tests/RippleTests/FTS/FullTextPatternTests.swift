@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// FTS3 and FTS5 patterns: what they accept, what they make of text, and the requests
 /// that match them.

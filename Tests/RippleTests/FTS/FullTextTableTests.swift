@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// Creating FTS3, FTS4 and FTS5 tables: the SQL of the module arguments, and tables that
 /// SQLite accepts and searches.
@@ -20,7 +20,8 @@ final class FullTextTableTests: XCTestCase {
                 t.column("body")
             }
         }
-        XCTAssertEqual(sql, #"CREATE VIRTUAL TABLE "doc" USING fts3(title, body, tokenize=unicode61 "remove_diacritics=0" "separators=X" "tokenchars=-.")"#)
+        XCTAssertEqual(
+            sql, #"CREATE VIRTUAL TABLE "doc" USING fts3(title, body, tokenize=unicode61 "remove_diacritics=0" "separators=X" "tokenchars=-.")"#)
     }
 
     func testFTS4Arguments() throws {
@@ -34,7 +35,10 @@ final class FullTextTableTests: XCTestCase {
                 t.prefixes = [4, 2]
             }
         }
-        XCTAssertEqual(sql, #"CREATE VIRTUAL TABLE "doc" USING fts4(title, extra, notindexed=extra, languageid="lid", tokenize=porter, matchinfo="fts3", prefix="2,4")"#)
+        XCTAssertEqual(
+            sql,
+            #"CREATE VIRTUAL TABLE "doc" USING fts4(title, extra, notindexed=extra, languageid="lid", tokenize=porter, matchinfo="fts3", prefix="2,4")"#
+        )
     }
 
     func testFTS5Arguments() throws {
@@ -47,7 +51,10 @@ final class FullTextTableTests: XCTestCase {
                 t.detail = "column"
             }
         }
-        XCTAssertEqual(sql, #"CREATE VIRTUAL TABLE "doc" USING fts5(title, extra UNINDEXED, tokenize='''porter'' ''unicode61'' ''remove_diacritics'' ''2''', prefix='3', detail=column)"#)
+        XCTAssertEqual(
+            sql,
+            #"CREATE VIRTUAL TABLE "doc" USING fts5(title, extra UNINDEXED, tokenize='''porter'' ''unicode61'' ''remove_diacritics'' ''2''', prefix='3', detail=column)"#
+        )
     }
 
     func testModuleWithoutArgumentsHasNoParentheses() throws {
@@ -61,10 +68,12 @@ final class FullTextTableTests: XCTestCase {
     func testUnknownTokenizerThrowsAndCreatesNothing() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            XCTAssertThrowsError(try db.create(virtualTable: "doc", using: FTS5()) { t in
-                t.tokenizer = FTS5TokenizerDescriptor(components: ["nope"])
-                t.column("content")
-            }) { error in
+            XCTAssertThrowsError(
+                try db.create(virtualTable: "doc", using: FTS5()) { t in
+                    t.tokenizer = FTS5TokenizerDescriptor(components: ["nope"])
+                    t.column("content")
+                }
+            ) { error in
                 XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_ERROR)
             }
             XCTAssertFalse(try db.tableExists("doc"))
@@ -72,20 +81,30 @@ final class FullTextTableTests: XCTestCase {
     }
 
     func testFTS4SynchronizationFollowsContentTable() throws {
-        try assertSynchronization(FTS4(), configure: { $0.synchronize(withTable: "book"); $0.column("title") },
-                                  dropTriggers: { try $0.dropFTS4SynchronizationTriggers(forTable: "ft") })
+        try assertSynchronization(
+            FTS4(),
+            configure: {
+                $0.synchronize(withTable: "book")
+                $0.column("title")
+            },
+            dropTriggers: { try $0.dropFTS4SynchronizationTriggers(forTable: "ft") })
     }
 
     func testFTS5SynchronizationFollowsContentTable() throws {
-        try assertSynchronization(FTS5(), configure: { $0.synchronize(withTable: "book"); $0.column("title") },
-                                  dropTriggers: { try $0.dropFTS5SynchronizationTriggers(forTable: "ft") })
+        try assertSynchronization(
+            FTS5(),
+            configure: {
+                $0.synchronize(withTable: "book")
+                $0.column("title")
+            },
+            dropTriggers: { try $0.dropFTS5SynchronizationTriggers(forTable: "ft") })
     }
 
     private func assertSynchronization<Module: VirtualTableModule>(
         _ module: Module,
         configure: @escaping (Module.TableDefinition) -> Void,
-        dropTriggers: (Database) throws -> Void) throws
-    {
+        dropTriggers: (Database) throws -> Void
+    ) throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE book(id INTEGER PRIMARY KEY, title TEXT)")

@@ -1,13 +1,14 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// `belongsTo` finds the referenced table by its singular or plural name.
 final class BelongsToPluralTableTests: XCTestCase {
     private func foreignKeys(on table: String, _ db: Database) throws -> [String: String] {
         let keys = try db.foreignKeys(on: table)
-        return Dictionary(uniqueKeysWithValues: keys.flatMap { key in
-            key.mapping.map { ($0.origin, key.destinationTable) }
-        })
+        return Dictionary(
+            uniqueKeysWithValues: keys.flatMap { key in
+                key.mapping.map { ($0.origin, key.destinationTable) }
+            })
     }
 
     func testPluralTable() throws {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// `JSONColumn`, `asJSON` and the JSON functions of `Database`.
@@ -45,8 +46,9 @@ final class JSONExpressionTests: XCTestCase {
         let info = JSONColumn("info")
         XCTAssertEqual(Database.jsonArray([info]).description, #"JSON_ARRAY(JSON("info"))"#)
         XCTAssertEqual(Database.jsonArray([Database.json(info).asJSON]).description, #"JSON_ARRAY(JSON("info"))"#)
-        XCTAssertEqual(Database.jsonArray([info.jsonRepresentation(atPath: "a").asJSON]).description,
-                       #"JSON_ARRAY("info" -> "a")"#)
+        XCTAssertEqual(
+            Database.jsonArray([info.jsonRepresentation(atPath: "a").asJSON]).description,
+            #"JSON_ARRAY("info" -> "a")"#)
         XCTAssertEqual(Database.jsonArray([info["a"].asJSON]).description, #"JSON_ARRAY(JSON("info" ->> "a"))"#)
     }
 

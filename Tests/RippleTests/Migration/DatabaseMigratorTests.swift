@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseMigratorTests: XCTestCase {
@@ -73,12 +74,13 @@ final class DatabaseMigratorTests: XCTestCase {
         }
         // Recreating the parent table drops it for a moment: fine with deferred checks.
         migrator.registerMigration("recreate author") { db in
-            try db.execute(sql: """
-                CREATE TABLE new_author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, birthYear INTEGER);
-                INSERT INTO new_author SELECT id, name, birthYear FROM author;
-                DROP TABLE author;
-                ALTER TABLE new_author RENAME TO author;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE new_author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, birthYear INTEGER);
+                    INSERT INTO new_author SELECT id, name, birthYear FROM author;
+                    DROP TABLE author;
+                    ALTER TABLE new_author RENAME TO author;
+                    """)
         }
         migrator.registerMigration("orphan") { db in
             try db.execute(sql: "INSERT INTO book (authorId, title) VALUES (42, 'Nobody wrote this')")
@@ -117,8 +119,9 @@ final class DatabaseMigratorTests: XCTestCase {
         try dbQueue.read { db in
             XCTAssertThrowsError(try db.checkForeignKeys(in: "book")) { error in
                 XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY)
-                XCTAssertEqual((error as? DatabaseError)?.message?.hasPrefix(
-                    "FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:"), true, "\(error)")
+                XCTAssertEqual(
+                    (error as? DatabaseError)?.message?.hasPrefix(
+                        "FOREIGN KEY constraint violation - from book(authorId) to author(id), in [id:"), true, "\(error)")
             }
             XCTAssertNoThrow(try db.checkForeignKeys(in: "author"))
             let violations = try Array(db.foreignKeyViolations())
@@ -136,12 +139,13 @@ final class DatabaseMigratorTests: XCTestCase {
         do {
             let dbQueue = try DatabaseQueue(path: path)
             try dbQueue.writeWithoutTransaction { db in
-                try db.execute(sql: """
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
-                    INSERT INTO grdb_migrations VALUES ('v1');
-                    INSERT INTO author VALUES (1, 'Herman');
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                        CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+                        INSERT INTO grdb_migrations VALUES ('v1');
+                        INSERT INTO author VALUES (1, 'Herman');
+                        """)
             }
         }
         let dbQueue = try DatabaseQueue(path: path)
@@ -200,12 +204,14 @@ final class DatabaseMigratorTests: XCTestCase {
     }
 
     func testMigratingBackwardsIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.MigratorFatalErrorScenarios/testMigrateBackwards",
-                             "already migrated beyond migration \"v1\"")
+        try assertFatalError(
+            inScenario: "RippleTests.MigratorFatalErrorScenarios/testMigrateBackwards",
+            "already migrated beyond migration \"v1\"")
     }
 
     func testRegisteringAnIdentifierTwiceIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.MigratorFatalErrorScenarios/testRegisterTwice",
-                             "registered twice")
+        try assertFatalError(
+            inScenario: "RippleTests.MigratorFatalErrorScenarios/testRegisterTwice",
+            "registered twice")
     }
 }

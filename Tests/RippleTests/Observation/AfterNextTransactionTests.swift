@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class AfterNextTransactionTests: XCTestCase {
@@ -20,7 +21,11 @@ final class AfterNextTransactionTests: XCTestCase {
 
         log.clear()
         try dbQueue.inTransaction { db in
-            db.afterNextTransaction { _ in log.record("commit") } onRollback: { _ in log.record("rollback") }
+            db.afterNextTransaction { _ in
+                log.record("commit")
+            } onRollback: { _ in
+                log.record("rollback")
+            }
             try db.execute(sql: "INSERT INTO t VALUES (3)")
             return .rollback
         }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class ConcurrencyLimitTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Counts notifications, thread-safely.
@@ -30,7 +31,7 @@ final class DatabaseRegionObservationTests: XCTestCase {
             // Handle error
         } onChange: { (db: Database) in
             XCTAssertFalse(db.isInsideTransaction)
-            printed.increment() // "Players were changed"
+            printed.increment()  // "Players were changed"
         }
         try dbQueue.write { db in
             var player = Player(name: "Arthur")
@@ -185,12 +186,13 @@ final class DatabaseRegionObservationTests: XCTestCase {
     func testForeignKeyCascadesAndTriggers() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                INSERT INTO team (id, name) VALUES (1, 'Blue');
-                INSERT INTO player (name, teamId) VALUES ('A', 1);
-                CREATE TABLE log (message TEXT);
-                CREATE TRIGGER logTeam AFTER UPDATE ON team BEGIN INSERT INTO log VALUES (new.name); END;
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO team (id, name) VALUES (1, 'Blue');
+                    INSERT INTO player (name, teamId) VALUES ('A', 1);
+                    CREATE TABLE log (message TEXT);
+                    CREATE TRIGGER logTeam AFTER UPDATE ON team BEGIN INSERT INTO log VALUES (new.name); END;
+                    """)
         }
         let (players, c1) = try observe(dbQueue, DatabaseRegionObservation(tracking: Player.all()))
         let (logs, c2) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("log")))
@@ -215,10 +217,11 @@ final class DatabaseRegionObservationTests: XCTestCase {
     func testRowsDeletedByReplaceAreObserved() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT UNIQUE ON CONFLICT REPLACE);
-                INSERT INTO player VALUES (1, 'Arthur'), (2, 'Barbara');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT UNIQUE ON CONFLICT REPLACE);
+                    INSERT INTO player VALUES (1, 'Arthur'), (2, 'Barbara');
+                    """)
         }
         // Row 1 is deleted by the REPLACE of an insert of row 3: the update hook does not see it.
         let (rowOne, cancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("player").filter(key: 1)))
@@ -231,11 +234,12 @@ final class DatabaseRegionObservationTests: XCTestCase {
     func testDroppedTablesAreObserved() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT);
-                CREATE TABLE other (id INTEGER PRIMARY KEY);
-                INSERT INTO item VALUES (1, 'a'), (2, 'b');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT);
+                    CREATE TABLE other (id INTEGER PRIMARY KEY);
+                    INSERT INTO item VALUES (1, 'a'), (2, 'b');
+                    """)
         }
         let (items, itemsCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("item")))
         let (rowOne, rowCancellable) = try observe(dbQueue, DatabaseRegionObservation(tracking: Table("item").filter(key: 1)))

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Regression tests of the exact-observation issue: each one failed before the fix it
@@ -8,10 +9,11 @@ import XCTest
 final class ExactObservationTests: XCTestCase {
     private func makeTeamDatabase(_ writer: some DatabaseWriter) throws {
         try writer.write { db in
-            try db.execute(sql: """
-                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-                CREATE TABLE award (label TEXT);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                    CREATE TABLE award (label TEXT);
+                    """)
             try Team(id: 1, name: "Red").insert(db)
         }
     }
@@ -24,7 +26,8 @@ final class ExactObservationTests: XCTestCase {
         let dbQueue = try DatabaseQueue()
         try makeTeamDatabase(dbQueue)
         try dbQueue.write { db in
-            try db.execute(sql: "CREATE TRIGGER team_award AFTER INSERT ON team BEGIN INSERT INTO award (label) VALUES ('new team ' || NEW.name); END")
+            try db.execute(
+                sql: "CREATE TRIGGER team_award AFTER INSERT ON team BEGIN INSERT INTO award (label) VALUES ('new team ' || NEW.name); END")
         }
         let queue = DispatchQueue(label: "values")
         let collector = ValueCollector<[String]>()
@@ -53,9 +56,11 @@ final class ExactObservationTests: XCTestCase {
             try cached.execute(arguments: ["cached"])
             try kept.execute(arguments: ["kept"])
             try Team(id: 100, name: "record").insert(db)
-            XCTAssertEqual(observer.take().filter { $0.hasPrefix("didChange") }, [
-                "didChange insert award 1", "didChange insert award 2", "didChange insert award 3",
-            ])
+            XCTAssertEqual(
+                observer.take().filter { $0.hasPrefix("didChange") },
+                [
+                    "didChange insert award 1", "didChange insert award 2", "didChange insert award 3",
+                ])
 
             try db.execute(sql: "DROP TRIGGER team_award")
             try cached.execute(arguments: ["no award"])
@@ -80,7 +85,8 @@ final class ExactObservationTests: XCTestCase {
         var other: OpaquePointer?
         XCTAssertEqual(sqlite3_open(path, &other), SQLITE_OK)
         defer { sqlite3_close(other) }
-        XCTAssertEqual(sqlite3_exec(other, "CREATE TRIGGER t AFTER INSERT ON team BEGIN INSERT INTO award VALUES ('x'); END", nil, nil, nil), SQLITE_OK)
+        XCTAssertEqual(
+            sqlite3_exec(other, "CREATE TRIGGER t AFTER INSERT ON team BEGIN INSERT INTO award VALUES ('x'); END", nil, nil, nil), SQLITE_OK)
         try dbPool.writeWithoutTransaction { _ in try insert.execute() }
         XCTAssertEqual(region.values.count, 1)
         cancellable.cancel()
@@ -132,10 +138,11 @@ final class ExactObservationTests: XCTestCase {
     func testRowsDeletedByReplaceAreDeletionEventsInOrder() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT UNIQUE ON CONFLICT REPLACE);
-                INSERT INTO player (id, name) VALUES (1, 'Arthur'), (2, 'Barbara');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT UNIQUE ON CONFLICT REPLACE);
+                    INSERT INTO player (id, name) VALUES (1, 'Arthur'), (2, 'Barbara');
+                    """)
         }
         final class DeletionObserver: TransactionObserver {
             var events: [String] = []
@@ -157,11 +164,13 @@ final class ExactObservationTests: XCTestCase {
             try db.execute(sql: "INSERT OR REPLACE INTO player (id, name) VALUES (2, 'Craig')")
         }
         XCTAssertEqual(deletions.events, ["delete 1", "delete 2"])
-        XCTAssertEqual(all.take(), [
-            "didChange delete player 1", "didChange insert player 3",
-            "didChange delete player 2", "didChange insert player 2",
-            "willCommit", "didCommit",
-        ])
+        XCTAssertEqual(
+            all.take(),
+            [
+                "didChange delete player 1", "didChange insert player 3",
+                "didChange delete player 2", "didChange insert player 2",
+                "willCommit", "didCommit",
+            ])
     }
 
     func testChangesOfWithoutRowIDTablesAreEvents() throws {
@@ -175,10 +184,12 @@ final class ExactObservationTests: XCTestCase {
             try db.execute(sql: "UPDATE item SET label = 'B'")
             try db.execute(sql: "DELETE FROM item")
         }
-        XCTAssertEqual(observer.take(), [
-            "didChange insert item 0", "didChange update item 0", "didChange delete item 0",
-            "willCommit", "didCommit",
-        ])
+        XCTAssertEqual(
+            observer.take(),
+            [
+                "didChange insert item 0", "didChange update item 0", "didChange delete item 0",
+                "willCommit", "didCommit",
+            ])
         // The pre-update events tell the primary key.
         XCTAssertEqual(observer.preUpdateEvents.first?.finalDatabaseValues?.first, "a".databaseValue)
     }
@@ -243,11 +254,13 @@ final class ExactObservationTests: XCTestCase {
             try db.execute(sql: "UPDATE player SET score = 2")
             try db.execute(sql: "DELETE FROM Player")
         }
-        XCTAssertEqual(observer.kinds, [
-            .insert(tableName: "pLaYeR"),
-            .update(tableName: "pLaYeR", columnNames: ["sCoRe"]),
-            .delete(tableName: "pLaYeR"),
-        ])
+        XCTAssertEqual(
+            observer.kinds,
+            [
+                .insert(tableName: "pLaYeR"),
+                .update(tableName: "pLaYeR", columnNames: ["sCoRe"]),
+                .delete(tableName: "pLaYeR"),
+            ])
         XCTAssertEqual(observer.events, ["insert pLaYeR", "update pLaYeR", "delete pLaYeR"])
     }
 
@@ -334,10 +347,11 @@ final class ExactObservationTests: XCTestCase {
     func testARegionObservationIsNotNotifiedOfAStatementThatChangedNothing() throws {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE log (message TEXT);
-                CREATE TRIGGER t AFTER INSERT ON team WHEN NEW.name = 'logged' BEGIN INSERT INTO log VALUES (NEW.name); END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE log (message TEXT);
+                    CREATE TRIGGER t AFTER INSERT ON team WHEN NEW.name = 'logged' BEGIN INSERT INTO log VALUES (NEW.name); END;
+                    """)
         }
         let region = ValueCollector<Int>()
         let cancellable = DatabaseRegionObservation(tracking: Table<Row>("log"))
@@ -355,12 +369,13 @@ final class ExactObservationTests: XCTestCase {
         // only: an observation of other columns of the child is not notified.
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE parent (id INTEGER PRIMARY KEY);
-                CREATE TABLE child (id INTEGER PRIMARY KEY, a INTEGER, p INTEGER REFERENCES parent(id) ON DELETE SET NULL ON UPDATE CASCADE);
-                INSERT INTO parent VALUES (1), (2);
-                INSERT INTO child VALUES (1, 10, 1), (2, 20, 2);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                    CREATE TABLE child (id INTEGER PRIMARY KEY, a INTEGER, p INTEGER REFERENCES parent(id) ON DELETE SET NULL ON UPDATE CASCADE);
+                    INSERT INTO parent VALUES (1), (2);
+                    INSERT INTO child VALUES (1, 10, 1), (2, 20, 2);
+                    """)
         }
         let aChanges = ValueCollector<Int>()
         let pChanges = ValueCollector<Int>()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class FetchedRecordsControllerTests: XCTestCase {
@@ -33,7 +34,8 @@ final class FetchedRecordsControllerTests: XCTestCase {
                     switch change {
                     case .insertion(let indexPath): log.append("insert \(item.name) at \(indexPath[1])")
                     case .deletion(let indexPath): log.append("delete \(item.name) at \(indexPath[1])")
-                    case let .move(indexPath, newIndexPath, changes): log.append("move \(item.name) \(indexPath[1])->\(newIndexPath[1]) \(changes.keys.sorted())")
+                    case let .move(indexPath, newIndexPath, changes):
+                        log.append("move \(item.name) \(indexPath[1])->\(newIndexPath[1]) \(changes.keys.sorted())")
                     case let .update(indexPath, changes): log.append("update \(item.name) at \(indexPath[1]) \(changes)")
                     }
                 },
@@ -49,22 +51,24 @@ final class FetchedRecordsControllerTests: XCTestCase {
         XCTAssertEqual(queue.sync { controller.fetchedRecords.map(\.name) }, ["item0", "item1", "item2"])
         let log = track(controller)
         try dbQueue.write { db in
-            try db.execute(sql: "DELETE FROM item WHERE id = 2")                  // delete item1
+            try db.execute(sql: "DELETE FROM item WHERE id = 2")  // delete item1
             try db.execute(sql: "INSERT INTO item VALUES (4, 'item3', 1, NULL)")  // insert between
-            try db.execute(sql: "UPDATE item SET rank = 10 WHERE id = 1")         // item0 moves to the end
-            try db.execute(sql: "UPDATE item SET name = 'ITEM2' WHERE id = 3")    // update in place
+            try db.execute(sql: "UPDATE item SET rank = 10 WHERE id = 1")  // item0 moves to the end
+            try db.execute(sql: "UPDATE item SET name = 'ITEM2' WHERE id = 3")  // update in place
         }
         let values = log.wait { $0.last == "didChange" }
         // item0 and item2 swapped their relative order: one of them moves (one move is the
         // minimum), the other is updated in place.
-        XCTAssertEqual(values, [
-            "willChange",
-            "delete item1 at 1",
-            "insert item3 at 0",
-            "move ITEM2 2->1 [\"name\"]",
-            "update item0 at 0 [\"rank\": 0]",
-            "didChange",
-        ])
+        XCTAssertEqual(
+            values,
+            [
+                "willChange",
+                "delete item1 at 1",
+                "insert item3 at 0",
+                "move ITEM2 2->1 [\"name\"]",
+                "update item0 at 0 [\"rank\": 0]",
+                "didChange",
+            ])
         XCTAssertEqual(queue.sync { controller.fetchedRecords.map(\.name) }, ["item3", "ITEM2", "item0"])
         XCTAssertEqual(queue.sync { controller.record(at: IndexPath(indexes: [0, 1])).name }, "ITEM2")
         XCTAssertEqual(queue.sync { controller.sections[0].numberOfRecords }, 3)
@@ -72,11 +76,12 @@ final class FetchedRecordsControllerTests: XCTestCase {
 
     func testNoCallbacksWhenRecordsDoNotDiffer() throws {
         let dbQueue = try makeDatabase(count: 2)
-        let controller = try FetchedRecordsController(dbQueue, request: Item.select(Column("id"), Column("name"), Column("rank")).order(Column("rank")), queue: queue)
+        let controller = try FetchedRecordsController(
+            dbQueue, request: Item.select(Column("id"), Column("name"), Column("rank")).order(Column("rank")), queue: queue)
         try queue.sync { try controller.performFetch() }
         let log = track(controller)
-        try dbQueue.write { try $0.execute(sql: "UPDATE item SET note = 'x'") }       // not fetched
-        try dbQueue.write { try $0.execute(sql: "UPDATE item SET name = name") }      // same values
+        try dbQueue.write { try $0.execute(sql: "UPDATE item SET note = 'x'") }  // not fetched
+        try dbQueue.write { try $0.execute(sql: "UPDATE item SET name = name") }  // same values
         try dbQueue.write { try $0.execute(sql: "DELETE FROM item WHERE id = 1") }
         let values = log.wait { $0.last == "didChange" }
         XCTAssertEqual(values, ["willChange", "delete item0 at 0", "didChange"])
@@ -89,7 +94,7 @@ final class FetchedRecordsControllerTests: XCTestCase {
         let log = track(controller)
         try dbQueue.write { db in
             try db.execute(sql: "UPDATE item SET name = 'changed' WHERE id IN (10, 5000)")
-            try db.execute(sql: "UPDATE item SET rank = -1 WHERE id = 9000")   // moves to the top
+            try db.execute(sql: "UPDATE item SET rank = -1 WHERE id = 9000")  // moves to the top
             try db.execute(sql: "DELETE FROM item WHERE id = 7")
         }
         let values = log.wait { $0.last == "didChange" }
@@ -114,9 +119,9 @@ final class FetchedRecordsControllerTests: XCTestCase {
                 log.append("error \((error as? DatabaseError)?.resultCode == .SQLITE_MISMATCH) \(controller.fetchedRecords.map(\.name))")
             }
         }
-        try dbQueue.write { try $0.execute(sql: "UPDATE source SET rank = NULL") }       // cannot decode
+        try dbQueue.write { try $0.execute(sql: "UPDATE source SET rank = NULL") }  // cannot decode
         _ = log.wait { $0.last?.hasPrefix("error") == true }
-        try dbQueue.write { try $0.execute(sql: "UPDATE source SET rank = 2, name = 'b'") } // tracking goes on
+        try dbQueue.write { try $0.execute(sql: "UPDATE source SET rank = 2, name = 'b'") }  // tracking goes on
         let values = log.wait { $0.last == "didChange" }
         XCTAssertEqual(values.count, 4, "\(values)")
         XCTAssertEqual(values.first, "error true [\"a\"]")

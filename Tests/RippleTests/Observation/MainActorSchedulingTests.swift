@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// `.immediate` and `.mainActor` scheduling: values on the main actor, for main-actor
@@ -16,7 +17,8 @@ final class MainActorSchedulingTests: XCTestCase {
         var cancellable: AnyDatabaseCancellable?
 
         func observe(_ dbQueue: DatabaseQueue, scheduling: some ValueObservationMainActorScheduler) {
-            cancellable = ValueObservation
+            cancellable =
+                ValueObservation
                 .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
                 .start(in: dbQueue, scheduling: scheduling) { [weak self] error in
                     MainActor.preconditionIsolated()
@@ -28,7 +30,8 @@ final class MainActorSchedulingTests: XCTestCase {
         }
 
         func observeWithDefaultScheduling(_ dbQueue: DatabaseQueue) {
-            cancellable = ValueObservation
+            cancellable =
+                ValueObservation
                 .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
                 .start(in: dbQueue) { [weak self] error in
                     self?.errors.append(error)
@@ -99,9 +102,11 @@ final class MainActorSchedulingTests: XCTestCase {
         @Sendable func start(scheduling scheduler: some ValueObservationScheduler) -> AnyDatabaseCancellable {
             ValueObservation
                 .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
-                .start(in: dbQueue, scheduling: scheduler, onError: { errors.append($0) }, onChange: { _ in
-                    XCTFail("no value off the main actor")
-                })
+                .start(
+                    in: dbQueue, scheduling: scheduler, onError: { errors.append($0) },
+                    onChange: { _ in
+                        XCTFail("no value off the main actor")
+                    })
         }
         DispatchQueue.global().async {
             let cancellable = start(scheduling: ImmediateValueObservationScheduler())

@@ -1,5 +1,6 @@
 import Dispatch
 import XCTest
+
 @testable import Ripple
 
 final class ObservationBatchPacingTests: XCTestCase {
@@ -30,6 +31,8 @@ final class ObservationBatchPacingTests: XCTestCase {
         XCTAssertTrue(pacing.ask(1))
         _ = pacing.takeBatch()
         XCTAssertFalse(pacing.ask(2))
-        XCTAssertEqual(pacing.batchDidEnd(duration: 5_000_000_000), ObservationBatchPacing<Int>.maximumPause, "a slow batch does not hold the next one as long again")
+        XCTAssertEqual(
+            pacing.batchDidEnd(duration: 5_000_000_000), ObservationBatchPacing<Int>.maximumPause,
+            "a slow batch does not hold the next one as long again")
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 /// Observations started and cancelled from inside other observations' callbacks (value
 /// observation handlers, region observation handlers, which run on the writer during the
@@ -60,7 +60,8 @@ final class ObservationChurnTests: XCTestCase {
             let after = churn.regionCounts()
             for (id, entry) in after {
                 let expected = entry.row == row ? 1 : 0
-                XCTAssertEqual(entry.count - (before[id]?.count ?? 0), expected, "region observation \(id) of row \(entry.row), after a change of row \(row)")
+                XCTAssertEqual(
+                    entry.count - (before[id]?.count ?? 0), expected, "region observation \(id) of row \(entry.row), after a change of row \(row)")
             }
         }
         try churn.waitUntilValuesAreTheContent()
@@ -129,7 +130,8 @@ private final class Churn<Writer: DatabaseWriter>: @unchecked Sendable {  // eve
     func startValueObservation(row: Int) {
         let id = makeID()
         lock.withLock { valueEntries[id] = ValueEntry(row: row) }
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT value FROM item WHERE id = ?", arguments: [row]) ?? -1 }
             .start(in: writer, scheduling: .async(onQueue: deliveryQueue)) { [self] error in
                 lock.withLock { _errors.append("\(error)") }
@@ -161,7 +163,8 @@ private final class Churn<Writer: DatabaseWriter>: @unchecked Sendable {  // eve
             valueEntries[id]!.values.append(value)
             guard isChurning, Int.random(in: 0..<3) == 0 else { return (false, nil) }
             // Cancels another value observation (never the last ones).
-            guard valueEntries.count > 10, let other = valueEntries.keys.filter({ $0 != id && valueEntries[$0]?.cancellable != nil }).randomElement() else {
+            guard valueEntries.count > 10, let other = valueEntries.keys.filter({ $0 != id && valueEntries[$0]?.cancellable != nil }).randomElement()
+            else {
                 return (true, nil)
             }
             cancelledOnDeliveryQueue.insert(other)
@@ -215,7 +218,8 @@ private final class Churn<Writer: DatabaseWriter>: @unchecked Sendable {  // eve
         let deadline = Date().addingTimeInterval(20)
         while true {
             let content = try writer.read { db in
-                try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, value FROM item").map { row -> (Int, Int) in (row[0], row[1]) })
+                try Dictionary(
+                    uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, value FROM item").map { row -> (Int, Int) in (row[0], row[1]) })
             }
             deliveryQueue.sync {}
             let stale = lock.withLock {
@@ -223,7 +227,9 @@ private final class Churn<Writer: DatabaseWriter>: @unchecked Sendable {  // eve
             }
             if stale.isEmpty { return }
             if Date() > deadline {
-                XCTFail("value observations not on the content: \(stale.map { "\($0.key) row \($0.value.row): \($0.value.values.suffix(3)) vs \(content[$0.value.row] ?? -1)" })")
+                XCTFail(
+                    "value observations not on the content: \(stale.map { "\($0.key) row \($0.value.row): \($0.value.values.suffix(3)) vs \(content[$0.value.row] ?? -1)" })"
+                )
                 return
             }
             usleep(2000)
@@ -232,7 +238,10 @@ private final class Churn<Writer: DatabaseWriter>: @unchecked Sendable {  // eve
 
     func cancelAll() {
         let all = lock.withLock { () -> [AnyDatabaseCancellable] in
-            defer { valueEntries = [:]; regionEntries = [:] }
+            defer {
+                valueEntries = [:]
+                regionEntries = [:]
+            }
             return valueEntries.values.compactMap(\.cancellable) + regionEntries.values.compactMap(\.cancellable)
         }
         for cancellable in all { cancellable.cancel() }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// The registry of a connection's observers, without a database: who is registered, in
@@ -26,8 +27,9 @@ final class ObserverRegistryTests: XCTestCase {
         XCTAssertTrue(removed?.regionObserver === observers[2])
         XCTAssertNil(registry.regionIndex.tables["player"]?.idsByRowID[3], "its rowid left the index")
         XCTAssertEqual(registry.regionIndex.tables["player"]?.idsByRowID.count, 4)
-        XCTAssertEqual(registry.entries.compactMap(\.regionObserver).map(ObjectIdentifier.init),
-                       [0, 1, 3, 4].map { ObjectIdentifier(observers[$0]) }, "the others, in registration order")
+        XCTAssertEqual(
+            registry.entries.compactMap(\.regionObserver).map(ObjectIdentifier.init),
+            [0, 1, 3, 4].map { ObjectIdentifier(observers[$0]) }, "the others, in registration order")
         XCTAssertNil(registry.entry(of: observers[2]))
         XCTAssertNotNil(registry.entry(of: observers[3]))
         XCTAssertNil(registry.remove(observers[2]), "removed once")
@@ -39,7 +41,9 @@ final class ObserverRegistryTests: XCTestCase {
 
     /// A registry of an application observer with `firstExtent`, a region observer, and
     /// another application observer held for the connection's lifetime, in this order.
-    func makeRegistry(firstExtent: TransactionObservationExtent) -> (ObserverRegistry, first: Observer, region: ClosureRegionObserver, second: Observer) {
+    func makeRegistry(firstExtent: TransactionObservationExtent) -> (
+        ObserverRegistry, first: Observer, region: ClosureRegionObserver, second: Observer
+    ) {
         var registry = ObserverRegistry()
         let first = Observer()
         let region = regionObserver(table: "player", rowID: 1)

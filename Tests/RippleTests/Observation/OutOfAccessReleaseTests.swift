@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// An observation's closures are never released inside a database access, even when the
@@ -53,8 +54,8 @@ final class OutOfAccessReleaseTests: XCTestCase {
     /// any access: the table holds its row.
     private func assertTheWitnessWroteOutOfAccesses(
         _ deinits: LockedState<[String]>, _ writer: some DatabaseWriter, _ message: String,
-        file: StaticString = #filePath, line: UInt = #line) throws
-    {
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let deadline = Date().addingTimeInterval(5)
         while deinits.withLock({ $0.isEmpty }) && Date() < deadline {
             OutOfAccessRelease.waitForPendingReleases()
@@ -70,8 +71,8 @@ final class OutOfAccessReleaseTests: XCTestCase {
     private func cancelDuringTheFetchAfterAnInsert(
         _ writer: some DatabaseWriter, _ cancellable: AnyDatabaseCancellable,
         _ fetching: DispatchSemaphore, _ proceed: DispatchSemaphore, _ message: String,
-        file: StaticString = #filePath, line: UInt = #line) -> Bool
-    {
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Bool {
         let inserted = DispatchGroup()
         DispatchQueue.global().async(group: inserted) {
             do {
@@ -102,7 +103,8 @@ final class OutOfAccessReleaseTests: XCTestCase {
         let cancellable: AnyDatabaseCancellable
         do {
             let witness = Witness(writer, deinits)
-            var observation = ValueObservation
+            var observation =
+                ValueObservation
                 .tracking { db -> Int in
                     if keptBy == "fetch" { _ = witness }
                     return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
@@ -116,10 +118,12 @@ final class OutOfAccessReleaseTests: XCTestCase {
                     return count
                 }
             if keptBy == "handleEvents" { observation = observation.handleEvents(willFetch: { _ = witness }) }
-            cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
-                if keptBy == "onChange" { _ = witness }
-                collector.append(value)
-            })
+            cancellable = observation.start(
+                in: writer, scheduling: .async(onQueue: queue), onError: { _ in },
+                onChange: { value in
+                    if keptBy == "onChange" { _ = witness }
+                    collector.append(value)
+                })
         }
         collector.wait { $0 == [0] }
         // (On a queue, the fetch runs on the writer, in the insert's access, which waits
@@ -147,7 +151,8 @@ final class OutOfAccessReleaseTests: XCTestCase {
             do {
                 // (Kept by a `handleEvents` closure: it goes with them.)
                 let witness = Witness(writer, deinits)
-                cancellable = ValueObservation
+                cancellable =
+                    ValueObservation
                     .tracking { db -> Int in
                         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
                         if count == 1 {
@@ -165,7 +170,8 @@ final class OutOfAccessReleaseTests: XCTestCase {
                         didCancel: {
                             _ = witness
                             events.withLock { $0.append("didCancel") }
-                        })
+                        }
+                    )
                     .start(in: writer, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { collector.append($0) })
             }
             collector.wait { $0 == [0] }
@@ -199,7 +205,8 @@ final class OutOfAccessReleaseTests: XCTestCase {
         let cancellable: AnyDatabaseCancellable
         do {
             let witness = Witness(dbQueue, deinits)
-            cancellable = ValueObservation
+            cancellable =
+                ValueObservation
                 .tracking { db -> Int in
                     _ = witness
                     fetching.signal()
@@ -227,7 +234,8 @@ final class OutOfAccessReleaseTests: XCTestCase {
             let cancellable: AnyDatabaseCancellable
             do {
                 let witness = Witness(dbPool, deinits)
-                cancellable = ValueObservation
+                cancellable =
+                    ValueObservation
                     .tracking { db -> Int in
                         if keptBy == "fetch" { _ = witness }
                         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
@@ -236,10 +244,12 @@ final class OutOfAccessReleaseTests: XCTestCase {
                         if keptBy == "map" { _ = witness }
                         return count
                     }
-                    .start(in: snapshot, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
-                        if keptBy == "onChange" { _ = witness }
-                        collector.append(value)
-                    })
+                    .start(
+                        in: snapshot, scheduling: .async(onQueue: queue), onError: { _ in },
+                        onChange: { value in
+                            if keptBy == "onChange" { _ = witness }
+                            collector.append(value)
+                        })
             }
             collector.wait { $0 == [0] }
             queue.sync {}
@@ -261,12 +271,13 @@ final class OutOfAccessReleaseTests: XCTestCase {
             for _ in 0..<observationCount {
                 let collector = ValueCollector<Int>()
                 let witness = Witness(writer, deinits)
-                cancellables.append(ValueObservation
-                    .tracking { db -> Int in
-                        _ = witness
-                        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
-                    }
-                    .start(in: writer, scheduling: .async(onQueue: .global()), onError: { _ in }, onChange: { collector.append($0) }))
+                cancellables.append(
+                    ValueObservation
+                        .tracking { db -> Int in
+                            _ = witness
+                            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")!
+                        }
+                        .start(in: writer, scheduling: .async(onQueue: .global()), onError: { _ in }, onChange: { collector.append($0) }))
                 collectors.append(collector)
             }
             let cancelled = stride(from: 0, to: observationCount, by: 2)
@@ -308,10 +319,12 @@ final class OutOfAccessReleaseTests: XCTestCase {
             do {
                 let witness = Witness(writer, deinits)
                 cancellable = DatabaseRegionObservation(tracking: Table<Row>("player"))
-                    .start(in: writer, onError: { _ in }, onChange: { _ in
-                        _ = witness
-                        changes.withLock { $0 += 1 }
-                    })
+                    .start(
+                        in: writer, onError: { _ in },
+                        onChange: { _ in
+                            _ = witness
+                            changes.withLock { $0 += 1 }
+                        })
             }
             try writer.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
             XCTAssertEqual(changes.withLock { $0 }, 1)

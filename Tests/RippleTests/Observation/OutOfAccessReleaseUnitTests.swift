@@ -1,5 +1,6 @@
 import Dispatch
 import XCTest
+
 @testable import Ripple
 
 /// `OutOfAccessRelease` on its own: what it is handed goes out of any database access.
@@ -73,7 +74,10 @@ final class OutOfAccessReleaseUnitTests: XCTestCase {
         final class Numbered: @unchecked Sendable {  // immutable; `order` is thread-safe
             let number: Int
             let order: LockedState<[Int]>
-            init(_ number: Int, _ order: LockedState<[Int]>) { self.number = number; self.order = order }
+            init(_ number: Int, _ order: LockedState<[Int]>) {
+                self.number = number
+                self.order = order
+            }
             deinit { order.withLock { $0.append(number) } }
         }
         try dbQueue.read { _ in

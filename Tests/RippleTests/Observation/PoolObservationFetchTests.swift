@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// A pool's observation fetches that wait while another one runs run together, in one

@@ -2,6 +2,7 @@ import CSQLite
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// A pool's value observation starts from a reader: its first value never waits for a
@@ -23,7 +24,8 @@ final class PoolObservationStartTests: XCTestCase {
 
     private func startCount(in dbPool: DatabasePool, fetches: LockedCounter? = nil) -> (ValueCollector<Int>, AnyDatabaseCancellable) {
         let collector = ValueCollector<Int>()
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { db -> Int in
                 fetches?.increment()
                 return try playerCount(db)
@@ -38,7 +40,9 @@ final class PoolObservationStartTests: XCTestCase {
 
     /// Runs a write transaction on another thread that runs `sql` (inserts a player), and
     /// stays open until `end` is called; returns once `sql` ran.
-    func beginLongWrite(_ dbPool: DatabasePool, sql: String = "INSERT INTO player (name) VALUES ('Arthur')") -> (end: () -> Void, ended: DispatchSemaphore) {
+    func beginLongWrite(_ dbPool: DatabasePool, sql: String = "INSERT INTO player (name) VALUES ('Arthur')") -> (
+        end: () -> Void, ended: DispatchSemaphore
+    ) {
         let inserted = DispatchSemaphore(value: 0)
         let mayEnd = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
@@ -163,7 +167,8 @@ extension PoolObservationStartTests {
             try db.execute(sql: "CREATE TABLE a (x); CREATE TABLE b (x)")
         }
         let collector = ValueCollector<Int>()
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { db -> Int in
                 let flag = try Int.fetchOne(db, sql: "SELECT flag FROM config")!
                 let count = flag == 0 ? 0 : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(flag == 1 ? "a" : "b")")!

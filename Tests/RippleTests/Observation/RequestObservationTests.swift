@@ -1,13 +1,16 @@
 import Dispatch
 import XCTest
+
 @testable import Ripple
 
 final class RequestObservationTests: XCTestCase {
     private let queue = DispatchQueue(label: "RequestObservationTests")
 
-    private func start<V: Sendable>(_ observation: ValueObservation<V>, in writer: some DatabaseWriter) -> (ValueCollector<V>, AnyDatabaseCancellable) {
+    private func start<V: Sendable>(_ observation: ValueObservation<V>, in writer: some DatabaseWriter) -> (ValueCollector<V>, AnyDatabaseCancellable)
+    {
         let collector = ValueCollector<V>()
-        let cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue), onError: { collector.append(error: $0) }, onChange: { collector.append($0) })
+        let cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: queue), onError: { collector.append(error: $0) }, onChange: { collector.append($0) })
         return (collector, cancellable)
     }
 
@@ -35,7 +38,8 @@ final class RequestObservationTests: XCTestCase {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (id, name, score) VALUES (1, 'A', 1)") }
         let (plain, c1) = start(Player.select(Column("name")).asRequest(of: String.self).observationForAll(), in: dbQueue)
-        let (distinct, c2) = start(Player.select(Column("name")).asRequest(of: String.self).observationForAll(distinctUntilChanged: true), in: dbQueue)
+        let (distinct, c2) = start(
+            Player.select(Column("name")).asRequest(of: String.self).observationForAll(distinctUntilChanged: true), in: dbQueue)
         plain.wait { $0.count == 1 }
         distinct.wait { $0.count == 1 }
         // An update of the name column to the same value: a potential change, not an actual one.
@@ -100,7 +104,10 @@ final class RequestObservationTests: XCTestCase {
     }
 
     func testPrimaryKeyDiffScannerWithObservation() async throws {
-        struct Place: Codable, FetchableRecord, MutablePersistableRecord { var id: Int64; var name: String }
+        struct Place: Codable, FetchableRecord, MutablePersistableRecord {
+            var id: Int64
+            var name: String
+        }
         let dbQueue = try DatabaseQueue()
         try await dbQueue.write { try $0.execute(sql: "CREATE TABLE place (id INTEGER PRIMARY KEY, name TEXT)") }
         let request = Place.order(Column("id"))

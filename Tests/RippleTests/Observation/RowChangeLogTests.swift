@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// `RowChangeLog`: what the row callbacks record without the broker, tested without SQLite.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// The broker hears the rows of a statement that only inserts, into rowid tables, where no
@@ -61,7 +62,8 @@ final class RowHookChoiceTests: XCTestCase {
     }
 
     func testReplaceDeletionsAreHeardAfterPlainInserts() throws {
-        let (dbQueue, observer) = try makeObservedQueue("""
+        let (dbQueue, observer) = try makeObservedQueue(
+            """
             CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT UNIQUE);
             CREATE TABLE tag (id INTEGER PRIMARY KEY, label TEXT UNIQUE ON CONFLICT REPLACE);
             """)
@@ -80,36 +82,42 @@ final class RowHookChoiceTests: XCTestCase {
             try db.execute(sql: "INSERT INTO item (id, name) VALUES (3, 'b')")
             XCTAssertEqual(db.observationBroker.installedRowHook, .update)
         }
-        XCTAssertEqual(observer.events, [
-            "insert item 1", "insert item 4",
-            "delete item 1", "insert item 2",
-            "insert tag 1",
-            "delete tag 1", "insert tag 2",
-            "insert item 3",
-        ])
+        XCTAssertEqual(
+            observer.events,
+            [
+                "insert item 1", "insert item 4",
+                "delete item 1", "insert item 2",
+                "insert tag 1",
+                "delete tag 1", "insert tag 2",
+                "insert item 3",
+            ])
     }
 
     func testAStatementPreparedBeforeAReplacingTriggerHearsItsDeletions() throws {
-        let (dbQueue, observer) = try makeObservedQueue("""
+        let (dbQueue, observer) = try makeObservedQueue(
+            """
             CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE latest (id INTEGER PRIMARY KEY, name TEXT UNIQUE);
             """)
         try dbQueue.writeWithoutTransaction { db in
             let statement = try db.makeStatement(sql: "INSERT INTO item (name) VALUES (?)")
             try statement.execute(arguments: ["a"])
-            try db.execute(sql: """
-                CREATE TRIGGER keep_latest AFTER INSERT ON item BEGIN
-                    INSERT OR REPLACE INTO latest (id, name) VALUES (1, 'last');
-                END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER keep_latest AFTER INSERT ON item BEGIN
+                        INSERT OR REPLACE INTO latest (id, name) VALUES (1, 'last');
+                    END
+                    """)
             observer.events.removeAll()
             try statement.execute(arguments: ["b"])
             try statement.execute(arguments: ["c"])
         }
-        XCTAssertEqual(observer.events, [
-            "insert item 2", "insert latest 1",
-            "insert item 3", "delete latest 1", "insert latest 1",
-        ])
+        XCTAssertEqual(
+            observer.events,
+            [
+                "insert item 2", "insert latest 1",
+                "insert item 3", "delete latest 1", "insert latest 1",
+            ])
     }
 
     func testAStatementPreparedBeforeAnotherConnectionCreatedAReplacingTriggerHearsItsDeletions() throws {
@@ -119,11 +127,12 @@ final class RowHookChoiceTests: XCTestCase {
         let path = directory.appendingPathComponent("db.sqlite").path
         let dbQueue = try DatabaseQueue(path: path)
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT);
-                CREATE TABLE latest (id INTEGER PRIMARY KEY, name TEXT UNIQUE);
-                INSERT INTO latest (id, name) VALUES (1, 'first');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT);
+                    CREATE TABLE latest (id INTEGER PRIMARY KEY, name TEXT UNIQUE);
+                    INSERT INTO latest (id, name) VALUES (1, 'first');
+                    """)
         }
         let observer = RowEventObserver()
         dbQueue.add(transactionObserver: observer)
@@ -137,11 +146,12 @@ final class RowHookChoiceTests: XCTestCase {
             // pre-update hook.
             let other = try DatabaseQueue(path: path)
             try other.write { db in
-                try db.execute(sql: """
-                    CREATE TRIGGER keep_latest AFTER INSERT ON item BEGIN
-                        INSERT OR REPLACE INTO latest (id, name) VALUES (2, 'first');
-                    END
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER keep_latest AFTER INSERT ON item BEGIN
+                            INSERT OR REPLACE INTO latest (id, name) VALUES (2, 'first');
+                        END
+                        """)
             }
             try other.close()
             observer.events.removeAll()

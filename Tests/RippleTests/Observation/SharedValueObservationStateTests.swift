@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// The pure state of a shared observation.
 final class SharedValueObservationStateTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 final class SharedValueObservationTests: XCTestCase {
     /// A serial queue: the tests wait on the main thread, which the default main-queue
@@ -61,7 +62,8 @@ final class SharedValueObservationTests: XCTestCase {
             if fails.value { throw DatabaseError(message: "failed on purpose") }
             return try playerCount(db)
         }.shared(in: dbQueue, scheduling: .async(onQueue: queue), extent: .whileObserved)
-        let first = ValueCollector<Int>(), second = ValueCollector<Int>()
+        let first = ValueCollector<Int>()
+        let second = ValueCollector<Int>()
         let c1 = shared.start(onError: { first.append(error: $0) }, onChange: { first.append($0) })
         first.wait { $0 == [0] }
         let c2 = shared.start(onError: { second.append(error: $0) }, onChange: { second.append($0) })
@@ -126,15 +128,18 @@ final class SharedValueObservationTests: XCTestCase {
     func testImmediateDeliversDuringStartEvenFromAHandler() throws {
         let dbQueue = try makePlayerDatabase()
         let shared = ValueObservation.tracking(playerCount).shared(in: dbQueue, scheduling: .immediate)
-        let first = ValueCollector<Int>(), nested = ValueCollector<Int>()
+        let first = ValueCollector<Int>()
+        let nested = ValueCollector<Int>()
         let nestedCancellable = LockedBox<AnyDatabaseCancellable?>(nil)
-        let c1 = shared.start(onError: { XCTFail("\($0)") }, onChange: { value in
-            first.append(value)
-            if nestedCancellable.value == nil {
-                let cancellable = shared.start(onError: { XCTFail("\($0)") }, onChange: { nested.append($0) })
-                nestedCancellable.update { $0 = cancellable }
-            }
-        })
+        let c1 = shared.start(
+            onError: { XCTFail("\($0)") },
+            onChange: { value in
+                first.append(value)
+                if nestedCancellable.value == nil {
+                    let cancellable = shared.start(onError: { XCTFail("\($0)") }, onChange: { nested.append($0) })
+                    nestedCancellable.update { $0 = cancellable }
+                }
+            })
         XCTAssertEqual(first.values, [0], "delivered during start")
         XCTAssertEqual(nested.values, [0], "delivered during the nested start")
         let later = ValueCollector<Int>()

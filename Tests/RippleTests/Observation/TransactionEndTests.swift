@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// The end of a transaction visits the application's observers and the region observers
@@ -22,7 +23,8 @@ final class TransactionEndTests: XCTestCase {
         // Entries removed from the registry are left out.
         entries[3].release()
         entries[1].release()
-        XCTAssertEqual(DatabaseObservationBroker.merged([entries[0], entries[3], entries[4]], [entries[1], entries[2], entries[5]]).map(\.id), [1, 3, 5, 6])
+        XCTAssertEqual(
+            DatabaseObservationBroker.merged([entries[0], entries[3], entries[4]], [entries[1], entries[2], entries[5]]).map(\.id), [1, 3, 5, 6])
         XCTAssertEqual(DatabaseObservationBroker.merged([], [entries[1]]).map(\.id), [])
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// Records the callbacks it receives.
@@ -61,11 +62,12 @@ final class TransactionObserverTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT DEFAULT 0, teamId INTEGER REFERENCES team(id) ON DELETE CASCADE);
-                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT);
-                INSERT INTO team (id, name) VALUES (1, 'Blue');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT DEFAULT 0, teamId INTEGER REFERENCES team(id) ON DELETE CASCADE);
+                    CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT);
+                    INSERT INTO team (id, name) VALUES (1, 'Blue');
+                    """)
         }
         return dbQueue
     }
@@ -77,9 +79,9 @@ final class TransactionObserverTests: XCTestCase {
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
         try dbQueue.write { db in
-            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") // 1. didChange
-            try db.execute(sql: "UPDATE player SET score = 1")                 // 2. didChange
-        }                                                                     // 3. willCommit, 4. didCommit
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")  // 1. didChange
+            try db.execute(sql: "UPDATE player SET score = 1")  // 2. didChange
+        }  // 3. willCommit, 4. didCommit
         XCTAssertEqual(observer.take(), ["didChange insert player 1", "didChange update player 1", "willCommit", "didCommit"])
     }
 
@@ -88,9 +90,9 @@ final class TransactionObserverTests: XCTestCase {
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
         try dbQueue.inTransaction { db in
-            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") // 1. didChange
-            try db.execute(sql: "UPDATE player SET score = 1")                 // 2. didChange
-            return .rollback                                                  // 3. didRollback
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")  // 1. didChange
+            try db.execute(sql: "UPDATE player SET score = 1")  // 2. didChange
+            return .rollback  // 3. didRollback
         }
         XCTAssertEqual(observer.take(), ["didChange insert player 1", "didChange update player 1", "didRollback"])
     }
@@ -100,10 +102,11 @@ final class TransactionObserverTests: XCTestCase {
         let dbQueue = try makeDatabase()
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
-        XCTAssertThrowsError(try dbQueue.write { db in
-            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") // 1. didChange
-            throw SomeError()
-        })                                                                    // 2. didRollback
+        XCTAssertThrowsError(
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")  // 1. didChange
+                throw SomeError()
+            })  // 2. didRollback
         XCTAssertEqual(observer.take(), ["didChange insert player 1", "didRollback"])
     }
 
@@ -112,13 +115,15 @@ final class TransactionObserverTests: XCTestCase {
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
         try dbQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')") // 1. didChange, 2. willCommit, 3. didCommit
-            try db.execute(sql: "UPDATE player SET score = 1")                 // 4. didChange, 5. willCommit, 6. didCommit
+            try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")  // 1. didChange, 2. willCommit, 3. didCommit
+            try db.execute(sql: "UPDATE player SET score = 1")  // 4. didChange, 5. willCommit, 6. didCommit
         }
-        XCTAssertEqual(observer.take(), [
-            "didChange insert player 1", "willCommit", "didCommit",
-            "didChange update player 1", "willCommit", "didCommit",
-        ])
+        XCTAssertEqual(
+            observer.take(),
+            [
+                "didChange insert player 1", "willCommit", "didCommit",
+                "didChange update player 1", "willCommit", "didCommit",
+            ])
     }
 
     func testSavepointsHoldChangesUntilReleased() throws {
@@ -127,28 +132,30 @@ final class TransactionObserverTests: XCTestCase {
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
         try dbQueue.inTransaction { db in
-            try db.execute(sql: "INSERT INTO player (id, name) VALUES (2, 'Barbara')") // 1. didChange
+            try db.execute(sql: "INSERT INTO player (id, name) VALUES (2, 'Barbara')")  // 1. didChange
             XCTAssertEqual(observer.log, ["didChange insert player 2"])
 
             try db.execute(sql: "SAVEPOINT foo")
-            try db.execute(sql: "UPDATE player SET score = 1 WHERE id = 1")            // delayed
-            try db.execute(sql: "UPDATE player SET score = 2 WHERE id = 2")            // delayed
+            try db.execute(sql: "UPDATE player SET score = 1 WHERE id = 1")  // delayed
+            try db.execute(sql: "UPDATE player SET score = 2 WHERE id = 2")  // delayed
             XCTAssertEqual(observer.log.count, 1)
-            try db.execute(sql: "RELEASE SAVEPOINT foo")                               // 2. didChange, 3. didChange
+            try db.execute(sql: "RELEASE SAVEPOINT foo")  // 2. didChange, 3. didChange
             XCTAssertEqual(observer.log.count, 3)
 
             try db.execute(sql: "SAVEPOINT bar")
-            try db.execute(sql: "UPDATE player SET score = 3")                         // not notified
+            try db.execute(sql: "UPDATE player SET score = 3")  // not notified
             try db.execute(sql: "ROLLBACK TO SAVEPOINT bar")
             try db.execute(sql: "RELEASE SAVEPOINT bar")
 
-            return .commit                                                             // 4. willCommit, 5. didCommit
+            return .commit  // 4. willCommit, 5. didCommit
         }
-        XCTAssertEqual(observer.take(), [
-            "didChange insert player 2",
-            "didChange update player 1", "didChange update player 2",
-            "willCommit", "didCommit",
-        ])
+        XCTAssertEqual(
+            observer.take(),
+            [
+                "didChange insert player 2",
+                "didChange update player 1", "didChange update player 2",
+                "willCommit", "didCommit",
+            ])
     }
 
     func testNestedSavepointsAndInSavepoint() throws {
@@ -193,7 +200,7 @@ final class TransactionObserverTests: XCTestCase {
         do {
             try dbQueue.inTransaction { db in
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('Arthur')")
-                return .commit // 1. willCommit (throws), 2. didRollback
+                return .commit  // 1. willCommit (throws), 2. didRollback
             }
             XCTFail("expected the observer's error")
         } catch {
@@ -257,13 +264,15 @@ final class TransactionObserverTests: XCTestCase {
             observer.observedTables = nil
             try insert.execute(arguments: ["D"])
         }
-        XCTAssertEqual(observer.take(), [
-            "didChange insert player 1", "didChange insert log 1",
-            "didChange insert log 2",
-            "didChange insert player 3",
-            "didChange insert player 4", "didChange insert log 4",
-            "willCommit", "didCommit",
-        ])
+        XCTAssertEqual(
+            observer.take(),
+            [
+                "didChange insert player 1", "didChange insert log 1",
+                "didChange insert log 2",
+                "didChange insert player 3",
+                "didChange insert player 4", "didChange insert log 4",
+                "willCommit", "didCommit",
+            ])
     }
 
     func testTableNamesAfterTheSchemaChanges() throws {
@@ -284,15 +293,20 @@ final class TransactionObserverTests: XCTestCase {
                 return .commit
             }
         }
-        XCTAssertEqual(observer.take().filter { $0.hasPrefix("didChange") }, [
-            "didChange insert item 1", "didChange insert item 1", "didChange insert item 2",
-        ])
+        XCTAssertEqual(
+            observer.take().filter { $0.hasPrefix("didChange") },
+            [
+                "didChange insert item 1", "didChange insert item 1", "didChange insert item 2",
+            ])
     }
 
     func testObservesIsAskedOncePerExecutionWithTheColumns() throws {
         final class KindRecorder: TransactionObserver {
             var kinds: [DatabaseEventKind] = []
-            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { kinds.append(eventKind); return false }
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+                kinds.append(eventKind)
+                return false
+            }
             func databaseDidChange(with event: DatabaseEvent) { XCTFail("not asked for") }
             func databaseDidCommit(_ db: Database) {}
             func databaseDidRollback(_ db: Database) {}
@@ -437,11 +451,12 @@ final class TransactionObserverTests: XCTestCase {
     func testForeignKeyCascadesAndTriggersAreNotified() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                INSERT INTO player (id, name, teamId) VALUES (1, 'A', 1), (2, 'B', 1);
-                CREATE TABLE log (message TEXT);
-                CREATE TRIGGER logTeam AFTER INSERT ON team BEGIN INSERT INTO log VALUES (new.name); END;
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO player (id, name, teamId) VALUES (1, 'A', 1), (2, 'B', 1);
+                    CREATE TABLE log (message TEXT);
+                    CREATE TRIGGER logTeam AFTER INSERT ON team BEGIN INSERT INTO log VALUES (new.name); END;
+                    """)
         }
         let observer = RecordingObserver()
         dbQueue.add(transactionObserver: observer)
@@ -458,9 +473,11 @@ final class TransactionObserverTests: XCTestCase {
         let observer = RecordingObserver(observing: ["player"])
         dbQueue.add(transactionObserver: observer)
         try dbQueue.write { try $0.execute(sql: "DELETE FROM player") }
-        XCTAssertEqual(observer.take(), [
-            "didChange delete player 1", "didChange delete player 2", "didChange delete player 3", "willCommit", "didCommit",
-        ])
+        XCTAssertEqual(
+            observer.take(),
+            [
+                "didChange delete player 1", "didChange delete player 2", "didChange delete player 3", "willCommit", "didCommit",
+            ])
     }
 
     func testInternalTablesDoNotReachObservers() throws {
@@ -495,10 +512,12 @@ final class TransactionObserverTests: XCTestCase {
         }
         dbQueue.add(transactionObserver: observer)
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
-        XCTAssertEqual(observer.take(), [
-            "didChange insert player 1", "willCommit", "didCommit",
-            "didChange insert team 9", "willCommit", "didCommit",
-        ])
+        XCTAssertEqual(
+            observer.take(),
+            [
+                "didChange insert player 1", "willCommit", "didCommit",
+                "didChange insert team 9", "willCommit", "didCommit",
+            ])
     }
 
     func testDidChangeMustNotUseTheConnection() throws {
@@ -544,12 +563,15 @@ final class TransactionObserverTests: XCTestCase {
             func databaseDidCommit(_ db: Database) {}
             func databaseDidRollback(_ db: Database) {}
             func databaseWillChange(with event: DatabasePreUpdateEvent) {
-                let kind: String = switch event.kind {
-                case .insert: "insert"
-                case .update: "update"
-                case .delete: "delete"
-                }
-                live.append("\(kind) \(String(describing: event.initialDatabaseValue(atIndex: 2))) \(String(describing: event.finalDatabaseValue(atIndex: 2)))")
+                let kind: String =
+                    switch event.kind {
+                    case .insert: "insert"
+                    case .update: "update"
+                    case .delete: "delete"
+                    }
+                live.append(
+                    "\(kind) \(String(describing: event.initialDatabaseValue(atIndex: 2))) \(String(describing: event.finalDatabaseValue(atIndex: 2)))"
+                )
                 copies.append(event.copy())
             }
         }
@@ -562,11 +584,13 @@ final class TransactionObserverTests: XCTestCase {
             try db.execute(sql: "INSERT INTO player (id, name, score) VALUES (2, 'B', 5)")
             try db.execute(sql: "DELETE FROM player WHERE id = 1")
         }
-        XCTAssertEqual(observer.live, [
-            "update Optional(10) Optional(20)",
-            "insert nil Optional(5)",
-            "delete Optional(20) nil",
-        ])
+        XCTAssertEqual(
+            observer.live,
+            [
+                "update Optional(10) Optional(20)",
+                "insert nil Optional(5)",
+                "delete Optional(20) nil",
+            ])
         // Copies answer the same, after the callback.
         XCTAssertEqual(observer.copies.map { $0.initialDatabaseValue(atIndex: 2) }, [10.databaseValue, nil, 20.databaseValue])
         XCTAssertEqual(observer.copies.map { $0.finalDatabaseValue(atIndex: 2) }, [20.databaseValue, 5.databaseValue, nil])
@@ -575,7 +599,8 @@ final class TransactionObserverTests: XCTestCase {
     func testPreUpdateReportsTriggerDepth() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: "CREATE TABLE log (message TEXT); CREATE TRIGGER t AFTER INSERT ON team BEGIN INSERT INTO log VALUES (new.name); END;")
+            try db.execute(
+                sql: "CREATE TABLE log (message TEXT); CREATE TRIGGER t AFTER INSERT ON team BEGIN INSERT INTO log VALUES (new.name); END;")
         }
         let observer = RecordingObserver()
         observer.recordsPreUpdates = true

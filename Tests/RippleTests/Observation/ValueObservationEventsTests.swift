@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// `handleEvents(...)`, `print(_:to:)` and `requiresWriteAccess`, as in GRDB 7.
@@ -46,7 +47,8 @@ final class ValueObservationEventsTests: XCTestCase {
 
     private func assertLifeOfAnObservation(in dbQueue: some DatabaseWriter) throws {
         let log = EventLog()
-        let observation = ValueObservation
+        let observation =
+            ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
             .handleEvents(
                 willStart: { log.append("willStart") },
@@ -56,7 +58,8 @@ final class ValueObservationEventsTests: XCTestCase {
                 didReceiveValue: { log.append("didReceiveValue \($0)") },
                 didFail: { log.append("didFail \($0)") },
                 didCancel: { log.append("didCancel") })
-        let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { log.append("onChange \($0)") })
+        let cancellable = observation.start(
+            in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { log.append("onChange \($0)") })
         _ = log.wait { $0.contains("onChange 0") }
         try dbQueue.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
         _ = log.wait { $0.contains("onChange 1") }
@@ -71,19 +74,23 @@ final class ValueObservationEventsTests: XCTestCase {
         } else {
             XCTAssertEqual(Array(lines.prefix(5)), start)
         }
-        XCTAssertEqual(Array(lines.dropFirst(5)), [
-            "databaseDidChange", "willFetch", "didReceiveValue 1", "onChange 1",
-            "didCancel",
-        ])
+        XCTAssertEqual(
+            Array(lines.dropFirst(5)),
+            [
+                "databaseDidChange", "willFetch", "didReceiveValue 1", "onChange 1",
+                "didCancel",
+            ])
     }
 
     func testHandleEventsTellsFailures() throws {
         let dbQueue = try makeQueue()
         let log = EventLog()
-        let observation = ValueObservation
+        let observation =
+            ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nothing")! }
             .handleEvents(didFail: { _ in log.append("didFail") })
-        let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in log.append("onError") }, onChange: { _ in })
+        let cancellable = observation.start(
+            in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in log.append("onError") }, onChange: { _ in })
         XCTAssertEqual(log.wait { $0.count == 2 }, ["didFail", "onError"])
         withExtendedLifetime(cancellable) {}
     }
@@ -91,7 +98,8 @@ final class ValueObservationEventsTests: XCTestCase {
     func testPrintWritesEachEventWithItsPrefix() throws {
         let dbQueue = try makeQueue()
         let log = EventLog()
-        let observation = ValueObservation
+        let observation =
+            ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")! }
             .print("players", to: log)
         let cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { _ in })
@@ -131,7 +139,8 @@ final class ValueObservationEventsTests: XCTestCase {
         var observation = ValueObservation.tracking(region: Table<Row>("player"), fetch: fetch)
         observation.requiresWriteAccess = true
         let collector = ValueCollector<Int>()
-        let cancellable = observation.start(in: dbPool, scheduling: .async(onQueue: queue), onError: { collector.append(error: $0) }, onChange: { collector.append($0) })
+        let cancellable = observation.start(
+            in: dbPool, scheduling: .async(onQueue: queue), onError: { collector.append(error: $0) }, onChange: { collector.append($0) })
         collector.wait(until: { $0 == [0] })
         try dbPool.write { db in try db.execute(sql: "INSERT INTO player (name) VALUES ('a')") }
         collector.wait(until: { $0 == [0, 1] })

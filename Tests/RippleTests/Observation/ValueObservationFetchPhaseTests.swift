@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The fetch phase of a value observation's state: one fetch at a time, one more for the

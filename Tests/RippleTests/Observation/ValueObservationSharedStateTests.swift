@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The part of a value observation's state that decides when its closures are let go,

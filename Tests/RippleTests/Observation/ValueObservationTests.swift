@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 @Sendable func playerCount(_ db: Database) throws -> Int {
@@ -10,7 +11,8 @@ import XCTest
 final class ValueObservationTests: XCTestCase {
     private let queue = DispatchQueue(label: "ValueObservationTests")
 
-    private func start<V: Sendable>(_ observation: ValueObservation<V>, in writer: some DatabaseWriter) -> (ValueCollector<V>, AnyDatabaseCancellable) {
+    private func start<V: Sendable>(_ observation: ValueObservation<V>, in writer: some DatabaseWriter) -> (ValueCollector<V>, AnyDatabaseCancellable)
+    {
         let collector = ValueCollector<V>()
         let cancellable = observation.start(in: writer, scheduling: .async(onQueue: queue)) { error in
             collector.append(error: error)
@@ -19,7 +21,6 @@ final class ValueObservationTests: XCTestCase {
         }
         return (collector, cancellable)
     }
-
 
     func testTrackingNotifiesInitialValueThenChanges() throws {
         let dbQueue = try makePlayerDatabase()
@@ -37,11 +38,13 @@ final class ValueObservationTests: XCTestCase {
         let dbQueue = try makePlayerDatabase()
         let collector = ValueCollector<Int>()
         let cancellable = ValueObservation.tracking(playerCount)
-            .start(in: dbQueue, scheduling: .async(onQueue: .global()), onError: { collector.append(error: $0) }, onChange: { value in
-                // (Slow handlers: on a concurrent queue, deliveries would overlap.)
-                usleep(UInt32.random(in: 0...200))
-                collector.append(value)
-            })
+            .start(
+                in: dbQueue, scheduling: .async(onQueue: .global()), onError: { collector.append(error: $0) },
+                onChange: { value in
+                    // (Slow handlers: on a concurrent queue, deliveries would overlap.)
+                    usleep(UInt32.random(in: 0...200))
+                    collector.append(value)
+                })
         collector.wait { $0 == [0] }
         // A database queue fetches once per commit: 300 values, one per commit.
         for _ in 0..<300 {
@@ -56,7 +59,8 @@ final class ValueObservationTests: XCTestCase {
         try MainActor.assumeIsolated {
             let dbQueue = try makePlayerDatabase()
             let collector = ValueCollector<Int>()
-            let cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: .immediate) { _ in } onChange: { value in
+            let cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: .immediate) { _ in
+            } onChange: { value in
                 collector.append(value)
             }
             XCTAssertEqual(collector.values, [0], "no wait: synchronous")
@@ -149,7 +153,8 @@ final class ValueObservationTests: XCTestCase {
         let tracking = ValueObservation.tracking { db in try String.fetchAll(db, sql: "SELECT name FROM best ORDER BY name") }
         let (collector, cancellable) = start(tracking, in: dbQueue)
         // An explicit region of the player table is not told of the schema.
-        let explicit = ValueObservation.tracking(region: Table("player")) { db in try String.fetchAll(db, sql: "SELECT name FROM best ORDER BY name") }
+        let explicit = ValueObservation.tracking(region: Table("player")) { db in try String.fetchAll(db, sql: "SELECT name FROM best ORDER BY name")
+        }
         let (explicitCollector, explicitCancellable) = start(explicit, in: dbQueue)
         collector.wait { $0 == [["B"]] }
         explicitCollector.wait { $0 == [["B"]] }
@@ -183,15 +188,17 @@ final class ValueObservationTests: XCTestCase {
         // tracking observations, whatever their region, and not the others.
         let dbQueue = try makePlayerDatabase()
         let fetches = ChangeCounter()
-        let (collector, cancellable) = start(ValueObservation.tracking { db -> Int in
-            fetches.increment()
-            return try playerCount(db)
-        }, in: dbQueue)
+        let (collector, cancellable) = start(
+            ValueObservation.tracking { db -> Int in
+                fetches.increment()
+                return try playerCount(db)
+            }, in: dbQueue)
         let constantFetches = ChangeCounter()
-        let (constantCollector, constantCancellable) = start(ValueObservation.trackingConstantRegion { db -> Int in
-            constantFetches.increment()
-            return try playerCount(db)
-        }, in: dbQueue)
+        let (constantCollector, constantCancellable) = start(
+            ValueObservation.trackingConstantRegion { db -> Int in
+                constantFetches.increment()
+                return try playerCount(db)
+            }, in: dbQueue)
         collector.wait { $0 == [0] }
         constantCollector.wait { $0 == [0] }
         try dbQueue.write { try $0.notifyChanges(in: Table("sqlite_master")) }
@@ -215,10 +222,14 @@ final class ValueObservationTests: XCTestCase {
         let collector = ValueCollector<Int>()
         let cancellable = LockedState<AnyDatabaseCancellable?>(nil)
         let observation = ValueObservation.tracking(playerCount)
-        cancellable.withLock { $0 = observation.start(in: dbQueue, scheduling: InlineScheduler(), onError: { collector.append(error: $0) }, onChange: { value in
-            collector.append(value)
-            if value == 2 { cancellable.withLock { $0 }?.cancel() }
-        }) }
+        cancellable.withLock {
+            $0 = observation.start(
+                in: dbQueue, scheduling: InlineScheduler(), onError: { collector.append(error: $0) },
+                onChange: { value in
+                    collector.append(value)
+                    if value == 2 { cancellable.withLock { $0 }?.cancel() }
+                })
+        }
         collector.wait { $0 == [0] }
         for _ in 0..<3 { try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") } }
         dbQueue.writeWithoutTransaction { _ in }
@@ -243,10 +254,12 @@ final class ValueObservationTests: XCTestCase {
                     return try playerCount(db)
                 }
                 if keptBy == "handleEvents" { observation = observation.handleEvents(didCancel: { _ = owner }) }
-                owner.cancellable = observation.start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { value in
-                    if keptBy == "onChange" { _ = owner }
-                    delivered.append(value)
-                })
+                owner.cancellable = observation.start(
+                    in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in },
+                    onChange: { value in
+                        if keptBy == "onChange" { _ = owner }
+                        delivered.append(value)
+                    })
                 delivered.wait { $0 == [0] }
                 queue.sync { owner.cancellable?.cancel() }
             }
@@ -271,10 +284,12 @@ final class ValueObservationTests: XCTestCase {
         let collector = ValueCollector<Int>()
         var saver: Saver? = Saver(dbQueue)
         let cancellable = ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM team")! }
-            .start(in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in }, onChange: { [saver] value in
-                _ = saver
-                collector.append(value)
-            })
+            .start(
+                in: dbQueue, scheduling: .async(onQueue: queue), onError: { _ in },
+                onChange: { [saver] value in
+                    _ = saver
+                    collector.append(value)
+                })
         saver = nil
         collector.wait { $0 == [0] }
         // The cancel must let the last reference go: the block that delivered the value
@@ -303,7 +318,10 @@ final class ValueObservationTests: XCTestCase {
         final class Count: @unchecked Sendable {  // immutable
             let value: Int
             let dbQueue: DatabaseQueue
-            init(_ value: Int, _ dbQueue: DatabaseQueue) { self.value = value; self.dbQueue = dbQueue }
+            init(_ value: Int, _ dbQueue: DatabaseQueue) {
+                self.value = value
+                self.dbQueue = dbQueue
+            }
             deinit {
                 if value == 0 { try? dbQueue.write { try $0.execute(sql: "INSERT INTO team (name) VALUES ('deinit')") } }
             }
@@ -338,13 +356,15 @@ final class ValueObservationTests: XCTestCase {
         let dbQueue = try makePlayerDatabase()
         let scheduler = ManualScheduler()
         let delivered = LockedState<[Int]>([])
-        let cancellable = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: scheduler, onError: { _ in }, onChange: { value in
-            delivered.withLock { $0.append(value) }
-            if value == 0 {
-                // A commit while the delivery runs: its value comes in the next delivery.
-                try? dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
-            }
-        })
+        let cancellable = ValueObservation.tracking(playerCount).start(
+            in: dbQueue, scheduling: scheduler, onError: { _ in },
+            onChange: { value in
+                delivered.withLock { $0.append(value) }
+                if value == 0 {
+                    // A commit while the delivery runs: its value comes in the next delivery.
+                    try? dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+                }
+            })
         dbQueue.writeWithoutTransaction { _ in }  // the initial value was fetched
         XCTAssertEqual(scheduler.waitingActions, 1)
         scheduler.runNext()
@@ -361,7 +381,7 @@ final class ValueObservationTests: XCTestCase {
         let observation = ValueObservation.tracking(region: Table("team")) { db in try playerCount(db) }
         let (collector, cancellable) = start(observation, in: dbQueue)
         collector.wait { $0 == [0] }
-        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }   // not the region
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }  // not the region
         try dbQueue.write { try $0.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Blue')") }
         XCTAssertEqual(collector.wait { $0.count == 2 }, [0, 1])
         withExtendedLifetime(cancellable) {}
@@ -442,10 +462,14 @@ final class ValueObservationTests: XCTestCase {
         let scheduler = ManualScheduler()
         let delivered = LockedState<[Int]>([])
         let cancellable = LockedState<AnyDatabaseCancellable?>(nil)
-        cancellable.withLock { $0 = ValueObservation.tracking(playerCount).start(in: dbQueue, scheduling: scheduler, onError: { _ in }, onChange: { value in
-            delivered.withLock { $0.append(value) }
-            cancellable.withLock { $0 }?.cancel()
-        }) }
+        cancellable.withLock {
+            $0 = ValueObservation.tracking(playerCount).start(
+                in: dbQueue, scheduling: scheduler, onError: { _ in },
+                onChange: { value in
+                    delivered.withLock { $0.append(value) }
+                    cancellable.withLock { $0 }?.cancel()
+                })
+        }
         for _ in 0..<2 { try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") } }
         XCTAssertEqual(scheduler.waitingActions, 1, "one delivery for the three values")
         scheduler.runNext()
@@ -481,7 +505,8 @@ final class ValueObservationTests: XCTestCase {
 
     func testErrorsAreNotified() throws {
         let dbQueue = try makePlayerDatabase()
-        let (collector, cancellable) = start(ValueObservation.tracking { db -> Int? in try Int.fetchOne(db, sql: "SELECT * FROM missing") }, in: dbQueue)
+        let (collector, cancellable) = start(
+            ValueObservation.tracking { db -> Int? in try Int.fetchOne(db, sql: "SELECT * FROM missing") }, in: dbQueue)
         let deadline = Date().addingTimeInterval(5)
         while collector.errors.isEmpty && Date() < deadline { usleep(1000) }
         XCTAssertEqual((collector.errors.first as? DatabaseError)?.message, "no such table: missing")
@@ -606,7 +631,8 @@ final class ValueObservationTests: XCTestCase {
         }
         let last = 100
         let collector = ValueCollector<Int>()
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { db in try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE id = 1") ?? -1 }
             .start(in: dbPool, scheduling: .async(onQueue: queue)) { error in
                 collector.append(error: error)

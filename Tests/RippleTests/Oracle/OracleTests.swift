@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import RippleOracle
+import XCTest
 
 /// The ground-truth oracle of observation (see `RippleOracle`), with fixed seeds: random
 /// schemas and transactions, on a database queue and a database pool, where every

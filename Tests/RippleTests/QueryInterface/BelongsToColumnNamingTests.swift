@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// The columns and constraints of `belongsTo`, named and ordered as GRDB 7 makes them.
 final class BelongsToColumnNamingTests: XCTestCase {
@@ -25,8 +25,18 @@ final class BelongsToColumnNamingTests: XCTestCase {
     func testCompositeKeysKeepTheirOrderOfDeclaration() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.create(table: "a") { t in t.primaryKey { t.column("x"); t.column("y") } }
-            try db.create(table: "b") { t in t.primaryKey { t.column("x"); t.column("y") } }
+            try db.create(table: "a") { t in
+                t.primaryKey {
+                    t.column("x")
+                    t.column("y")
+                }
+            }
+            try db.create(table: "b") { t in
+                t.primaryKey {
+                    t.column("x")
+                    t.column("y")
+                }
+            }
             try db.create(table: "c") { t in
                 t.belongsTo("a")
                 t.belongsTo("b")

@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// `belongsTo(...).unique()`, and the clauses of a `belongsTo` column in GRDB's order.
 final class BelongsToUniqueTests: XCTestCase {
@@ -12,10 +12,12 @@ final class BelongsToUniqueTests: XCTestCase {
             // A hidden rowid is named, as GRDB names it (SQLite refuses it as a parent key
             // once rows are inserted: declare the parent's primary key).
             try db.create(table: "child") { t in t.belongsTo("parent") }
-            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'player'"),
-                           #"CREATE TABLE "player" ("teamId" INTEGER NOT NULL UNIQUE REFERENCES "team"("id"))"#)
-            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'child'"),
-                           #"CREATE TABLE "child" ("parentId" INTEGER REFERENCES "parent"("rowid"))"#)
+            XCTAssertEqual(
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'player'"),
+                #"CREATE TABLE "player" ("teamId" INTEGER NOT NULL UNIQUE REFERENCES "team"("id"))"#)
+            XCTAssertEqual(
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'child'"),
+                #"CREATE TABLE "child" ("parentId" INTEGER REFERENCES "parent"("rowid"))"#)
             try db.execute(sql: "INSERT INTO team DEFAULT VALUES")
             try db.execute(sql: "INSERT INTO player (teamId) VALUES (1)")
             XCTAssertThrowsError(try db.execute(sql: "INSERT INTO player (teamId) VALUES (1)"), "unique")
@@ -26,7 +28,12 @@ final class BelongsToUniqueTests: XCTestCase {
     func testAUniqueCompositeForeignKeyHasAUniqueIndex() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.create(table: "a") { t in t.primaryKey { t.column("x"); t.column("y") } }
+            try db.create(table: "a") { t in
+                t.primaryKey {
+                    t.column("x")
+                    t.column("y")
+                }
+            }
             try db.create(table: "c") { t in t.belongsTo("a").unique() }
             let index = try XCTUnwrap(try db.indexes(on: "c").first { $0.name == "c_on_aX_aY" })
             XCTAssertTrue(index.isUnique)

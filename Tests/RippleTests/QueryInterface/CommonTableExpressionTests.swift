@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// `CommonTableExpression` and `with(_:)`: the `WITH` clause of selections, deletions and
@@ -8,11 +9,12 @@ final class CommonTableExpressionTests: XCTestCase {
     private func makeQueue() throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT);
-                CREATE TABLE other (id INTEGER PRIMARY KEY);
-                INSERT INTO player VALUES (1, 'Arthur', 100), (2, 'Barbara', 200);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INT);
+                    CREATE TABLE other (id INTEGER PRIMARY KEY);
+                    INSERT INTO player VALUES (1, 'Arthur', 100), (2, 'Barbara', 200);
+                    """)
         }
         return dbQueue
     }
@@ -22,8 +24,9 @@ final class CommonTableExpressionTests: XCTestCase {
         let cte = CommonTableExpression(named: "answer", columns: ["value", "label"], sql: "SELECT ?, ?", arguments: [42, "x"])
         let request = cte.all().filter(Column("value") > 0).with(cte)
         try dbQueue.read { db in
-            XCTAssertEqual(try request.makeSQL(db).sql,
-                           #"WITH "answer"("value", "label") AS (SELECT ?, ?) SELECT * FROM "answer" WHERE "value" > ?"#)
+            XCTAssertEqual(
+                try request.makeSQL(db).sql,
+                #"WITH "answer"("value", "label") AS (SELECT ?, ?) SELECT * FROM "answer" WHERE "value" > ?"#)
             XCTAssertEqual(try request.fetchOne(db), ["value": 42, "label": "x"])
         }
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// Custom collations (`DatabaseCollation`), and the five that every connection has.
@@ -9,8 +10,10 @@ final class DatabaseCollationTests: XCTestCase {
             try db.execute(sql: "CREATE TABLE item (name TEXT); INSERT INTO item VALUES ('b'), ('A'), ('a'), ('B'), ('file10'), ('file9')")
         }
         let names = try dbQueue.read { db in
-            try String.fetchAll(db, Table<Row>("item").select(Column("name"), as: String.self)
-                .order(Column("name").collating(.localizedCaseInsensitiveCompare), Column("name")))
+            try String.fetchAll(
+                db,
+                Table<Row>("item").select(Column("name"), as: String.self)
+                    .order(Column("name").collating(.localizedCaseInsensitiveCompare), Column("name")))
         }
         // Case-insensitive: "a" and "A" together, then "b" and "B" (ties ordered by BINARY).
         XCTAssertEqual(Array(names.prefix(4)), ["A", "a", "B", "b"])

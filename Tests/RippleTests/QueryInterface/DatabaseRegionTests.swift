@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 final class DatabaseRegionTests: XCTestCase {
@@ -9,10 +10,11 @@ final class DatabaseRegionTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE VIEW playerName AS SELECT name FROM player;
-                CREATE TABLE item (code TEXT PRIMARY KEY, label TEXT) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE VIEW playerName AS SELECT name FROM player;
+                    CREATE TABLE item (code TEXT PRIMARY KEY, label TEXT) WITHOUT ROWID;
+                    """)
         }
         return dbQueue
     }
@@ -35,11 +37,13 @@ final class DatabaseRegionTests: XCTestCase {
 
     func testJoinViewAndSubqueryRegions() throws {
         let dbQueue = try makeDatabase()
-        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT player.name, team.name FROM player JOIN team ON team.id = player.teamId")),
-                       "player(name,teamid),team(id,name)")
+        XCTAssertEqual(
+            try region(dbQueue, SQLRequest<Row>("SELECT player.name, team.name FROM player JOIN team ON team.id = player.teamId")),
+            "player(name,teamid),team(id,name)")
         XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT * FROM playerName")), "player(name),playername(name)")
-        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT name FROM player WHERE teamId IN (SELECT id FROM team WHERE name = 'Blue')")),
-                       "player(name,teamid),team(id,name)")
+        XCTAssertEqual(
+            try region(dbQueue, SQLRequest<Row>("SELECT name FROM player WHERE teamId IN (SELECT id FROM team WHERE name = 'Blue')")),
+            "player(name,teamid),team(id,name)")
     }
 
     func testRowIDRegions() throws {

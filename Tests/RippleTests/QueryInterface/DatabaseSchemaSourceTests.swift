@@ -1,6 +1,7 @@
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// Primary keys of views, told by the configuration's schema source.
 final class DatabaseSchemaSourceTests: XCTestCase {
@@ -27,12 +28,13 @@ final class DatabaseSchemaSourceTests: XCTestCase {
         configuration.schemaSource = source
         let dbQueue = try DatabaseQueue(configuration: configuration)
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
-                INSERT INTO player VALUES (1, 'Arthur'), (2, 'Barbara');
-                CREATE VIEW playerView AS SELECT * FROM player;
-                CREATE VIEW otherView AS SELECT * FROM player;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT);
+                    INSERT INTO player VALUES (1, 'Arthur'), (2, 'Barbara');
+                    CREATE VIEW playerView AS SELECT * FROM player;
+                    CREATE VIEW otherView AS SELECT * FROM player;
+                    """)
         }
         return dbQueue
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 final class QueryInterfaceRequestTests: XCTestCase {
@@ -22,25 +23,31 @@ final class QueryInterfaceRequestTests: XCTestCase {
         XCTAssertEqual(try sql(dbQueue, Player.filter(key: 1)), #"SELECT * FROM "player" WHERE "id" = 1"#)
         XCTAssertEqual(try sql(dbQueue, Player.filter(keys: [1, 2, 3])), #"SELECT * FROM "player" WHERE "id" IN (1, 2, 3)"#)
         XCTAssertEqual(try sql(dbQueue, Player.order(score.desc).limit(10)), #"SELECT * FROM "player" ORDER BY "score" DESC LIMIT 10"#)
-        XCTAssertEqual(try sql(dbQueue, Player.order(score.desc, Column("name")).limit(10, offset: 20)),
-                       #"SELECT * FROM "player" ORDER BY "score" DESC, "name" LIMIT 10 OFFSET 20"#)
+        XCTAssertEqual(
+            try sql(dbQueue, Player.order(score.desc, Column("name")).limit(10, offset: 20)),
+            #"SELECT * FROM "player" ORDER BY "score" DESC, "name" LIMIT 10 OFFSET 20"#)
         XCTAssertEqual(try sql(dbQueue, Player.select(\.score)), #"SELECT "score" FROM "player""#)
-        XCTAssertEqual(try sql(dbQueue, Player.filter(score > 1000 && Column("name") != nil)),
-                       #"SELECT * FROM "player" WHERE ("score" > 1000) AND ("name" IS NOT NULL)"#)
+        XCTAssertEqual(
+            try sql(dbQueue, Player.filter(score > 1000 && Column("name") != nil)),
+            #"SELECT * FROM "player" WHERE ("score" > 1000) AND ("name" IS NOT NULL)"#)
         XCTAssertEqual(try sql(dbQueue, Player.filter(Column("teamId") == nil)), #"SELECT * FROM "player" WHERE "teamId" IS NULL"#)
-        XCTAssertEqual(try sql(dbQueue, Player.filter(!(score >= 10) || Column("name").like("A%"))),
-                       #"SELECT * FROM "player" WHERE (NOT ("score" >= 10)) OR ("name" LIKE "A%")"#)
+        XCTAssertEqual(
+            try sql(dbQueue, Player.filter(!(score >= 10) || Column("name").like("A%"))),
+            #"SELECT * FROM "player" WHERE (NOT ("score" >= 10)) OR ("name" LIKE "A%")"#)
         XCTAssertEqual(try sql(dbQueue, Player.filter([1, 2].contains(Column("id")))), #"SELECT * FROM "player" WHERE "id" IN (1, 2)"#)
-        XCTAssertEqual(try sql(dbQueue, Player.filter(score * 2 + 1 < 100 - score / 2)),
-                       #"SELECT * FROM "player" WHERE (("score" * 2) + 1) < (100 - ("score" / 2))"#)
+        XCTAssertEqual(
+            try sql(dbQueue, Player.filter(score * 2 + 1 < 100 - score / 2)),
+            #"SELECT * FROM "player" WHERE (("score" * 2) + 1) < (100 - ("score" / 2))"#)
         XCTAssertEqual(try sql(dbQueue, Player.all().reversed()), #"SELECT * FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.none().filter(score > 1)), #"SELECT * FROM "player" WHERE 0 AND ("score" > 1)"#)
         XCTAssertEqual(try sql(dbQueue, Player.order(score).reversed()), #"SELECT * FROM "player" ORDER BY "score" DESC"#)
-        XCTAssertEqual(try sql(dbQueue, Player.select(Column("teamId"), max(score)).group(Column("teamId")).having(count(Column("id")) > 1)),
-                       #"SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId" HAVING COUNT("id") > 1"#)
+        XCTAssertEqual(
+            try sql(dbQueue, Player.select(Column("teamId"), max(score)).group(Column("teamId")).having(count(Column("id")) > 1)),
+            #"SELECT "teamId", MAX("score") FROM "player" GROUP BY "teamId" HAVING COUNT("id") > 1"#)
         XCTAssertEqual(try sql(dbQueue, Player.select(Column("name")).distinct()), #"SELECT DISTINCT "name" FROM "player""#)
-        XCTAssertEqual(try sql(dbQueue, Table("player").select(min(score), sum(score), average(score))),
-                       #"SELECT MIN("score"), SUM("score"), AVG("score") FROM "player""#)
+        XCTAssertEqual(
+            try sql(dbQueue, Table("player").select(min(score), sum(score), average(score))),
+            #"SELECT MIN("score"), SUM("score"), AVG("score") FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.select((score * 2).forKey("double"))), #"SELECT "score" * 2 AS "double" FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.select(count(distinct: Column("teamId")))), #"SELECT COUNT(DISTINCT "teamId") FROM "player""#)
         XCTAssertEqual(try sql(dbQueue, Player.filter(-score < 0)), #"SELECT * FROM "player" WHERE (-"score") < 0"#)
@@ -60,7 +67,8 @@ final class QueryInterfaceRequestTests: XCTestCase {
                 try db.execute(sql: "CREATE TABLE \(name.quotedDatabaseIdentifier)(\(name.quotedDatabaseIdentifier))")
                 try db.execute(sql: "INSERT INTO \(name.quotedDatabaseIdentifier) VALUES (\(name.sqlQuoted(by: UInt8(ascii: "'"))))")
                 XCTAssertEqual(try String.fetchOne(db, sql: "SELECT \(name.quotedDatabaseIdentifier) FROM \(name.quotedDatabaseIdentifier)"), name)
-                XCTAssertEqual(try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]), name)
+                XCTAssertEqual(
+                    try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name]), name)
             }
         }
     }
@@ -87,7 +95,8 @@ final class QueryInterfaceRequestTests: XCTestCase {
             XCTAssertEqual(try Table("player").fetchCount(db), 3)
             XCTAssertEqual(try Table("player").filter(key: 3).fetchOne(db)?["name"] as? String, "Craig")
             XCTAssertEqual(try Table<Player>("player").fetchAll(db).count, 3)
-            XCTAssertEqual(try Row.fetchAll(db, Player.order(Player.name).select(Player.name)), [["name": "Arthur"], ["name": "Barbara"], ["name": "Craig"]])
+            XCTAssertEqual(
+                try Row.fetchAll(db, Player.order(Player.name).select(Player.name)), [["name": "Arthur"], ["name": "Barbara"], ["name": "Craig"]])
             XCTAssertEqual(try String.fetchAll(db, Player.order(Player.name.desc).select(Player.name)), ["Craig", "Barbara", "Arthur"])
             let cursor = try Player.order(Player.name).fetchCursor(db)
             XCTAssertEqual(try cursor.next()?.name, "Arthur")
@@ -122,9 +131,10 @@ final class QueryInterfaceRequestTests: XCTestCase {
         XCTAssertEqual(try sql(dbQueue, request), #"SELECT * FROM "player" WHERE ("score" > 1) AND ("name" <> "C")"#)
         try dbQueue.write { db in try db.execute(sql: "UPDATE settings SET threshold = 0") }
         XCTAssertEqual(try dbQueue.read { db in try request.fetchCount(db) }, 2, "the predicate is made at each run")
-        XCTAssertThrowsError(try dbQueue.read { db in
-            try Player.all().filterWhenConnected { _ in throw DatabaseError(message: "no") }.fetchAll(db)
-        })
+        XCTAssertThrowsError(
+            try dbQueue.read { db in
+                try Player.all().filterWhenConnected { _ in throw DatabaseError(message: "no") }.fetchAll(db)
+            })
     }
 
     func testExpressionSpellingsOfGRDB() throws {
@@ -133,7 +143,8 @@ final class QueryInterfaceRequestTests: XCTestCase {
             try db.execute(sql: "INSERT INTO player (name, score) VALUES ('A', 1), ('B', 2), ('C', 3)")
             try db.execute(sql: "CREATE TABLE note (body TEXT); INSERT INTO note VALUES ('x'), (NULL)")
         }
-        let score = Column("score"), name = Column("name")
+        let score = Column("score")
+        let name = Column("name")
         XCTAssertEqual(try sql(dbQueue, Player.filter(score === 1)), #"SELECT * FROM "player" WHERE "score" IS 1"#)
         XCTAssertEqual(try sql(dbQueue, Player.filter(score !== nil)), #"SELECT * FROM "player" WHERE "score" IS NOT NULL"#)
         try dbQueue.read { db in
@@ -250,20 +261,23 @@ final class QueryInterfaceRequestTests: XCTestCase {
     func testCompositeAndWithoutRowIDPrimaryKeys() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE citizenship (citizenId INTEGER, countryCode TEXT, PRIMARY KEY (citizenId, countryCode)) WITHOUT ROWID;
-                INSERT INTO citizenship VALUES (1, 'FR'), (1, 'US'), (2, 'FR');
-                CREATE TABLE note (body TEXT);
-                INSERT INTO note (body) VALUES ('a'), ('b');
-                CREATE TABLE code (code TEXT PRIMARY KEY, label TEXT);
-                INSERT INTO code VALUES ('x', 'X'), ('y', 'Y');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE citizenship (citizenId INTEGER, countryCode TEXT, PRIMARY KEY (citizenId, countryCode)) WITHOUT ROWID;
+                    INSERT INTO citizenship VALUES (1, 'FR'), (1, 'US'), (2, 'FR');
+                    CREATE TABLE note (body TEXT);
+                    INSERT INTO note (body) VALUES ('a'), ('b');
+                    CREATE TABLE code (code TEXT PRIMARY KEY, label TEXT);
+                    INSERT INTO code VALUES ('x', 'X'), ('y', 'Y');
+                    """)
             let pk = try db.primaryKey("citizenship")
             XCTAssertEqual(pk.columns, ["citizenId", "countryCode"])
             XCTAssertTrue(pk.isWithoutRowID)
             XCTAssertNil(pk.rowIDColumn)
             XCTAssertEqual(try Table("citizenship").filter(key: ["citizenId": 1, "countryCode": "US"]).fetchCount(db), 1)
-            XCTAssertEqual(try Table("citizenship").all().filter(keys: [["citizenId": 1, "countryCode": "US"], ["citizenId": 2, "countryCode": "FR"]]).fetchCount(db), 2)
+            XCTAssertEqual(
+                try Table("citizenship").all().filter(keys: [["citizenId": 1, "countryCode": "US"], ["citizenId": 2, "countryCode": "FR"]])
+                    .fetchCount(db), 2)
             let composite = assertDatabaseError(.SQLITE_ERROR) { try Table("citizenship").filter(key: 1).fetchAll(db) }
             XCTAssertTrue(composite?.message?.contains("composite primary key") ?? false)
             // A table without explicit primary key: the rowid.

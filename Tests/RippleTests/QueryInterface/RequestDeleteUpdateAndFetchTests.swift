@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 /// `deleteAndFetch...` and `updateAndFetch...` of requests: the rows they return, and the
 /// changes they make.
@@ -59,7 +59,11 @@ final class RequestDeleteUpdateAndFetchTests: XCTestCase {
             XCTAssertEqual(Set(updated.map(\.score)), [110, 120])
             let all = try Player.filter(key: 3).updateAndFetchAll(db) { [$0.score.set(to: 0)] }
             XCTAssertEqual(all, [Player(id: 3, name: "Craig", score: 0)])
-            let statement = try Player.filter(key: 1).updateAndFetchStatement(db) { [$0.name.set(to: "Arthur II")] } select: { [$0.name] }
+            let statement = try Player.filter(key: 1).updateAndFetchStatement(db) {
+                [$0.name.set(to: "Arthur II")]
+            } select: {
+                [$0.name]
+            }
             XCTAssertEqual(try String.fetchOne(statement), "Arthur II")
             XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT score FROM player ORDER BY id"), [110, 120, 0])
         }

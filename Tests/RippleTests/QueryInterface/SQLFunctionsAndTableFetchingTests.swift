@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// The plain SQL functions of the query interface, and fetching from a `Table` whatever
 /// it decodes.
@@ -15,7 +15,10 @@ final class SQLFunctionsAndTableFetchingTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: "INSERT INTO team (id, name) VALUES (1, 'Red'); INSERT INTO player (id, name, score, teamId) VALUES (1, 'Arthur', -10, NULL), (2, 'Barbara', 30, 1)")
+            try db.execute(
+                sql:
+                    "INSERT INTO team (id, name) VALUES (1, 'Red'); INSERT INTO player (id, name, score, teamId) VALUES (1, 'Arthur', -10, NULL), (2, 'Barbara', 30, 1)"
+            )
         }
         return dbQueue
     }

@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// What each kind of interpolated value becomes in an `SQL` literal, and the statements of
 /// counts and emptiness tests.
@@ -51,14 +51,16 @@ final class SQLInterpolationTests: XCTestCase {
             XCTAssertTrue(try Player.filter(Column("score") > 30).isEmpty(db))
             db.trace(nil)
         }
-        XCTAssertEqual(statements, [
-            #"SELECT COUNT(*) FROM "player""#,
-            #"SELECT COUNT(DISTINCT "name") FROM "player""#,
-            #"SELECT COUNT(*) FROM (SELECT DISTINCT "name", "score" FROM "player")"#,
-            #"SELECT COUNT(*) FROM (SELECT * FROM "player" LIMIT 2)"#,
-            #"SELECT EXISTS (SELECT * FROM "player" WHERE "score" > 20)"#,
-            #"SELECT EXISTS (SELECT * FROM "player" WHERE "score" > 30)"#,
-        ])
+        XCTAssertEqual(
+            statements,
+            [
+                #"SELECT COUNT(*) FROM "player""#,
+                #"SELECT COUNT(DISTINCT "name") FROM "player""#,
+                #"SELECT COUNT(*) FROM (SELECT DISTINCT "name", "score" FROM "player")"#,
+                #"SELECT COUNT(*) FROM (SELECT * FROM "player" LIMIT 2)"#,
+                #"SELECT EXISTS (SELECT * FROM "player" WHERE "score" > 20)"#,
+                #"SELECT EXISTS (SELECT * FROM "player" WHERE "score" > 30)"#,
+            ])
     }
 
     func testPreparedStatementsCarryTheirArguments() throws {

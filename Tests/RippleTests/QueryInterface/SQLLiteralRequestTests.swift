@@ -1,5 +1,5 @@
-import XCTest
 import Ripple
+import XCTest
 
 /// SQL literals (`SQL`) and raw SQL in the request builders: the SQL they generate, and
 /// the values they fetch.
@@ -28,9 +28,10 @@ final class SQLLiteralRequestTests: XCTestCase {
     private func makeDatabase() throws -> DatabaseQueue {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                INSERT INTO player (id, name, score) VALUES (1, 'Arthur', 100), (2, 'Barbara', 200), (3, 'Arthur', 50)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO player (id, name, score) VALUES (1, 'Arthur', 100), (2, 'Barbara', 200), (3, 'Arthur', 50)
+                    """)
         }
         return dbQueue
     }
@@ -64,8 +65,9 @@ final class SQLLiteralRequestTests: XCTestCase {
         try makeDatabase().read { db in
             XCTAssertEqual(try sql(db, Player.filter(sql: "id <> 1")), #"SELECT * FROM "player" WHERE id <> 1"#)
             let condition: SQL = "id <> \(1)"
-            XCTAssertEqual(try sql(db, Player.filter(condition && Column("score") > 0)),
-                           #"SELECT * FROM "player" WHERE (id <> 1) AND ("score" > 0)"#)
+            XCTAssertEqual(
+                try sql(db, Player.filter(condition && Column("score") > 0)),
+                #"SELECT * FROM "player" WHERE (id <> 1) AND ("score" > 0)"#)
             let literal: SQL = "score + \(1)"
             XCTAssertEqual(try sql(db, Player.filter(literal * 2 > 100)), #"SELECT * FROM "player" WHERE ((score + 1) * 2) > 100"#)
             XCTAssertEqual(try Player.filter(literal * 2 > 200).fetchCount(db), 2)
@@ -74,25 +76,29 @@ final class SQLLiteralRequestTests: XCTestCase {
 
     func testOrderingGroupingAndHavingInSQL() throws {
         try makeDatabase().read { db in
-            XCTAssertEqual(try sql(db, Player.order(literal: "score DESC, \(Column("name"))")), #"SELECT * FROM "player" ORDER BY score DESC, "name""#)
+            XCTAssertEqual(
+                try sql(db, Player.order(literal: "score DESC, \(Column("name"))")), #"SELECT * FROM "player" ORDER BY score DESC, "name""#)
             XCTAssertEqual(try sql(db, Player.order([Column("name"), Column("id").desc])), #"SELECT * FROM "player" ORDER BY "name", "id" DESC"#)
             XCTAssertEqual(try sql(db, Player.order(Column("name")).unordered()), #"SELECT * FROM "player""#)
             XCTAssertEqual(try sql(db, Player.all().reversed().unordered()), #"SELECT * FROM "player""#)
             let grouped = Player.select(sql: "name, COUNT(*)").group(sql: "lower(name)").having(sql: "COUNT(*) > :n", arguments: ["n": 1])
             XCTAssertEqual(try sql(db, grouped), #"SELECT name, COUNT(*) FROM "player" GROUP BY lower(name) HAVING COUNT(*) > 1"#)
             XCTAssertEqual(try Row.fetchAll(db, grouped).map { $0[0] as String }, ["Arthur"])
-            XCTAssertEqual(try sql(db, Player.all().group(literal: "\(Column("name"))").having(literal: "MIN(score) > \(10)")),
-                           #"SELECT * FROM "player" GROUP BY "name" HAVING MIN(score) > 10"#)
-            XCTAssertEqual(try sql(db, Scored.all().group { [$0.name] }.having { max($0.score) > 10 }),
-                           #"SELECT * FROM "player" GROUP BY "name" HAVING MAX("score") > 10"#)
+            XCTAssertEqual(
+                try sql(db, Player.all().group(literal: "\(Column("name"))").having(literal: "MIN(score) > \(10)")),
+                #"SELECT * FROM "player" GROUP BY "name" HAVING MIN(score) > 10"#)
+            XCTAssertEqual(
+                try sql(db, Scored.all().group { [$0.name] }.having { max($0.score) > 10 }),
+                #"SELECT * FROM "player" GROUP BY "name" HAVING MAX("score") > 10"#)
         }
     }
 
     func testAnnotationsAndNone() throws {
         try makeDatabase().read { db in
             XCTAssertEqual(try sql(db, Player.annotated(with: Column("score") * 2)), #"SELECT *, "score" * 2 FROM "player""#)
-            XCTAssertEqual(try sql(db, Player.select(Column("name")).annotated(with: [Column("id") - 1, Column("id") + 1])),
-                           #"SELECT "name", "id" - 1, "id" + 1 FROM "player""#)
+            XCTAssertEqual(
+                try sql(db, Player.select(Column("name")).annotated(with: [Column("id") - 1, Column("id") + 1])),
+                #"SELECT "name", "id" - 1, "id" + 1 FROM "player""#)
             XCTAssertEqual(try sql(db, Scored.annotated { ($0.score * 2).forKey("double") }), #"SELECT *, "score" * 2 AS "double" FROM "player""#)
             let row = try Row.fetchOne(db, Player.annotated(with: (Column("score") + 1).forKey("next")).filter(key: 2))
             XCTAssertEqual(row?["next"] as Int?, 201)

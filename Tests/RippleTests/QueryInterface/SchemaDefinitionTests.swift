@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class SchemaDefinitionTests: XCTestCase {
@@ -20,7 +21,9 @@ final class SchemaDefinitionTests: XCTestCase {
                 t.column("created", .datetime).defaults(sql: "CURRENT_TIMESTAMP")
                 t.column("doubled", .integer).generatedAs(Column("score") * 2)
             }
-            XCTAssertEqual(try sql(of: "place", db), """
+            XCTAssertEqual(
+                try sql(of: "place", db),
+                """
                 CREATE TABLE "place" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT, \
                 "favorite" BOOLEAN NOT NULL DEFAULT 0, "name" TEXT NOT NULL DEFAULT 'Anonymous' COLLATE NOCASE, \
                 "score" INTEGER CHECK ("score" >= 0), "email" TEXT UNIQUE ON CONFLICT REPLACE, \
@@ -54,7 +57,9 @@ final class SchemaDefinitionTests: XCTestCase {
                 t.uniqueKey(["a", "b"], onConflict: .ignore)
                 t.check(sql: "a < b")
             }
-            XCTAssertEqual(try sql(of: "membership", db), """
+            XCTAssertEqual(
+                try sql(of: "membership", db),
+                """
                 CREATE TABLE "membership" ("teamName" TEXT NOT NULL, "position" INTEGER NOT NULL, "a" INTEGER, "b" INTEGER, \
                 PRIMARY KEY ("teamName", "position"), UNIQUE ("a", "b") ON CONFLICT IGNORE, CHECK (a < b)) STRICT
                 """)
@@ -76,7 +81,9 @@ final class SchemaDefinitionTests: XCTestCase {
                 t.column("coachId", .integer).references("player", onDelete: .setNull)
             }
             // In the order of declaration, as in GRDB 7.
-            XCTAssertEqual(try sql(of: "player", db), """
+            XCTAssertEqual(
+                try sql(of: "player", db),
+                """
                 CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
                 "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "countryCode" TEXT NOT NULL REFERENCES "country"("code"), \
                 "coachId" INTEGER REFERENCES "player" ON DELETE SET NULL)
@@ -157,15 +164,16 @@ final class SchemaDefinitionTests: XCTestCase {
     func testColumnInfos() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE player(
-                  id INTEGER PRIMARY KEY,
-                  name TEXT NOT NULL DEFAULT 'Anonymous',
-                  score int DEFAULT 0,
-                  creationDate DATETIME DEFAULT CURRENT_TIMESTAMP,
-                  misc,
-                  doubled INTEGER GENERATED ALWAYS AS (score * 2))
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE player(
+                      id INTEGER PRIMARY KEY,
+                      name TEXT NOT NULL DEFAULT 'Anonymous',
+                      score int DEFAULT 0,
+                      creationDate DATETIME DEFAULT CURRENT_TIMESTAMP,
+                      misc,
+                      doubled INTEGER GENERATED ALWAYS AS (score * 2))
+                    """)
             let columns = try db.columns(in: "player")
             XCTAssertEqual(columns.map(\.name), ["id", "name", "score", "creationDate", "misc", "doubled"])
             // (The casing of types depends on the SQLite version.)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// The record and request API as GRDB 7 apps write it.
@@ -200,7 +201,10 @@ final class AppRecordAPITests: XCTestCase {
         let old = player
         XCTAssertTrue(player.databaseEquals(old))
         XCTAssertEqual(try player.databaseDictionary, ["id": 1.databaseValue, "name": "Arthur".databaseValue, "score": 100.databaseValue])
-        let changes = try player.databaseChanges { $0.score = 150; $0.name = "Arthur" }
+        let changes = try player.databaseChanges {
+            $0.score = 150
+            $0.name = "Arthur"
+        }
         XCTAssertEqual(changes, ["score": 100.databaseValue], "former values of the changed columns only")
         XCTAssertEqual(try player.databaseChanges(from: old), ["score": 100.databaseValue])
         XCTAssertFalse(player.databaseEquals(old))
@@ -208,9 +212,10 @@ final class AppRecordAPITests: XCTestCase {
         struct NameOnly: EncodableRecord {
             func encode(to container: inout PersistenceContainer) { container["name"] = "Barbara" }
         }
-        XCTAssertEqual(try player.databaseChanges(from: NameOnly()),
-                       ["id": .null, "name": "Barbara".databaseValue, "score": .null],
-                       "columns the other record does not store compare with NULL")
+        XCTAssertEqual(
+            try player.databaseChanges(from: NameOnly()),
+            ["id": .null, "name": "Barbara".databaseValue, "score": .null],
+            "columns the other record does not store compare with NULL")
 
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in

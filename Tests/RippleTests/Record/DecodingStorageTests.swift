@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The storage that keyed containers of `Decodable` records read without reference
@@ -30,10 +31,11 @@ final class DecodingStorageTests: XCTestCase {
         }
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score REAL NOT NULL);
-                INSERT INTO item VALUES (1, 'a', 1.5), (2, NULL, 2.5);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, score REAL NOT NULL);
+                    INSERT INTO item VALUES (1, 'a', 1.5), (2, NULL, 2.5);
+                    """)
         }
         let expected = [Item(id: 1, name: "a", score: 1.5), Item(id: 2, name: nil, score: 2.5)]
         // From the statement (a cursor's rows), and from copied rows.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class FetchableRecordFormTests: XCTestCase {
@@ -7,8 +8,9 @@ final class FetchableRecordFormTests: XCTestCase {
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
             try db.execute(sql: "INSERT INTO player (id, name) VALUES (1, 'Arthur'), (2, 'Barbara')")
-            XCTAssertEqual(try MemberwisePlayer.fetchAll(db, sql: "SELECT * FROM player ORDER BY id"),
-                           [MemberwisePlayer(id: 1, name: "Arthur"), MemberwisePlayer(id: 2, name: "Barbara")])
+            XCTAssertEqual(
+                try MemberwisePlayer.fetchAll(db, sql: "SELECT * FROM player ORDER BY id"),
+                [MemberwisePlayer(id: 1, name: "Arthur"), MemberwisePlayer(id: 2, name: "Barbara")])
             XCTAssertEqual(try AssignedPlayer.fetchAll(db, sql: "SELECT * FROM player ORDER BY id").map(\.name), ["Arthur", "Barbara"])
             // A value that does not fit, in the second column read: both throw the same error.
             let sql = "SELECT id, NULL AS name FROM player"

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 /// The persistence callbacks, in GRDB's order, and the record that GRDB's documentation
 /// timestamps with them.
@@ -62,37 +62,45 @@ final class PersistenceCallbackTests: XCTestCase {
         var player = Player(id: nil, name: "Arthur", events: events)
         try dbQueue.write { db in
             try player.insert(db)
-            XCTAssertEqual(events.names, [
-                "willSave", "aroundSave >", "willInsert", "aroundInsert >", "aroundInsert < 1", "didInsert",
-                "aroundSave <", "didSave",
-            ])
+            XCTAssertEqual(
+                events.names,
+                [
+                    "willSave", "aroundSave >", "willInsert", "aroundInsert >", "aroundInsert < 1", "didInsert",
+                    "aroundSave <", "didSave",
+                ])
             XCTAssertEqual(player.id, 1)
             events.names = []
             player.name = "Barbara"
             try player.update(db)
-            XCTAssertEqual(events.names, [
-                "willSave", "aroundSave >", "willUpdate [\"id\", \"name\"]", "aroundUpdate >", "aroundUpdate <", "didUpdate",
-                "aroundSave <", "didSave",
-            ])
+            XCTAssertEqual(
+                events.names,
+                [
+                    "willSave", "aroundSave >", "willUpdate [\"id\", \"name\"]", "aroundUpdate >", "aroundUpdate <", "didUpdate",
+                    "aroundSave <", "didSave",
+                ])
             events.names = []
             try player.update(db, columns: ["name"])
             XCTAssertEqual(events.names[2], "willUpdate [\"name\"]")
             events.names = []
             try player.save(db)
-            XCTAssertEqual(events.names, [
-                "willSave", "aroundSave >", "willUpdate [\"id\", \"name\"]", "aroundUpdate >", "aroundUpdate <", "didUpdate",
-                "aroundSave <", "didSave",
-            ], "a save that updates")
+            XCTAssertEqual(
+                events.names,
+                [
+                    "willSave", "aroundSave >", "willUpdate [\"id\", \"name\"]", "aroundUpdate >", "aroundUpdate <", "didUpdate",
+                    "aroundSave <", "didSave",
+                ], "a save that updates")
             events.names = []
             XCTAssertTrue(try player.delete(db))
             XCTAssertEqual(events.names, ["willDelete", "aroundDelete >", "aroundDelete <", "didDelete true"])
             events.names = []
             try player.save(db)
-            XCTAssertEqual(events.names, [
-                "willSave", "aroundSave >", "willUpdate [\"id\", \"name\"]", "aroundUpdate >",
-                "willInsert", "aroundInsert >", "aroundInsert < 1", "didInsert",
-                "aroundSave <", "didSave",
-            ], "a save that inserts, as GRDB: the update found no row, and the insert follows")
+            XCTAssertEqual(
+                events.names,
+                [
+                    "willSave", "aroundSave >", "willUpdate [\"id\", \"name\"]", "aroundUpdate >",
+                    "willInsert", "aroundInsert >", "aroundInsert < 1", "didInsert",
+                    "aroundSave <", "didSave",
+                ], "a save that inserts, as GRDB: the update found no row, and the insert follows")
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT name FROM player"), ["Barbara"])
         }
     }
@@ -162,7 +170,6 @@ struct TimestampedPlayer: Codable, FetchableRecord, MutablePersistableRecord, Ti
     var modificationDate: Date?
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
-
 
 final class LockedDate: @unchecked Sendable {  // `_date` behind `lock`
     private let lock = NSLock()

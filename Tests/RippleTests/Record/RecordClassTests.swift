@@ -1,6 +1,7 @@
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// The `Record` base class, as GRDB apps subclass it.
 final class RecordClassTests: XCTestCase {

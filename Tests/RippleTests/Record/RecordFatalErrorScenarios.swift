@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Scenarios run in a child process by the tests above: each one ends in a fatal error.

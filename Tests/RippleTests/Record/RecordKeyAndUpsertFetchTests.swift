@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 /// Keys given as columns and values, stable orders, upsertAndFetch, updateChangesAndFetch,
 /// and Decimal values.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 final class RecordTests: XCTestCase {
@@ -66,12 +67,18 @@ final class RecordTests: XCTestCase {
         struct Credit: Codable, PersistableRecord, FetchableRecord {
             var account: String
             var amount: Int
-            init(_ account: String, _ amount: Int) { self.account = account; self.amount = amount }
+            init(_ account: String, _ amount: Int) {
+                self.account = account
+                self.amount = amount
+            }
         }
         struct Debit: Codable, PersistableRecord, FetchableRecord {
             var account: String
             var amount: Int
-            init(_ account: String, _ amount: Int) { self.account = account; self.amount = amount }
+            init(_ account: String, _ amount: Int) {
+                self.account = account
+                self.amount = amount
+            }
         }
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
@@ -93,7 +100,10 @@ final class RecordTests: XCTestCase {
 
     func testCodableStrategy() throws {
         enum Color: String, Codable { case red, blue }
-        struct Address: Codable, Equatable { var city: String; var zip: String }
+        struct Address: Codable, Equatable {
+            var city: String
+            var zip: String
+        }
         struct Profile: Codable, Equatable, FetchableRecord, PersistableRecord {
             var id: UUID
             var createdAt: Date
@@ -105,7 +115,8 @@ final class RecordTests: XCTestCase {
         }
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
-            try db.execute(sql: "CREATE TABLE profile (id BLOB PRIMARY KEY, createdAt TEXT, avatar BLOB, color TEXT, address TEXT, tags TEXT, nickname TEXT)")
+            try db.execute(
+                sql: "CREATE TABLE profile (id BLOB PRIMARY KEY, createdAt TEXT, avatar BLOB, color TEXT, address TEXT, tags TEXT, nickname TEXT)")
             let profile = Profile(
                 id: UUID(), createdAt: Date(timeIntervalSince1970: 1_700_000_000.5), avatar: Data([1, 2]),
                 color: .blue, address: Address(city: "Paris", zip: "75001"), tags: ["a", "b"], nickname: nil)
@@ -122,7 +133,10 @@ final class RecordTests: XCTestCase {
     }
 
     func testDecodingErrorsNameTheColumn() throws {
-        struct Item: Decodable, FetchableRecord { var id: Int; var name: String }
+        struct Item: Decodable, FetchableRecord {
+            var id: Int
+            var name: String
+        }
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in
             let mismatch = assertDatabaseError(.SQLITE_MISMATCH) { try Item.fetchAll(db, sql: "SELECT 'x' AS id, 'a' AS name") }
@@ -135,7 +149,10 @@ final class RecordTests: XCTestCase {
     }
 
     func testRecordWhoseColumnsDoNotMatchTheTable() throws {
-        struct Ghost: Codable, PersistableRecord { var id: Int64; var nope: String }
+        struct Ghost: Codable, PersistableRecord {
+            var id: Int64
+            var nope: String
+        }
         let dbQueue = try makePlayerDatabase()
         try dbQueue.write { db in
             try db.execute(sql: "CREATE TABLE ghost (id INTEGER PRIMARY KEY, name TEXT)")
@@ -173,7 +190,11 @@ final class RecordTests: XCTestCase {
         // One row serves each record of a cursor; its decoder keeps one keyed container,
         // and must hand out the right one when the coding keys change.
         struct Small: Decodable, FetchableRecord { var a: Int }
-        struct Large: Decodable, FetchableRecord { var b: String; var a: Int; var c: Double? }
+        struct Large: Decodable, FetchableRecord {
+            var b: String
+            var a: Int
+            var c: Double?
+        }
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT 1 AS a, 'x' AS b, NULL AS c UNION ALL SELECT 2, 'y', 2.5 UNION ALL SELECT 3, 'z', NULL")
@@ -192,7 +213,7 @@ final class RecordTests: XCTestCase {
     func testCodingKeysOfEveryKindFindTheirColumns() throws {
         // Keys are identified by value when they are plain bytes of at most 8 bytes (enums,
         // small structs), by name otherwise; one record may use several key types.
-        struct IndexKey: CodingKey {      // plain, 8 bytes: by value
+        struct IndexKey: CodingKey {  // plain, 8 bytes: by value
             let index: Int
             var stringValue: String { "c\(index)" }
             var intValue: Int? { nil }
@@ -200,22 +221,25 @@ final class RecordTests: XCTestCase {
             init?(stringValue: String) { nil }
             init?(intValue: Int) { nil }
         }
-        struct NameKey: CodingKey {       // holds a String: by name
+        struct NameKey: CodingKey {  // holds a String: by name
             let stringValue: String
             var intValue: Int? { nil }
             init(stringValue: String) { self.stringValue = stringValue }
             init?(intValue: Int) { nil }
         }
-        struct WideKey: CodingKey {       // plain, 16 bytes: by name
+        struct WideKey: CodingKey {  // plain, 16 bytes: by name
             let low: Int
             let high: Int
             var stringValue: String { "c\(low + high)" }
             var intValue: Int? { nil }
-            init(_ low: Int, _ high: Int) { self.low = low; self.high = high }
+            init(_ low: Int, _ high: Int) {
+                self.low = low
+                self.high = high
+            }
             init?(stringValue: String) { nil }
             init?(intValue: Int) { nil }
         }
-        enum ShortKey: String, CodingKey { case c2, c0, c1 }   // 1 byte: by value; .c0 has the bytes of IndexKey(1)
+        enum ShortKey: String, CodingKey { case c2, c0, c1 }  // 1 byte: by value; .c0 has the bytes of IndexKey(1)
         struct Mixed: Decodable, FetchableRecord {
             var values: [Int] = []
             init(from decoder: any Decoder) throws {
@@ -240,7 +264,11 @@ final class RecordTests: XCTestCase {
     }
 
     func testDecodableRecordFromCopiedRow() throws {
-        struct Item: Decodable, FetchableRecord, Equatable { var id: Int; var name: String; var score: Int? }
+        struct Item: Decodable, FetchableRecord, Equatable {
+            var id: Int
+            var name: String
+            var score: Int?
+        }
         let row: Row = ["ID": 1, "name": "Arthur", "score": nil]
         XCTAssertEqual(try Item(row: row), Item(id: 1, name: "Arthur", score: nil))
         XCTAssertEqual(try Item(row: row), Item(id: 1, name: "Arthur", score: nil))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Ripple
 import XCTest
+
+@testable import Ripple
 
 /// Row subscripts do not throw, as GRDB's do not; a value they cannot convert inside
 /// `init(row:)` of a fetched record is thrown by the fetch (`RowDecodingScope`).
@@ -80,8 +81,8 @@ final class RowSubscriptFailureTests: XCTestCase {
     func testFirstFailureIsThrown() throws {
         struct TwoColumns: FetchableRecord {
             init(row: Row) throws {
-                let _: String = row["name"]    // NULL: the cause
-                let _: Int = row["score"]      // 'abc': a second failure, not reported
+                let _: String = row["name"]  // NULL: the cause
+                let _: Int = row["score"]  // 'abc': a second failure, not reported
                 throw DatabaseError(message: "thrown by init(row:) after the failures")
             }
         }
@@ -159,7 +160,9 @@ final class RowSubscriptFailureTests: XCTestCase {
         process.executableURL = ExternalChangeTests.ExternalWriter.executableURL
         process.arguments = ["ripple", path]
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Ripple
+import XCTest
 
 final class TimestampedRecordTests: XCTestCase {
     func testTheInsertIsTimestamped() throws {
@@ -9,7 +9,10 @@ final class TimestampedRecordTests: XCTestCase {
         config.transactionClock = .custom { _ in clock.date }
         let dbQueue = try DatabaseQueue(configuration: config)
         try dbQueue.write { db in
-            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, creationDate DATETIME NOT NULL, modificationDate DATETIME NOT NULL)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL, creationDate DATETIME NOT NULL, modificationDate DATETIME NOT NULL)"
+            )
         }
         var player = TimestampedPlayer(id: nil, name: "Arthur")
         try dbQueue.write { try player.insert($0) }

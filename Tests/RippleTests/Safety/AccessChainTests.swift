@@ -1,7 +1,8 @@
+import CRippleSupport
 import Foundation
 import XCTest
+
 @testable import Ripple
-import CRippleSupport
 
 /// The chain of accesses a thread runs: the unsafe part of reentrance and confinement checks.
 final class AccessChainTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// An observer that runs a closure from one of its callbacks.
@@ -137,7 +138,10 @@ final class CallbackReentrancyTests: XCTestCase {
         let lateFromRollback = ActingObserver("lateR")
         var added = false
         first.onDidChange = { _ in
-            if !added { added = true; dbQueue.add(transactionObserver: late) }
+            if !added {
+                added = true
+                dbQueue.add(transactionObserver: late)
+            }
         }
         first.onDidRollback = { _, db in db.add(transactionObserver: lateFromRollback) }
         dbQueue.add(transactionObserver: first)
@@ -166,7 +170,10 @@ final class CallbackReentrancyTests: XCTestCase {
             let name: String
             init(_ name: String) { self.name = name }
             func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-                if let onAsked { self.onAsked = nil; onAsked() }
+                if let onAsked {
+                    self.onAsked = nil
+                    onAsked()
+                }
                 return true
             }
             func databaseDidChange(with event: DatabaseEvent) { log.append("\(name) \(event.rowID)") }

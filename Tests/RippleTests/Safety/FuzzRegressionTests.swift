@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import RippleOracle
+import XCTest
 
 /// Replays the fuzzer's seed inputs and every input that once crashed Ripple
 /// (Tests/Fuzz/Crashes, written by Scripts/fuzz): none may crash it.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Statements, cursors and rows that outlive the access, or the connection, that made them:
@@ -79,39 +80,49 @@ final class LifetimeTests: XCTestCase {
 
 extension LifetimeTests {
     func testACursorRowReadOutsideOfItsAccessIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowReadOutsideOfItsAccess",
-                             "A row of a cursor was read outside of the database access", "row.copy()")
+        try assertFatalError(
+            inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowReadOutsideOfItsAccess",
+            "A row of a cursor was read outside of the database access", "row.copy()")
     }
 
     /// The access check compares the innermost access first: a row of a nested access
     /// read once that access ended, inside the access around it, is still caught.
     func testACursorRowOfANestedAccessReadAfterItEndedIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowOfANestedAccessReadAfterItEnded",
-                             "A row of a cursor was read outside of the database access")
+        try assertFatalError(
+            inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowOfANestedAccessReadAfterItEnded",
+            "A row of a cursor was read outside of the database access")
     }
 
     /// A row read inside an access to another connection only is caught.
     func testACursorRowReadInsideAnotherConnectionsAccessIsFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowReadInsideAnotherConnectionsAccess",
-                             "A row of a cursor was read outside of the database access")
+        try assertFatalError(
+            inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCursorRowReadInsideAnotherConnectionsAccess",
+            "A row of a cursor was read outside of the database access")
     }
 
     /// Out-of-range indexes are programmer errors, for statement rows and copied rows,
     /// below zero and from the column count on.
     func testRowIndexesOutOfRangeAreFatal() throws {
-        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testStatementRowIndexAtCount",
-                             "Row index 2 out of range 0..<2")
-        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testStatementRowNegativeIndex",
-                             "Row index -1 out of range 0..<2")
-        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCopiedRowIndexAtCount",
-                             "Row index 2 out of range 0..<2")
-        try assertFatalError(inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCopiedRowNegativeIndex",
-                             "Row index -1 out of range 0..<2")
+        try assertFatalError(
+            inScenario: "RippleTests.LifetimeFatalErrorScenarios/testStatementRowIndexAtCount",
+            "Row index 2 out of range 0..<2")
+        try assertFatalError(
+            inScenario: "RippleTests.LifetimeFatalErrorScenarios/testStatementRowNegativeIndex",
+            "Row index -1 out of range 0..<2")
+        try assertFatalError(
+            inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCopiedRowIndexAtCount",
+            "Row index 2 out of range 0..<2")
+        try assertFatalError(
+            inScenario: "RippleTests.LifetimeFatalErrorScenarios/testCopiedRowNegativeIndex",
+            "Row index -1 out of range 0..<2")
     }
 
     func testACopiedRowIsDecodedFromManyThreadsAtOnce() throws {
         // Copied rows are immutable: no decoder is cached in them (ThreadSanitizer watches).
-        struct Player: Decodable, FetchableRecord, Equatable { var id: Int; var name: String }
+        struct Player: Decodable, FetchableRecord, Equatable {
+            var id: Int
+            var name: String
+        }
         let dbQueue = try DatabaseQueue()
         let row = try dbQueue.read { try Row.fetchOne($0, sql: "SELECT 1 AS id, 'Arthur' AS name")! }
         let failures = LockedCounter()
@@ -121,7 +132,6 @@ extension LifetimeTests {
         XCTAssertEqual(failures.value, 0)
     }
 }
-
 
 /// Carries a statement to another thread, as an application that breaks the rules would.
 private final class StatementBox: @unchecked Sendable {  // deliberately false: the test needs it

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// `_PinnedValue`: a value at one address for the lifetime of its box, given to C

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Ripple
 
 /// The record of the documentation samples.
@@ -32,14 +33,15 @@ struct Team: Codable, FetchableRecord, PersistableRecord {
 func makePlayerDatabase() throws -> DatabaseQueue {
     let dbQueue = try DatabaseQueue()
     try dbQueue.write { db in
-        try db.execute(sql: """
-            CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-            CREATE TABLE player (
-                id INTEGER PRIMARY KEY,
-                name TEXT NOT NULL,
-                score INTEGER NOT NULL DEFAULT 0,
-                teamId INTEGER REFERENCES team(id) ON DELETE CASCADE);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE team (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE player (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    score INTEGER NOT NULL DEFAULT 0,
+                    teamId INTEGER REFERENCES team(id) ON DELETE CASCADE);
+                """)
     }
     return dbQueue
 }

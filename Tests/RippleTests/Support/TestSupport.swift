@@ -1,12 +1,14 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// A fresh temporary directory, removed when the test ends. In the child process of
 /// `runInChildProcess`, which stops without ending its test, it is made in a directory
 /// that the parent removes.
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
-    let root = ProcessInfo.processInfo.environment[childTemporaryRootVariable].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    let root =
+        ProcessInfo.processInfo.environment[childTemporaryRootVariable].map { URL(fileURLWithPath: $0, isDirectory: true) }
         ?? FileManager.default.temporaryDirectory
     let url = root.appendingPathComponent("RippleTests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -35,14 +37,15 @@ func makeTemporaryDatabasePath(_ test: XCTestCase, name: String = "db.sqlite") t
 func assertDatabaseError<T>(
     _ code: ResultCode,
     file: StaticString = #filePath, line: UInt = #line,
-    _ expression: () throws -> T) -> DatabaseError?
-{
+    _ expression: () throws -> T
+) -> DatabaseError? {
     do {
         _ = try expression()
         XCTFail("expected a DatabaseError \(code), got no error", file: file, line: line)
         return nil
     } catch let error as DatabaseError {
-        XCTAssertTrue(code ~= error.extendedResultCode,
+        XCTAssertTrue(
+            code ~= error.extendedResultCode,
             "expected \(code), got \(error.extendedResultCode): \(error)", file: file, line: line)
         return error
     } catch {

@@ -7,7 +7,7 @@ extension Inflections {
         let range = NSRange(string.startIndex..., in: string)
         func start(of regex: NSRegularExpression, skippingFirst: Bool) -> String.Index? {
             guard let match = regex.firstMatch(in: string, range: range),
-                  let found = Range(match.range, in: string)
+                let found = Range(match.range, in: string)
             else { return nil }
             return skippingFirst ? string.index(after: found.lowerBound) : found.lowerBound
         }

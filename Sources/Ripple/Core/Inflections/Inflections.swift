@@ -31,7 +31,7 @@ public struct Inflections: Sendable {
     var uncountables: Set<String> { Set(uncountableMatchers.keys) }
 
     /// Creates inflections without any rule: they return strings unchanged.
-    public init() { }
+    public init() {}
 
     /// Appends a pluralization rule, which wins over the rules added before it.
     ///
@@ -50,8 +50,8 @@ public struct Inflections: Sendable {
     public mutating func plural(
         _ pattern: String,
         options: NSRegularExpression.Options = [.caseInsensitive],
-        _ template: String)
-    {
+        _ template: String
+    ) {
         pluralRules.append(Self.rule(pattern, options: options, template, caller: "plural"))
     }
 
@@ -72,8 +72,8 @@ public struct Inflections: Sendable {
     public mutating func singular(
         _ pattern: String,
         options: NSRegularExpression.Options = [.caseInsensitive],
-        _ template: String)
-    {
+        _ template: String
+    ) {
         singularRules.append(Self.rule(pattern, options: options, template, caller: "singular"))
     }
 
@@ -190,8 +190,9 @@ public struct Inflections: Sendable {
         _ pattern: String,
         options: NSRegularExpression.Options,
         _ template: String,
-        caller: String)
-    -> Rule
+        caller: String
+    )
+        -> Rule
     {
         Rule(regex: regex(pattern, options: options, caller: caller), template: template)
     }

@@ -21,13 +21,15 @@ extension DatabaseObservationBroker {
         }
         // Inserts only, into rowid tables, where REPLACE can delete nothing: the update hook
         // reports the same rows as the pre-update hook (see RowHooks.swift).
-        let updateHookSuffices = facts.map { facts in
-            !statement.report.changesSchema && statement.report.writes.allSatisfy { write in
-                StatementReport.isInternalTable(write.name)
-                    || (write.inserts && !write.deletes && write.updatedColumns == nil && !statementMayReplace
-                        && !facts.mayReplace(tableKey: write.key) && !facts.mayLackRowID(tableKey: write.key))
-            }
-        } ?? false
+        let updateHookSuffices =
+            facts.map { facts in
+                !statement.report.changesSchema
+                    && statement.report.writes.allSatisfy { write in
+                        StatementReport.isInternalTable(write.name)
+                            || (write.inserts && !write.deletes && write.updatedColumns == nil && !statementMayReplace
+                                && !facts.mayReplace(tableKey: write.key) && !facts.mayLackRowID(tableKey: write.key))
+                    }
+            } ?? false
         let cache = CachedActivation(
             report: statement.report, schemaFacts: facts?.version, activation: activation,
             isCacheable: cacheable, updateHookSuffices: updateHookSuffices)

@@ -1,5 +1,5 @@
-import CSQLite
 import CRippleSupport
+import CSQLite
 
 /// Notifies the transaction observers of one connection: the one place that decides
 /// whether a change matters to an observer.
@@ -157,7 +157,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHook()
             return
         }
-        if let finding = state.run.lastInertFinding, finding.holds(for: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: schema.usableVersion) {
+        if let finding = state.run.lastInertFinding,
+            finding.holds(for: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: schema.usableVersion)
+        {
             // The same statement, found inert already, and nothing it rests on changed.
             becomeInert(statement)
             return
@@ -193,7 +195,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             execution = makeExecution(of: statement, cache: cache, totalChanges: totalChanges)
             reused = false
         }
-        if execution.isInert(fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch) {
+        if execution.isInert(
+            fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty,
+            impactEpoch: state.impacts.epoch)
+        {
             if cache.isCacheable, registry.userEntries.isEmpty, let version = schema.usableVersion {
                 state.run.lastInertFinding = InertFinding(
                     statement: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: version)
@@ -204,7 +209,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         }
         // A new execution starts with the counter already; one that serves again restarts.
         if reused { execution.restart(totalChanges: totalChanges) }
-        if execution.needsRowEvents(regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch) || !registry.regionIndex.fullDatabase.isEmpty {
+        if execution.needsRowEvents(regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch)
+            || !registry.regionIndex.fullDatabase.isEmpty
+        {
             installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
         } else {
             uninstallRowHook()
@@ -239,14 +246,15 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         if execution?.runs(statement) == true { finishExecution(succeeded: true) }
         refreshSchemaFactsIfNeeded(after: statement)
         applySavepointEffect(of: statement.report)
-        try perform(transaction.statementDidFinish(
-            endsTransaction: {
-                if statement.report.transactionEffect == .commit { return true }
-                if case .release? = statement.report.savepointEffect { return true }
-                return false
-            },
-            isInsideTransaction: { database.isInsideTransaction },
-            isReadOnly: { database.isReadOnly }))
+        try perform(
+            transaction.statementDidFinish(
+                endsTransaction: {
+                    if statement.report.transactionEffect == .commit { return true }
+                    if case .release? = statement.report.savepointEffect { return true }
+                    return false
+                },
+                isInsideTransaction: { database.isInsideTransaction },
+                isReadOnly: { database.isReadOnly }))
     }
 
     override func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
@@ -306,7 +314,8 @@ final class DatabaseObservationBroker: StatementExecutionHook {
         assert(liveObservers.count == execution.activeUsers.count, "one live observer for each active user, in order")
         // (The region index is not passed when no region observer can be found: a copy of
         // it costs a hundred instructions.)
-        var impacts = execution.mayImpactRegions || !registry.regionIndex.fullDatabase.isEmpty
+        var impacts =
+            execution.mayImpactRegions || !registry.regionIndex.fullDatabase.isEmpty
             ? execution.regionImpacts(
                 regionIndex: registry.regionIndex,
                 virtualTables: { self.usesPreUpdateHook ? self.currentSchemaFacts()?.virtualTables : nil },
@@ -387,9 +396,10 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// never be missed.
     private func statementKeptItsChanges(_ execution: StatementExecution, error: any Error) -> Bool {
         guard let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT,
-              error.extendedResultCode != .SQLITE_CONSTRAINT_FOREIGNKEY
+            error.extendedResultCode != .SQLITE_CONSTRAINT_FOREIGNKEY
         else { return false }
-        let mentionsFail = execution.statement.sql.mentionsASCIIKeyword("fail")
+        let mentionsFail =
+            execution.statement.sql.mentionsASCIIKeyword("fail")
             || (currentSchemaFacts()?.mentionsFail ?? true)
         guard mentionsFail else { return false }
         guard let probe = execution.probe else { return true }

@@ -12,9 +12,13 @@ extension DatabaseObservationBroker {
             let columns = database.withStatementsHiddenFromTrace { SchemaFacts.columns(of: table, connection: connection) }
             kinds.append(.delete(tableName: table.name))
             kinds.append(.insert(tableName: table.name))
-            kinds.append(.update(tableName: table.name, columnNames: Set(columns.filter { column in
-                watched.map { $0.contains(column.lowercased()) } ?? true
-            })))
+            kinds.append(
+                .update(
+                    tableName: table.name,
+                    columnNames: Set(
+                        columns.filter { column in
+                            watched.map { $0.contains(column.lowercased()) } ?? true
+                        })))
         }
         if let regionTables = region.tables {
             for regionTable in regionTables {  // (sorted by name)

@@ -35,7 +35,7 @@ extension DatabaseObservationBroker {
             guard mask != 0 else { continue }
             liveObservers.append(consume observer)
             if !answersDiffer, let candidate, matchedCount < candidate.activeUsers.count,
-               candidate.activeUsers[matchedCount].entry === registry.userEntries[index], candidate.activeUsers[matchedCount].mask == mask
+                candidate.activeUsers[matchedCount].entry === registry.userEntries[index], candidate.activeUsers[matchedCount].mask == mask
             {
                 matchedCount += 1
                 continue

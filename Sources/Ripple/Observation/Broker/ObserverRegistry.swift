@@ -42,10 +42,22 @@ final class ObserverEntry {
     @exclusivity(unchecked) private var flags = Flags()  // Shortcuts table, Benchmarks/README.md
     #endif
 
-    var isRemoved: Bool { get { flags.isRemoved } set { flags.isRemoved = newValue } }
-    var isStopped: Bool { get { flags.isStopped } set { flags.isStopped = newValue } }
-    var wantsPreUpdateEvents: Bool { get { flags.wantsPreUpdateEvents } set { flags.wantsPreUpdateEvents = newValue } }
-    var hasTransactionImpact: Bool { get { flags.hasTransactionImpact } set { flags.hasTransactionImpact = newValue } }
+    var isRemoved: Bool {
+        get { flags.isRemoved }
+        set { flags.isRemoved = newValue }
+    }
+    var isStopped: Bool {
+        get { flags.isStopped }
+        set { flags.isStopped = newValue }
+    }
+    var wantsPreUpdateEvents: Bool {
+        get { flags.wantsPreUpdateEvents }
+        set { flags.wantsPreUpdateEvents = newValue }
+    }
+    var hasTransactionImpact: Bool {
+        get { flags.hasTransactionImpact }
+        set { flags.hasTransactionImpact = newValue }
+    }
 
     init(id: Int, observer: any TransactionObserver, extent: TransactionObservationExtent) {
         self.id = id

@@ -27,23 +27,29 @@ extension DatabaseObservationBroker {
         let context = UnsafeMutableRawPointer(hookContext.pointer)
         switch hook {
         case .preUpdate:
-            sqlite3_preupdate_hook(connection, { context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
-                guard let context, let connection, let databaseName, let tableName,
-                      let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
-                RowHookContext.rowWillChange(
-                    context.assumingMemoryBound(to: RowHookContext.self),
-                    connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
-                    initialRowID: initialRowID, finalRowID: finalRowID)
-            }, context)
+            sqlite3_preupdate_hook(
+                connection,
+                { context, connection, operation, databaseName, tableName, initialRowID, finalRowID in
+                    guard let context, let connection, let databaseName, let tableName,
+                        let kind = DatabaseEvent.Kind(rawValue: operation)
+                    else { return }
+                    RowHookContext.rowWillChange(
+                        context.assumingMemoryBound(to: RowHookContext.self),
+                        connection: connection, kind: kind, databaseName: databaseName, tableName: tableName,
+                        initialRowID: initialRowID, finalRowID: finalRowID)
+                }, context)
         case .update:
-            sqlite3_update_hook(connection, { context, operation, databaseName, tableName, rowID in
-                guard let context, let databaseName, let tableName,
-                      let kind = DatabaseEvent.Kind(rawValue: operation) else { return }
-                RowHookContext.rowWillChange(
-                    context.assumingMemoryBound(to: RowHookContext.self),
-                    connection: nil, kind: kind, databaseName: databaseName, tableName: tableName,
-                    initialRowID: rowID, finalRowID: rowID)
-            }, context)
+            sqlite3_update_hook(
+                connection,
+                { context, operation, databaseName, tableName, rowID in
+                    guard let context, let databaseName, let tableName,
+                        let kind = DatabaseEvent.Kind(rawValue: operation)
+                    else { return }
+                    RowHookContext.rowWillChange(
+                        context.assumingMemoryBound(to: RowHookContext.self),
+                        connection: nil, kind: kind, databaseName: databaseName, tableName: tableName,
+                        initialRowID: rowID, finalRowID: rowID)
+                }, context)
         }
     }
 
@@ -68,15 +74,16 @@ extension DatabaseObservationBroker {
     fileprivate func rowWillChange(
         connection: OpaquePointer?, kind: DatabaseEvent.Kind,
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
-        initialRowID: Int64, finalRowID: Int64)
-    {
+        initialRowID: Int64, finalRowID: Int64
+    ) {
         if recompilationIsPending, let statement = execution?.statement ?? inertStatement {
             // SQLite compiled the statement again: its new report first.
             recompilationIsPending = false
             database.resolveRecompilation(of: statement)
         }
         guard let execution else { return }
-        let slotIndex = execution.knownSlotIndex(databaseName: databaseName, tableName: tableName)
+        let slotIndex =
+            execution.knownSlotIndex(databaseName: databaseName, tableName: tableName)
             ?? execution.newSlotIndex(databaseName: databaseName, tableName: tableName, regionIndex: registry.regionIndex)
         execution.recordRowChange(slot: slotIndex, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
         guard let connection, execution.log.pointer.pointee.slots[slotIndex].hasPreUpdateUsers else { return }
@@ -126,14 +133,16 @@ extension RowHookContext {
         _ context: UnsafeMutablePointer<RowHookContext>,
         connection: OpaquePointer?, kind: DatabaseEvent.Kind,
         databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
-        initialRowID: Int64, finalRowID: Int64)
-    {
+        initialRowID: Int64, finalRowID: Int64
+    ) {
         assert(context.pointee.marker == RowHookContext.liveMarker, "the row hooks' context lives as long as its broker")
-        assert(context.pointee.log == context.pointee.broker.map { _CallbackContext<DatabaseObservationBroker>.object($0).execution?.log.pointer } ?? nil,
-               "the log of the running execution")
+        assert(
+            context.pointee.log == context.pointee.broker.map { _CallbackContext<DatabaseObservationBroker>.object($0).execution?.log.pointer }
+                ?? nil,
+            "the log of the running execution")
         if !context.pointee.recompilationIsPending, let log = context.pointee.log,
-           let slot = log.pointee.knownSlotIndex(databaseName: databaseName, tableName: tableName),
-           !log.pointee.needsExecution(slot: slot, preUpdate: connection != nil)
+            let slot = log.pointee.knownSlotIndex(databaseName: databaseName, tableName: tableName),
+            !log.pointee.needsExecution(slot: slot, preUpdate: connection != nil)
         {
             log.pointee.record(slot: slot, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
             return

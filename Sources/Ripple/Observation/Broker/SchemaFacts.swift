@@ -114,9 +114,10 @@ struct SchemaFacts {
             if code == SQLITE_DONE { return result }
             guard code == SQLITE_ROW else { return nil }
             let count = sqlite3_column_count(statement)
-            result.append((0..<count).map { index in
-                sqlite3_column_text(statement, index).map { String(cString: $0) }
-            })
+            result.append(
+                (0..<count).map { index in
+                    sqlite3_column_text(statement, index).map { String(cString: $0) }
+                })
         }
     }
 }

@@ -112,7 +112,10 @@ final class StatementExecution {
     /// The slots of the tables of the report; the others were made for row changes.
     private let reportedSlotCount: Int
 
-    init(statement: Statement, report: StatementReport, activeUsers: [ActiveUser], regionIndex: RegionIndex, registryGeneration: Int, totalChanges: CInt) {
+    init(
+        statement: Statement, report: StatementReport, activeUsers: [ActiveUser], regionIndex: RegionIndex, registryGeneration: Int,
+        totalChanges: CInt
+    ) {
         self.statement = statement
         self.statementID = ObjectIdentifier(statement)
         self.report = report
@@ -189,9 +192,10 @@ final class StatementExecution {
             guard event.slot < reportedSlotCount else { continue }
             for userIndex in reportedSlotUserRanges[event.slot] where reportedSlotUsers[userIndex].kinds.contains(event.origin) {
                 guard !activeUsers[0].entry.isStopped && !activeUsers[0].entry.isRemoved else { return }
-                observer.databaseDidChange(with: DatabaseEvent(
-                    kind: event.kind, rowID: event.rowID,
-                    databaseName: run.slots[event.slot].databaseName, tableName: run.slots[event.slot].name))
+                observer.databaseDidChange(
+                    with: DatabaseEvent(
+                        kind: event.kind, rowID: event.rowID,
+                        databaseName: run.slots[event.slot].databaseName, tableName: run.slots[event.slot].name))
             }
         }
     }
@@ -325,7 +329,8 @@ final class StatementExecution {
         let updatedColumns = report.writes(toTableKey: run.slots[slot].key)?.updatedColumns
         for id in ids {
             guard let watcher = watchers.someRows[id], !watcher.entry.hasTransactionImpact else { continue }
-            if StatementActivation.touches(kinds, updatedColumns: run.slots[slot].isReported ? updatedColumns : nil, watchedColumns: watcher.columns) {
+            if StatementActivation.touches(kinds, updatedColumns: run.slots[slot].isReported ? updatedColumns : nil, watchedColumns: watcher.columns)
+            {
                 run.rowImpacts.append(watcher.entry)
             }
         }
@@ -361,13 +366,15 @@ final class StatementExecution {
         // (Slots are read in place: a copy of one would retain its strings and dictionaries.)
         for index in run.slots.indices {
             var kinds = log.pointer.pointee.slots[index].changedKinds
-            if kinds.isEmpty, run.slots[index].isReported, totalChanges != run.totalChangesAtStart, !StatementReport.isInternalTable(run.slots[index].name) {
+            if kinds.isEmpty, run.slots[index].isReported, totalChanges != run.totalChangesAtStart,
+                !StatementReport.isInternalTable(run.slots[index].name)
+            {
                 if run.slots[index].isVirtualTable == nil, let virtualTables = virtualTables() {
                     run.slots[index].isVirtualTable = virtualTables.contains(run.slots[index].key)
                 }
             }
             if kinds.isEmpty, run.slots[index].isReported, totalChanges != run.totalChangesAtStart, run.slots[index].isVirtualTable ?? true,
-               !StatementReport.isInternalTable(run.slots[index].name), let write = report.writes(toTableKey: run.slots[index].key)
+                !StatementReport.isInternalTable(run.slots[index].name), let write = report.writes(toTableKey: run.slots[index].key)
             {
                 // A virtual table has no row callbacks: what the statement may do to it is
                 // known from its report, and that it did something from the change counter.

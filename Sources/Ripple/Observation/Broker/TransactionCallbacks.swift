@@ -40,12 +40,16 @@ extension DatabaseObservationBroker {
 
     func installTransactionHooks() {
         let context = _CallbackContext.unretained(self)
-        sqlite3_commit_hook(connection, { context in
-            _CallbackContext<DatabaseObservationBroker>.object(context).commitHook() ? 0 : 1
-        }, context)
-        sqlite3_rollback_hook(connection, { context in
-            _CallbackContext<DatabaseObservationBroker>.object(context).rollbackHook()
-        }, context)
+        sqlite3_commit_hook(
+            connection,
+            { context in
+                _CallbackContext<DatabaseObservationBroker>.object(context).commitHook() ? 0 : 1
+            }, context)
+        sqlite3_rollback_hook(
+            connection,
+            { context in
+                _CallbackContext<DatabaseObservationBroker>.object(context).rollbackHook()
+            }, context)
     }
 
     /// SQLite is about to commit: true lets it.
@@ -153,7 +157,8 @@ extension DatabaseObservationBroker {
     static func merged(_ first: [ObserverEntry], _ second: [ObserverEntry]) -> [ObserverEntry] {
         var result: [ObserverEntry] = []
         result.reserveCapacity(first.count + second.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < first.count || j < second.count {
             let entry: ObserverEntry
             if j == second.count || (i < first.count && first[i].id < second[j].id) {

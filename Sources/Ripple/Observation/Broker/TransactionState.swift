@@ -100,8 +100,8 @@ struct TransactionState {
     /// closures are called only when needed (they ask SQLite).
     @inline(__always)
     mutating func statementDidFinish(
-        endsTransaction: () -> Bool, isInsideTransaction: () -> Bool, isReadOnly: () -> Bool) -> End
-    {
+        endsTransaction: () -> Bool, isInsideTransaction: () -> Bool, isReadOnly: () -> Bool
+    ) -> End {
         switch phase {
         case .open, .implicitRollback:
             // (A rollback of the statement's implicit transaction was a retry: it succeeded.)

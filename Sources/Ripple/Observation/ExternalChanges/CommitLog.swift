@@ -140,7 +140,10 @@ final class UnobservedStatement {
         var rows: [T] = []
         while true {
             let code = sqlite3_step(handle)
-            if code == SQLITE_ROW { rows.append(row(handle)); continue }
+            if code == SQLITE_ROW {
+                rows.append(row(handle))
+                continue
+            }
             return code == SQLITE_DONE ? rows : nil
         }
     }

@@ -33,7 +33,7 @@ extension Database {
     /// meet another process's lock. Without the log, checks never take a lock.
     func externalCommitsMayBeVisible() -> Bool {
         guard !isClosed, let tracker = observation.externalChanges, tracker.isActive, tracker.logsChangedTables,
-              !isInsideTransaction
+            !isInsideTransaction
         else { return false }
         return tracker.state.externalCommitsMayBeVisible(self)
     }
@@ -104,7 +104,7 @@ extension Database {
     /// rollback-journal mode the change counter (see ``ExpectedChangeCounter``).
     func externalChangesCommitWillHappen() {
         guard let tracker = observation.externalChanges, tracker.isActive,
-              let connection = sqliteConnection, sqlite3_txn_state(connection, "main") == SQLITE_TXN_WRITE
+            let connection = sqliteConnection, sqlite3_txn_state(connection, "main") == SQLITE_TXN_WRITE
         else { return }
         tracker.state.ownCommitWillHappen(self)
     }
@@ -151,7 +151,7 @@ extension Database {
     /// processes then see changes to the whole database, never miss one).
     func createCommitLog(evenIfCompiled: Bool = false) {
         guard let tracker = observation.externalChanges, tracker.logsChangedTables,
-              !isClosed, !isInsideTransaction, !configuration.readonly, let connection = sqliteConnection
+            !isClosed, !isInsideTransaction, !configuration.readonly, let connection = sqliteConnection
         else { return }
         withUnobservedWork {
             // (After `erase()`, the compiled statements outlive the table.)

@@ -13,7 +13,7 @@ extension Database: ExternalFileReader {
         guard let connection = sqliteConnection else { return nil }
         var file: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(connection, "main", opcode, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods
+            let file, let methods = file.pointee.pMethods
         else { return nil }
         return (file, methods.pointee)
     }
@@ -43,13 +43,17 @@ extension Database: ExternalFileReader {
     /// `xShmMap`): no other descriptor is opened on the database's files.
     func readWALIndexHeader() -> WALIndexHeader? {
         guard let (file, methods) = sqliteFile(SQLITE_FCNTL_FILE_POINTER), methods.iVersion >= 2,
-              let shmMap = methods.xShmMap
+            let shmMap = methods.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
         // Region 0, of 32 KiB, already mapped by the connection (bExtend 0: nothing created).
-        guard withUnsafeMutablePointer(to: &region, { pointer in
-            pointer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) { shmMap(file, 0, 32768, 0, $0) }
-        }) == SQLITE_OK, let region else { return nil }
+        guard
+            withUnsafeMutablePointer(
+                to: &region,
+                { pointer in
+                    pointer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) { shmMap(file, 0, 32768, 0, $0) }
+                }) == SQLITE_OK, let region
+        else { return nil }
         return WALIndexHeader.read(region)
     }
 

@@ -135,8 +135,8 @@ extension ExternalChangeTrackerState {
     private static func walHoldsPendingCommit<Reader: ExternalFileReader>(after position: WALFile.Position, _ reader: Reader) -> Bool {
         reader.withWALFile { read in
             guard let header = WALFile.header(read),
-                  position.salt1 == header.salt1, position.salt2 == header.salt2,
-                  case .commits(let frames, _) = WALFile.scan(from: position, read)
+                position.salt1 == header.salt1, position.salt2 == header.salt2,
+                case .commits(let frames, _) = WALFile.scan(from: position, read)
             else { return false }
             return !frames.isEmpty
         } ?? false
@@ -151,7 +151,7 @@ extension ExternalChangeTrackerState {
         defer { forgetOwnCommits() }
         return reader.withWALFile { read -> [CommitKey]? in
             guard let position = walPosition,
-                  case .commits(let endFrames, let end) = WALFile.scan(from: position, read)
+                case .commits(let endFrames, let end) = WALFile.scan(from: position, read)
             else {
                 // No position, or lost (the log was reset): commits may have gone unseen.
                 walPosition = Self.visiblePosition(read, reader)
@@ -170,7 +170,7 @@ extension ExternalChangeTrackerState {
                 hasPendingCommit = true
                 if let lastVisible = visibleFrames.last {
                     guard let header = WALFile.header(read),
-                          let lastVisiblePosition = WALFile.commitPosition(at: lastVisible, header: header, read)
+                        let lastVisiblePosition = WALFile.commitPosition(at: lastVisible, header: header, read)
                     else {
                         // (The position stays, until that frame can be read.)
                         return nil
@@ -193,7 +193,7 @@ extension ExternalChangeTrackerState {
     /// wal-index cannot be read, or disagree (a writer is resetting the log).
     private static func visiblePosition<Reader: ExternalFileReader>(_ read: WALFile.Read, _ reader: Reader) -> WALFile.Position? {
         guard let header = WALFile.header(read), let index = reader.readWALIndexHeader(),
-              index.salt1 == header.salt1, index.salt2 == header.salt2
+            index.salt1 == header.salt1, index.salt2 == header.salt2
         else { return nil }
         if index.maxFrame == 0 {
             return WALFile.Position(salt1: header.salt1, salt2: header.salt2, frame: 0, checksum: header.checksum)
@@ -221,7 +221,7 @@ extension ExternalChangeTrackerState {
         // while no other connection holds the write lock; else (the counter already moved
         // on) a change to the whole database is told now rather than never.
         guard reader.otherConnectionHoldsWriteLock() == false,
-              let (logged, entries) = reader.rollbackLogEntries(from: loggedFrom)
+            let (logged, entries) = reader.rollbackLogEntries(from: loggedFrom)
         else { return .fullDatabase }
         loggedCounter = logged
         changeCounter.reset(to: logged, pagesWritten: pages)
@@ -242,7 +242,7 @@ extension ExternalChangeTrackerState {
             return reader.readDatabaseHeader()?.changeCounter
         }
         guard reader.otherConnectionHoldsWriteLock() == false, let counter = reader.readDatabaseHeader()?.changeCounter,
-              reader.otherConnectionHoldsWriteLock() == false
+            reader.otherConnectionHoldsWriteLock() == false
         else { return nil }
         return counter
     }

@@ -76,7 +76,9 @@ final class ExternalChangeTracker: StatementExecutionHook {
         // created, would meet the schema change at its next step, which SQLite compiles
         // again after an internal SQLITE_SCHEMA error that it keeps on the connection, with
         // the same per-statement cost as above, W1c. It is asked only until the log exists.)
-        guard let lookup = UnobservedStatement(connection, sql: "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?") else { return false }
+        guard let lookup = UnobservedStatement(connection, sql: "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?") else {
+            return false
+        }
         lookup.bind(1, table)
         return lookup.rows { _ in true }?.isEmpty == false
     }
@@ -146,22 +148,24 @@ final class ExternalChangeTracker: StatementExecutionHook {
     private func installWALHook() {
         var statement: OpaquePointer?
         if sqlite3_prepare_v2(connection, "PRAGMA wal_autocheckpoint", -1, &statement, nil) == SQLITE_OK,
-           sqlite3_step(statement) == SQLITE_ROW
+            sqlite3_step(statement) == SQLITE_ROW
         {
             autocheckpoint = Int(sqlite3_column_int64(statement, 0))
         }
         sqlite3_finalize(statement)
-        sqlite3_wal_hook(connection, { context, connection, databaseName, frameCount in
-            guard let context, let connection, let databaseName else { return SQLITE_OK }
-            let tracker = _CallbackContext<ExternalChangeTracker>.object(context)
-            guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
-            tracker.state.ownCommitDidWrite(frameCount: Int(frameCount))
-            // What SQLite's default hook does: checkpoint when the log grew long.
-            if tracker.autocheckpoint > 0, Int(frameCount) >= tracker.autocheckpoint {
-                sqlite3_wal_checkpoint(connection, databaseName)
-            }
-            return SQLITE_OK
-        }, _CallbackContext.unretained(self))
+        sqlite3_wal_hook(
+            connection,
+            { context, connection, databaseName, frameCount in
+                guard let context, let connection, let databaseName else { return SQLITE_OK }
+                let tracker = _CallbackContext<ExternalChangeTracker>.object(context)
+                guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
+                tracker.state.ownCommitDidWrite(frameCount: Int(frameCount))
+                // What SQLite's default hook does: checkpoint when the log grew long.
+                if tracker.autocheckpoint > 0, Int(frameCount) >= tracker.autocheckpoint {
+                    sqlite3_wal_checkpoint(connection, databaseName)
+                }
+                return SQLITE_OK
+            }, _CallbackContext.unretained(self))
     }
 
     private func uninstallWALHook() {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,7 +48,10 @@ final class FileWatch: Sendable {
         let name = url.lastPathComponent
         #if os(Linux) || os(Android)
         // (Events come on the center's queue; `queue` serves Apple platforms.)
-        guard let subscription = INotifyCenter.shared.subscribe(directory: directory, names: [name, name + "-wal", name + "-journal"], handler: onChange) else { return nil }
+        guard
+            let subscription = INotifyCenter.shared.subscribe(
+                directory: directory, names: [name, name + "-wal", name + "-journal"], handler: onChange)
+        else { return nil }
         locked.withLock { $0.subscription = subscription }
         #elseif canImport(Darwin)
         let walPath = databasePath + "-wal"
@@ -81,7 +85,10 @@ final class FileWatch: Sendable {
             if let subscription = locked.subscription { INotifyCenter.shared.unsubscribe(subscription) }
             locked.subscription = nil
             #endif
-            defer { locked.sources = []; locked.isPaused = false }
+            defer {
+                locked.sources = []
+                locked.isPaused = false
+            }
             return (locked.sources, locked.isPaused)
         }
         for source in sources {
@@ -133,7 +140,9 @@ final class FileWatch: Sendable {
 
     #if canImport(Darwin)
     /// A dispatch source on the file or directory at `path`, resumed.
-    private static func watchWithDispatch(path: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (any DispatchSourceProtocol)? {
+    private static func watchWithDispatch(path: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> (
+        any DispatchSourceProtocol
+    )? {
         let descriptor = open(path, O_EVTONLY)
         guard descriptor >= 0 else { return nil }
         let source = DispatchSource.makeFileSystemObjectSource(

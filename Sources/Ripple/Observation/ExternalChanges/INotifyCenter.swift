@@ -79,7 +79,8 @@ final class INotifyCenter: Sendable {
         /// The handlers that events name, by their watch (all of them when the kernel lost
         /// events); a watch removed meanwhile names none.
         func handlers(of events: INotifyEvents) -> [@Sendable () -> Void] {
-            let named: [(directory: Directory, names: Set<String>?)] = events.overflowed
+            let named: [(directory: Directory, names: Set<String>?)] =
+                events.overflowed
                 ? directories.values.map { ($0, nil) }
                 : events.names.compactMap { watch, names in
                     directoryOfWatch[watch].flatMap { directories[$0] }.map { ($0, names) }
@@ -135,7 +136,7 @@ final class INotifyCenter: Sendable {
     private func setPaused(_ isPaused: Bool, _ subscription: Subscription) {
         registry.withLock { registry in
             guard let descriptor = registry.descriptor,
-                  registry.directories[subscription.directory]?.subscribers[subscription.id] != nil
+                registry.directories[subscription.directory]?.subscribers[subscription.id] != nil
             else { return }
             registry.directories[subscription.directory]!.subscribers[subscription.id]!.isPaused = isPaused
             registry.updateWatch(of: subscription.directory, descriptor: descriptor)
@@ -161,7 +162,8 @@ final class INotifyCenter: Sendable {
         guard wantsReading != registry.isRead else { return true }
         // (The loop's lock is taken under this one, never the other way round: the loop
         // calls `readEvents` without holding its own.)
-        let reader: (descriptor: Int32, handler: WatchLoop.Action)? = wantsReading
+        let reader: (descriptor: Int32, handler: WatchLoop.Action)? =
+            wantsReading
             ? (descriptor, { [weak self] in self?.readEvents() })
             : nil
         guard WatchLoop.shared.setReader(reader) else { return false }

@@ -47,7 +47,7 @@ struct OwnWALCommits: Equatable {
         var current = frame
         for commit in commits {
             guard let start = commit.start, start.salt1 == salt1, start.salt2 == salt2,
-                  start.maxFrame == current, commit.endFrame > current
+                start.maxFrame == current, commit.endFrame > current
             else { return nil }
             current = commit.endFrame
         }

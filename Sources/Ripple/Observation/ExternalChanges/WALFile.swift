@@ -87,7 +87,8 @@ enum WALFile {
                 // The frame the position stands on must still be the one it was.
                 var frameHeader = [UInt8](repeating: 0, count: frameHeaderSize)
                 let offset = Int64(headerSize) + Int64(position.frame - 1) * Int64(frameSize)
-                let isSame = frameHeader.withUnsafeMutableBytes { read(offset, $0) }
+                let isSame =
+                    frameHeader.withUnsafeMutableBytes { read(offset, $0) }
                     && bigEndianWord(frameHeader, 4) != 0
                     && bigEndianWord(frameHeader, 8) == header.salt1 && bigEndianWord(frameHeader, 12) == header.salt2
                     && Checksum(s0: bigEndianWord(frameHeader, 16), s1: bigEndianWord(frameHeader, 20)) == position.checksum
@@ -118,7 +119,7 @@ enum WALFile {
                 complete = frame.withUnsafeMutableBytes { read(offset, $0) }
             }
             guard complete,
-                  bigEndianWord(frame, 8) == header.salt1, bigEndianWord(frame, 12) == header.salt2
+                bigEndianWord(frame, 8) == header.salt1, bigEndianWord(frame, 12) == header.salt2
             else { break }
             frame.withUnsafeBytes { bytes in
                 accumulate(&running, bytes[0..<8], bigEndian: header.bigEndianChecksums)
@@ -150,8 +151,8 @@ enum WALFile {
         var bytes = [UInt8](repeating: 0, count: frameHeaderSize)
         let offset = Int64(headerSize) + Int64(frame - 1) * Int64(frameHeaderSize + header.pageSize)
         guard bytes.withUnsafeMutableBytes({ read(offset, $0) }),
-              bigEndianWord(bytes, 4) != 0,
-              bigEndianWord(bytes, 8) == header.salt1, bigEndianWord(bytes, 12) == header.salt2
+            bigEndianWord(bytes, 4) != 0,
+            bigEndianWord(bytes, 8) == header.salt1, bigEndianWord(bytes, 12) == header.salt2
         else { return nil }
         return Checksum(s0: bigEndianWord(bytes, 16), s1: bigEndianWord(bytes, 20))
     }
@@ -218,4 +219,3 @@ struct WALIndexHeader: Equatable {
         }
     }
 }
-

@@ -40,8 +40,8 @@ extension ValueObservation {
     public func shared(
         in reader: some DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
-        extent: SharedValueObservationExtent = .whileObserved) -> SharedValueObservation<Value>
-    {
+        extent: SharedValueObservationExtent = .whileObserved
+    ) -> SharedValueObservation<Value> {
         SharedValueObservation(scheduling: scheduler, extent: extent) { onError, onChange in
             self.start(in: reader, scheduling: scheduler, onError: onError, onChange: onChange)
         }
@@ -53,9 +53,11 @@ extension ValueObservation {
 public final class SharedValueObservation<Value: Sendable>: Sendable {
     public typealias Element = Value
 
-    fileprivate typealias StartObservation = @Sendable (
-        _ onError: @escaping @Sendable (any Error) -> Void,
-        _ onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
+    fileprivate typealias StartObservation =
+        @Sendable (
+            _ onError: @escaping @Sendable (any Error) -> Void,
+            _ onChange: @escaping @Sendable (Value) -> Void
+        ) -> AnyDatabaseCancellable
 
     private struct Subscriber {
         let onError: @Sendable (any Error) -> Void
@@ -75,8 +77,8 @@ public final class SharedValueObservation<Value: Sendable>: Sendable {
     fileprivate init(
         scheduling scheduler: some ValueObservationScheduler,
         extent: SharedValueObservationExtent,
-        startObservation: @escaping StartObservation)
-    {
+        startObservation: @escaping StartObservation
+    ) {
         self.scheduler = scheduler
         self.startObservation = startObservation
         self.storage = LockedState(Storage(state: SharedValueObservationState(extent: extent)))
@@ -87,8 +89,8 @@ public final class SharedValueObservation<Value: Sendable>: Sendable {
     @preconcurrency
     public func start(
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
-    {
+        onChange: @escaping @Sendable (Value) -> Void
+    ) -> AnyDatabaseCancellable {
         let (id, action) = storage.withLock { storage in
             let (id, action) = storage.state.subscribe()
             storage.subscribers[id] = Subscriber(onError: onError, onChange: onChange)
@@ -125,8 +127,8 @@ public final class SharedValueObservation<Value: Sendable>: Sendable {
 
     /// The values, as an asynchronous sequence.
     public func values(
-        bufferingPolicy: AsyncValueObservation<Value>.BufferingPolicy = .unbounded) -> AsyncValueObservation<Value>
-    {
+        bufferingPolicy: AsyncValueObservation<Value>.BufferingPolicy = .unbounded
+    ) -> AsyncValueObservation<Value> {
         AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
             self.start(onError: onError, onChange: onChange)
         }

@@ -13,8 +13,8 @@ final class TypedValueObservationRunner<Value: Sendable>: ValueObservationRunner
         observation: ValueObservation<Value>,
         scheduler: any ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void)
-    {
+        onChange: @escaping @Sendable (Value) -> Void
+    ) {
         self.pipeline = observation.makePipeline()
         self.onChange = onChange
         super.init(

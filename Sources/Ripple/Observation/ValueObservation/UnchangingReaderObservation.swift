@@ -28,8 +28,8 @@ enum UnchangingReaderObservation {
         in reader: some DatabaseReader,
         scheduler: any ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
-    {
+        onChange: @escaping @Sendable (Value) -> Void
+    ) -> AnyDatabaseCancellable {
         let options = observation.options
         let cancellation = Cancellation()
         let closures = Closures(pipeline: observation.makePipeline(), options: options, onError: onError, onChange: onChange)
@@ -47,10 +47,12 @@ enum UnchangingReaderObservation {
         } else {
             let held = LockedState<Closures<Value>?>(closures)
             reader.asyncRead { result in
-                guard let taken = held.withLock({ held in
-                    defer { held = nil }
-                    return held
-                }) else { return }
+                guard
+                    let taken = held.withLock({ held in
+                        defer { held = nil }
+                        return held
+                    })
+                else { return }
                 let outcome = Result { try taken.fetch(result.get()) }
                 // (No other copy: the delivery's goes on the scheduler's queue.)
                 scheduler.schedule { [taken] in

@@ -13,8 +13,8 @@ extension ValueObservation {
     public func values(
         in writer: some DatabaseWriter,
         scheduling scheduler: some ValueObservationScheduler = .async(onQueue: DispatchQueue(label: "Ripple.ValueObservation.values")),
-        bufferingPolicy: AsyncValueObservation<Value>.BufferingPolicy = .unbounded) -> AsyncValueObservation<Value>
-    {
+        bufferingPolicy: AsyncValueObservation<Value>.BufferingPolicy = .unbounded
+    ) -> AsyncValueObservation<Value> {
         AsyncValueObservation(bufferingPolicy: bufferingPolicy) { onError, onChange in
             self.start(in: writer, scheduling: scheduler, onError: onError, onChange: onChange)
         }
@@ -27,16 +27,20 @@ public struct AsyncValueObservation<Value: Sendable>: AsyncSequence, Sendable {
     public typealias BufferingPolicy = AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy
 
     private let bufferingPolicy: BufferingPolicy
-    private let start: @Sendable (
-        _ onError: @escaping @Sendable (any Error) -> Void,
-        _ onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
+    private let start:
+        @Sendable (
+            _ onError: @escaping @Sendable (any Error) -> Void,
+            _ onChange: @escaping @Sendable (Value) -> Void
+        ) -> AnyDatabaseCancellable
 
     init(
         bufferingPolicy: BufferingPolicy,
-        start: @escaping @Sendable (
-            _ onError: @escaping @Sendable (any Error) -> Void,
-            _ onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable)
-    {
+        start:
+            @escaping @Sendable (
+                _ onError: @escaping @Sendable (any Error) -> Void,
+                _ onChange: @escaping @Sendable (Value) -> Void
+            ) -> AnyDatabaseCancellable
+    ) {
         self.bufferingPolicy = bufferingPolicy
         self.start = start
     }

@@ -18,8 +18,8 @@ extension ValueObservation {
         in reader: some DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler = .async(onQueue: .main),
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
-    {
+        onChange: @escaping @Sendable (Value) -> Void
+    ) -> AnyDatabaseCancellable {
         start(in: reader, scheduling: scheduler as any ValueObservationScheduler, onError: onError, onChange: onChange)
     }
 
@@ -62,8 +62,8 @@ extension ValueObservation {
         in reader: some DatabaseReader,
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor,
         onError: @escaping @MainActor (any Error) -> Void,
-        onChange: @escaping @MainActor (Value) -> Void) -> AnyDatabaseCancellable
-    {
+        onChange: @escaping @MainActor (Value) -> Void
+    ) -> AnyDatabaseCancellable {
         // The scheduler delivers on the main queue, the main actor's executor; the initial
         // value of .immediate comes during this call, only when it runs on the main actor.
         start(
@@ -87,8 +87,8 @@ extension ValueObservation {
         in reader: some DatabaseReader,
         scheduling scheduler: any ValueObservationScheduler,
         onError: @escaping @Sendable (any Error) -> Void,
-        onChange: @escaping @Sendable (Value) -> Void) -> AnyDatabaseCancellable
-    {
+        onChange: @escaping @Sendable (Value) -> Void
+    ) -> AnyDatabaseCancellable {
         guard let writer = reader as? any DatabaseWriter else {
             return UnchangingReaderObservation.start(
                 self, in: reader, scheduler: scheduler, onError: onError, onChange: onChange)

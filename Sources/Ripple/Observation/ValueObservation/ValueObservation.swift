@@ -48,7 +48,10 @@ public struct ValueObservation<Value: Sendable>: Sendable {
         set { options.requiresWriteAccess = newValue }
     }
 
-    init(regionSpec: RegionSpec, options: ValueObservationOptions = ValueObservationOptions(), makePipeline: @escaping @Sendable () -> ValuePipeline<Value>) {
+    init(
+        regionSpec: RegionSpec, options: ValueObservationOptions = ValueObservationOptions(),
+        makePipeline: @escaping @Sendable () -> ValuePipeline<Value>
+    ) {
         self.regionSpec = regionSpec
         self.options = options
         self.makePipeline = makePipeline
@@ -77,8 +80,8 @@ public struct ValueObservation<Value: Sendable>: Sendable {
     /// ```
     public static func tracking(
         region: any DatabaseRegionConvertible...,
-        fetch: @escaping @Sendable (Database) throws -> Value) -> ValueObservation
-    {
+        fetch: @escaping @Sendable (Database) throws -> Value
+    ) -> ValueObservation {
         ValueObservation(regionSpec: .explicit(region)) { ValuePipeline(fetch: fetch) }
     }
 
@@ -139,12 +142,13 @@ extension ValueObservation {
         databaseDidChange: (@Sendable () -> Void)? = nil,
         didReceiveValue: (@Sendable (Value) -> Void)? = nil,
         didFail: (@Sendable (any Error) -> Void)? = nil,
-        didCancel: (@Sendable () -> Void)? = nil) -> ValueObservation
-    {
+        didCancel: (@Sendable () -> Void)? = nil
+    ) -> ValueObservation {
         var options = self.options
-        options.events.append(ValueObservationEvents(
-            willStart: willStart, willFetch: willFetch, willTrackRegion: willTrackRegion,
-            databaseDidChange: databaseDidChange, didFail: didFail, didCancel: didCancel))
+        options.events.append(
+            ValueObservationEvents(
+                willStart: willStart, willFetch: willFetch, willTrackRegion: willTrackRegion,
+                databaseDidChange: databaseDidChange, didFail: didFail, didCancel: didCancel))
         let makePipeline = self.makePipeline
         return ValueObservation(regionSpec: regionSpec, options: options) {
             guard let didReceiveValue else { return makePipeline() }
@@ -301,11 +305,13 @@ final class ValuePipeline<Value>: @unchecked Sendable {  // used on one queue at
 
     func removingDuplicates(by isDuplicate: @escaping (Value, Value) -> Bool) -> ValuePipeline<Value> {
         var previous: Value?
-        return ValuePipeline(fetch: fetch, reduce: { [self] raw in
-            guard let value = try reduce(raw) else { return nil }
-            if let previous, isDuplicate(previous, value) { return nil }
-            previous = value
-            return value
-        })
+        return ValuePipeline(
+            fetch: fetch,
+            reduce: { [self] raw in
+                guard let value = try reduce(raw) else { return nil }
+                if let previous, isDuplicate(previous, value) { return nil }
+                previous = value
+                return value
+            })
     }
 }

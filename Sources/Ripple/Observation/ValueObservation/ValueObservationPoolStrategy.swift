@@ -46,7 +46,8 @@ final class ValueObservationPoolStrategy: ValueObservationStrategy {
     }
 
     /// The first value, read on a reader, and the region to observe.
-    private func readFirstValue(_ runner: ValueObservationRunner, _ result: Result<Database, any Error>) -> (DatabaseRegion, ValueObservationOutcome?) {
+    private func readFirstValue(_ runner: ValueObservationRunner, _ result: Result<Database, any Error>) -> (DatabaseRegion, ValueObservationOutcome?)
+    {
         var region: DatabaseRegion = .fullDatabase
         let outcome = runner.fetchOutcome(result, recording: runner.recordsInitialRegion) { db, recorded in
             region = try runner.initialRegion(db, recorded: recorded)

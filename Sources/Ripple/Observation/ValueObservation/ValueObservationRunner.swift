@@ -77,8 +77,8 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         regionSpec: ValueObservationRegion,
         events: [ValueObservationEvents],
         scheduler: any ValueObservationScheduler,
-        onError: @escaping @Sendable (any Error) -> Void)
-    {
+        onError: @escaping @Sendable (any Error) -> Void
+    ) {
         self.writer = writer
         self.strategy = valueObservationStrategy(
             for: writer, requiresWriteAccess: requiresWriteAccess, throttleInterval: throttleInterval)
@@ -126,10 +126,12 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         if immediately && scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
             // Not a trap: the application hears of it, and may go on.
             let error = DatabaseError.misuse(Self.immediateOffMainActorMessage)
-            guard let (events, onError) = state.withLock({ state -> ([ValueObservationEvents], (@Sendable (any Error) -> Void)?)? in
-                guard state.cancel() else { return nil }
-                return (state.events, state.onError)
-            }) else { return }
+            guard
+                let (events, onError) = state.withLock({ state -> ([ValueObservationEvents], (@Sendable (any Error) -> Void)?)? in
+                    guard state.cancel() else { return nil }
+                    return (state.events, state.onError)
+                })
+            else { return }
             events.notify(\.didFail, error)
             onError?(error)
             return
@@ -141,10 +143,12 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         // What the observation lets go is released here, with the lock unlocked, out of
         // any access; or, when work under way holds its closures, once that work ends
         // (see `whileInUse(unlessCancelled:_:)`).
-        guard let (events, released) = state.withLock({ state -> ([ValueObservationEvents], Released?)? in
-            guard let action = state.cancelled() else { return nil }
-            return (action.events, action.released.map(released))
-        }) else { return }
+        guard
+            let (events, released) = state.withLock({ state -> ([ValueObservationEvents], Released?)? in
+                guard let action = state.cancelled() else { return nil }
+                return (action.events, action.released.map(released))
+            })
+        else { return }
         events.notify(\.didCancel)
         OutOfAccessRelease.release((consume events, consume released))
         writer?.asyncWriteWithoutTransaction { [self] db in db.remove(transactionObserver: self) }
@@ -228,8 +232,8 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     func fetchOutcome(
         _ result: Result<Database, any Error>,
         recording: Bool,
-        regionRead: (Database, DatabaseRegion?) throws -> Void) -> ValueObservationOutcome?
-    {
+        regionRead: (Database, DatabaseRegion?) throws -> Void
+    ) -> ValueObservationOutcome? {
         do {
             let db = try result.get()
             guard let fetched = try fetch(db, recording: recording) else { return nil }

@@ -46,15 +46,16 @@ extension ValueObservationStrategy {
 func valueObservationStrategy(
     for writer: some DatabaseWriter,
     requiresWriteAccess: Bool,
-    throttleInterval: TimeInterval?) -> any ValueObservationStrategy
-{
-    let base: any ValueObservationStrategy = if requiresWriteAccess {
-        ValueObservationQueueStrategy.writing
-    } else if writer is DatabasePool {
-        ValueObservationPoolStrategy.shared
-    } else {
-        ValueObservationQueueStrategy.reading
-    }
+    throttleInterval: TimeInterval?
+) -> any ValueObservationStrategy {
+    let base: any ValueObservationStrategy =
+        if requiresWriteAccess {
+            ValueObservationQueueStrategy.writing
+        } else if writer is DatabasePool {
+            ValueObservationPoolStrategy.shared
+        } else {
+            ValueObservationQueueStrategy.reading
+        }
     guard let throttleInterval else { return base }
     return ValueObservationThrottle(interval: throttleInterval, base: base)
 }

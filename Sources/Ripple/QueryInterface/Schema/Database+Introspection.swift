@@ -88,13 +88,16 @@ extension Database {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
         // (The schema argument of a pragma function: NULL lets SQLite resolve the name.)
-        let indexRows = try Row.fetchAll(self, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?, ?) ORDER BY seq", arguments: [table, schemaName])
+        let indexRows = try Row.fetchAll(
+            self, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?, ?) ORDER BY seq", arguments: [table, schemaName])
         return try indexRows.compactMap { row in
             let name: String = try row.decode(forColumn: "name")
             let columns = try String?.fetchAll(self, sql: "SELECT name FROM pragma_index_info(?, ?) ORDER BY seqno", arguments: [name, schemaName])
             // (A NULL name is an expression or the rowid: such an index is not described.)
             guard !columns.contains(nil) else { return nil }
-            return IndexInfo(name: name, columns: columns.compactMap { $0 }, isUnique: try row.decode(forColumn: "unique"), origin: try row.decode(forColumn: "origin"))
+            return IndexInfo(
+                name: name, columns: columns.compactMap { $0 }, isUnique: try row.decode(forColumn: "unique"),
+                origin: try row.decode(forColumn: "origin"))
         }
     }
 
@@ -140,9 +143,11 @@ extension Database {
         // (`PRAGMA` as GRDB runs it; the pragma lists a table's keys from the last declared.)
         let prefix = try schemaPrefix(schemaName)
         let rows = try Row.fetchAll(self, sql: "PRAGMA \(prefix)foreign_key_list(\(table.sqlStringLiteral))").map { row in
-            (id: try row.decode(Int.self, forColumn: "id"), seq: try row.decode(Int.self, forColumn: "seq"),
-             table: try row.decode(String.self, forColumn: "table"), from: try row.decode(String.self, forColumn: "from"),
-             to: try row.decodeIfPresent(String.self, forColumn: "to"))
+            (
+                id: try row.decode(Int.self, forColumn: "id"), seq: try row.decode(Int.self, forColumn: "seq"),
+                table: try row.decode(String.self, forColumn: "table"), from: try row.decode(String.self, forColumn: "from"),
+                to: try row.decodeIfPresent(String.self, forColumn: "to")
+            )
         }.sorted { ($0.id, $0.seq) < ($1.id, $1.seq) }
         var keys: [ForeignKeyInfo] = []
         var current: (id: Int, table: String, mapping: [(String, String?)])?

@@ -55,7 +55,9 @@ extension Database {
     /// try db.create(index: "byEmail", on: "player", columns: ["email"], options: .unique)
     /// try db.create(index: "bestScores", on: "player", columns: ["score"], condition: Column("score") > 1000)
     /// ```
-    public func create(index name: String, on table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
+    public func create(index name: String, on table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil)
+        throws
+    {
         try create(index: name, on: table, expressions: columns.map { Column($0) }, options: options, condition: condition)
     }
 
@@ -73,8 +75,8 @@ extension Database {
     ///   - condition: When not nil, the index is partial: it indexes the rows where it holds.
     public func create(
         index name: String, on table: String, expressions: [any SQLExpressible],
-        options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws
-    {
+        options: IndexOptions = [], condition: (any SQLExpressible)? = nil
+    ) throws {
         var sql = "CREATE "
         if options.contains(.unique) { sql += "UNIQUE " }
         sql += "INDEX "
@@ -104,7 +106,9 @@ extension Database {
         if let columns { sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")" }
         // A view takes no arguments: the request's values are written in its SQL.
         guard let inlined = SQLGenerationContext.inlining(prepared.statement.sql, values: prepared.arguments.values) else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a view's request has more parameters than arguments", sql: prepared.statement.sql, arguments: prepared.arguments)
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE, message: "a view's request has more parameters than arguments", sql: prepared.statement.sql,
+                arguments: prepared.arguments)
         }
         sql += " AS " + inlined
         try execute(sql: sql)
@@ -135,7 +139,8 @@ public final class TableAlteration {
     /// `ALTER TABLE ... RENAME COLUMN ... TO ...`.
     public func rename(column: String, to newName: String) {
         flush()
-        statements.append("ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME COLUMN \(column.quotedDatabaseIdentifier) TO \(newName.quotedDatabaseIdentifier)")
+        statements.append(
+            "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME COLUMN \(column.quotedDatabaseIdentifier) TO \(newName.quotedDatabaseIdentifier)")
     }
 
     /// `ALTER TABLE ... DROP COLUMN ...`.

@@ -87,11 +87,12 @@ public final class TableDefinition {
     public func foreignKey(
         _ columns: [String], references table: String, columns destinationColumns: [String]? = nil,
         onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
-        deferred: Bool = false)
-    {
-        pendingForeignKeys.append(PendingForeignKey(
-            columns: columns, table: table, destinationColumns: destinationColumns,
-            onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
+        deferred: Bool = false
+    ) {
+        pendingForeignKeys.append(
+            PendingForeignKey(
+                columns: columns, table: table, destinationColumns: destinationColumns,
+                onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
     }
 
     /// A column that refers to the primary key of another table, named after it
@@ -104,8 +105,8 @@ public final class TableDefinition {
     public func belongsTo(
         _ name: String, inTable table: String? = nil,
         onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
-        deferred: Bool = false, indexed: Bool = true) -> ForeignKeyDefinition
-    {
+        deferred: Bool = false, indexed: Bool = true
+    ) -> ForeignKeyDefinition {
         let definition = ForeignKeyDefinition(
             name: name, table: table, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred, indexed: indexed)
         belongsToDefinitions.append((columns.count, definition))
@@ -155,9 +156,10 @@ public final class TableDefinition {
                 // hidden rowid named.)
                 if definition.isNotNull { column.notNull() }
                 if definition.isUnique { column.unique() }
-                column.clauses.append(ColumnDefinition.referencesClause(
-                    table: table, columns: destination, onDelete: definition.onDelete,
-                    onUpdate: definition.onUpdate, deferred: definition.deferred, namesRowID: true))
+                column.clauses.append(
+                    ColumnDefinition.referencesClause(
+                        table: table, columns: destination, onDelete: definition.onDelete,
+                        onUpdate: definition.onUpdate, deferred: definition.deferred, namesRowID: true))
                 resolved.append(column)
             } else {
                 // A composite primary key: one column per key column, and a table constraint.
@@ -166,9 +168,10 @@ public final class TableDefinition {
                     if definition.isNotNull { column.notNull() }
                     resolved.append(column)
                 }
-                compositeKeys.append(PendingForeignKey(
-                    columns: resolved.map(\.name), table: table, destinationColumns: destination,
-                    onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred))
+                compositeKeys.append(
+                    PendingForeignKey(
+                        columns: resolved.map(\.name), table: table, destinationColumns: destination,
+                        onDelete: definition.onDelete, onUpdate: definition.onUpdate, deferred: definition.deferred))
             }
             columns.insert(contentsOf: resolved, at: position)
             resolvedNames[ObjectIdentifier(definition)] = resolved.map(\.name)
@@ -189,8 +192,10 @@ public final class TableDefinition {
         parts += constraints
         for key in pendingForeignKeys {
             let destination = try key.destinationColumns ?? referencedPrimaryKey(db, table: key.table)
-            parts.append("FOREIGN KEY (\(key.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
-                + ColumnDefinition.referencesClause(table: key.table, columns: destination, onDelete: key.onDelete, onUpdate: key.onUpdate, deferred: key.deferred))
+            parts.append(
+                "FOREIGN KEY (\(key.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) "
+                    + ColumnDefinition.referencesClause(
+                        table: key.table, columns: destination, onDelete: key.onDelete, onUpdate: key.onUpdate, deferred: key.deferred))
         }
         for column in columns where column.isIndexed { indexedColumns.append([column.name]) }
         var sql = "CREATE "
@@ -361,13 +366,16 @@ public final class ColumnDefinition {
     public func references(
         _ table: String, column: String? = nil,
         onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
-        deferred: Bool = false) -> Self
-    {
+        deferred: Bool = false
+    ) -> Self {
         clauses.append(Self.referencesClause(table: table, columns: column.map { [$0] }, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
         return self
     }
 
-    static func referencesClause(table: String, columns: [String]?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool, namesRowID: Bool = false) -> String {
+    static func referencesClause(
+        table: String, columns: [String]?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool,
+        namesRowID: Bool = false
+    ) -> String {
         var clause = "REFERENCES \(table.quotedDatabaseIdentifier)"
         if let columns, namesRowID || columns != ["rowid"] { clause += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
         if let onDelete { clause += " ON DELETE \(onDelete.rawValue)" }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The queue of transaction-end callbacks, with plain values.

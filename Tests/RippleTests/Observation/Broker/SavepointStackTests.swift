@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// What waits for savepoints to be released, with plain values.

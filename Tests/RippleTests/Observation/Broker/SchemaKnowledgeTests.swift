@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// What the broker knows of the schema, with plain values.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// What observers are asked before a statement, with plain values.
@@ -15,11 +16,13 @@ final class StatementActivationTests: XCTestCase {
         let activation = StatementActivation(
             writes: [writes("Player", inserts: true, updates: ["score"]), writes("team", deletes: true)],
             mayReplace: { _ in false })
-        XCTAssertEqual(activation.eventKinds, [
-            .insert(tableName: "Player"),
-            .update(tableName: "Player", columnNames: ["score"]),
-            .delete(tableName: "team"),
-        ])
+        XCTAssertEqual(
+            activation.eventKinds,
+            [
+                .insert(tableName: "Player"),
+                .update(tableName: "Player", columnNames: ["score"]),
+                .delete(tableName: "team"),
+            ])
         XCTAssertEqual(activation.questions.map(\.tableKey), ["player", "player", "team"])
     }
 

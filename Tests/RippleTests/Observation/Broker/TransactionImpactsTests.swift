@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// What a transaction did to the observers' entries, with plain values.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The broker's view of the current transaction, with plain values.
@@ -8,8 +9,8 @@ final class TransactionStateTests: XCTestCase {
     /// The end of a statement that succeeded, with SQLite's answers given.
     private func finish(
         _ state: inout TransactionState, endsTransaction: Bool = false, insideTransaction: Bool = false,
-        readOnly: Bool = false) -> TransactionState.End
-    {
+        readOnly: Bool = false
+    ) -> TransactionState.End {
         state.statementDidFinish(
             endsTransaction: { endsTransaction }, isInsideTransaction: { insideTransaction }, isReadOnly: { readOnly })
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The change counter a rollback-journal writer expects: its own commits are never told as

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The check of other processes' commits (`ExternalChangeTrackerState.check`), driven by
@@ -159,8 +160,9 @@ final class ExternalChangeCheckTests: XCTestCase {
         files.wal!.truncate(to: 20)
         XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .checkAgainSoon, verdict: .fullDatabase))
         XCTAssertNil(state.walPosition)
-        XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .checkAgainSoon, verdict: .nothing),
-                       "no position yet: checked again")
+        XCTAssertEqual(
+            check(&state, files), ExternalCheckResult(outcome: .checkAgainSoon, verdict: .nothing),
+            "no position yet: checked again")
     }
 
     func testGarbageInsteadOfTheLogHeaderIsAChangeToTheWholeDatabase() {

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// The pure parts of the observation of other processes: the scheduler of checks, the
@@ -82,7 +83,8 @@ final class ExternalChangeLogicTests: XCTestCase {
             .fullDatabase)
         // An entry of another generation, or of a commit that is not there (not visible
         // yet, counted already), describes none of these commits.
-        XCTAssertEqual(ExternalChangeVerdict(commits: commits, entries: [entries[0], entry(12, generation: 8, ["team"])], ownWriter: 1), .fullDatabase)
+        XCTAssertEqual(
+            ExternalChangeVerdict(commits: commits, entries: [entries[0], entry(12, generation: 8, ["team"])], ownWriter: 1), .fullDatabase)
         XCTAssertEqual(ExternalChangeVerdict(commits: [commits[0]], entries: entries + [entry(15, ["x"])], ownWriter: 1), .tables(["player"]))
         // Unknown commits.
         XCTAssertEqual(ExternalChangeVerdict(commits: nil, entries: entries, ownWriter: 1), .fullDatabase)
@@ -94,9 +96,11 @@ final class ExternalChangeLogicTests: XCTestCase {
         let commits = CommitKey.rollbackCommits(from: 41, to: 43)
         XCTAssertEqual(commits, [CommitKey(generation: nil, previous: 41), CommitKey(generation: nil, previous: 42)])
         XCTAssertEqual(
-            ExternalChangeVerdict(commits: commits, entries: [entry(41, generation: nil, writer: 1, ["player"]), entry(42, generation: nil, ["team"])], ownWriter: 1),
+            ExternalChangeVerdict(
+                commits: commits, entries: [entry(41, generation: nil, writer: 1, ["player"]), entry(42, generation: nil, ["team"])], ownWriter: 1),
             .tables(["team"]))
-        XCTAssertEqual(ExternalChangeVerdict(commits: [commits[0]], entries: [entry(41, generation: nil, writer: 1, ["player"])], ownWriter: 1), .nothing)
+        XCTAssertEqual(
+            ExternalChangeVerdict(commits: [commits[0]], entries: [entry(41, generation: nil, writer: 1, ["player"])], ownWriter: 1), .nothing)
         XCTAssertEqual(ExternalChangeVerdict(commits: [commits[0]], entries: [entry(41, generation: nil, [])], ownWriter: 1), .nothing)
         XCTAssertEqual(
             ExternalChangeVerdict(commits: commits, entries: [entry(41, generation: nil, ["a"]), entry(42, generation: nil, nil)], ownWriter: 1),
@@ -121,7 +125,8 @@ final class ExternalChangeLogicTests: XCTestCase {
         let path = try makeTemporaryDatabasePath(self)
         var connection: OpaquePointer?
         XCTAssertEqual(sqlite3_open(path, &connection), SQLITE_OK)
-        XCTAssertEqual(sqlite3_exec(connection, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x)", nil, nil, nil), SQLITE_OK)
+        XCTAssertEqual(
+            sqlite3_exec(connection, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x)", nil, nil, nil), SQLITE_OK)
         addTeardownBlock { sqlite3_close(connection) }
         return (connection!, path)
     }
@@ -162,7 +167,8 @@ final class ExternalChangeLogicTests: XCTestCase {
 
         // A transaction that rolled back left frames behind (its pages spilled), without
         // a commit frame: nothing to count.
-        XCTAssertEqual(sqlite3_exec(connection, "PRAGMA cache_size = 2; BEGIN; INSERT INTO t SELECT zeroblob(5000) FROM t; ROLLBACK", nil, nil, nil), SQLITE_OK)
+        XCTAssertEqual(
+            sqlite3_exec(connection, "PRAGMA cache_size = 2; BEGIN; INSERT INTO t SELECT zeroblob(5000) FROM t; ROLLBACK", nil, nil, nil), SQLITE_OK)
         XCTAssertEqual(WALFile.scan(from: end, reader(try self.bytes(ofWALAt: path))), .commits(endFrames: [], end: end))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// A randomized ground-truth oracle of other processes' commits: two writer processes
@@ -37,7 +38,8 @@ final class ExternalChangeOracleTests: XCTestCase {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.logsChangedTables = precise
-        let observed: any DatabaseWriter = poolMode
+        let observed: any DatabaseWriter =
+            poolMode
             ? try DatabasePool(path: path, configuration: config)
             : try DatabaseQueue(path: path, configuration: config)
         try observed.write { db in
@@ -55,13 +57,16 @@ final class ExternalChangeOracleTests: XCTestCase {
         for table in Self.tables {
             let watch = TableWatch()
             watches[table] = watch
-            cancellables.append(ValueObservation
-                .tracking { db -> [Int] in
-                    watch.fetched()
-                    let row = try Row.fetchOne(db, sql: "SELECT count(*), total(x) FROM \(table)")!
-                    return [row[0] as Int, Int(row[1] as Double)]
-                }
-                .start(in: observed, scheduling: .async(onQueue: DispatchQueue(label: "oracle.\(table)")), onError: { XCTFail("\($0)") }, onChange: watch.received))
+            cancellables.append(
+                ValueObservation
+                    .tracking { db -> [Int] in
+                        watch.fetched()
+                        let row = try Row.fetchOne(db, sql: "SELECT count(*), total(x) FROM \(table)")!
+                        return [row[0] as Int, Int(row[1] as Double)]
+                    }
+                    .start(
+                        in: observed, scheduling: .async(onQueue: DispatchQueue(label: "oracle.\(table)")), onError: { XCTFail("\($0)") },
+                        onChange: watch.received))
         }
         try waitUntil("initial values") { watches.values.allSatisfy { $0.lastValue == [0, 0] } }
         let ripple = try ExternalWriter("ripple", path: path, environment: precise ? ExternalChangeTests.precise : [:])
@@ -86,7 +91,7 @@ final class ExternalChangeOracleTests: XCTestCase {
             let other = Self.tables[Int(rng.next() % 4)]
             let fetchesBefore = watches.mapValues(\.fetches)
             let description: String
-            var written: Set<String>? = nil   // nil: no precision expected
+            var written: Set<String>? = nil  // nil: no precision expected
             var mayChangeNothing = false
             switch rng.next() % 10 {
             case 0, 1, 2:

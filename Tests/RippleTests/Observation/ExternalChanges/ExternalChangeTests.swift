@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Commits of other processes (the `ripple-external-writer` executable of the package) and
@@ -135,22 +136,25 @@ final class ExternalChangeTests: XCTestCase {
             self.writer = writer
             if creatingTables {
                 try writer.write { db in
-                    try db.execute(sql: "CREATE TABLE IF NOT EXISTS player (id INTEGER PRIMARY KEY); CREATE TABLE IF NOT EXISTS team (id INTEGER PRIMARY KEY)")
+                    try db.execute(
+                        sql: "CREATE TABLE IF NOT EXISTS player (id INTEGER PRIMARY KEY); CREATE TABLE IF NOT EXISTS team (id INTEGER PRIMARY KEY)")
                 }
             }
             let playerFetches = playerFetches
             let playerCounts = playerCounts
             let teamChanges = teamChanges
-            cancellables.append(ValueObservation
-                .tracking { db -> Int in
-                    playerFetches.increment()
-                    return try Table("player").fetchCount(db)
-                }
-                .start(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "player")), onError: { XCTFail("\($0)") }) { count in
-                    playerCounts.update { $0.append(count) }
-                })
-            cancellables.append(DatabaseRegionObservation(tracking: Table("team"))
-                .start(in: writer, onError: { XCTFail("\($0)") }, onChange: { _ in teamChanges.increment() }))
+            cancellables.append(
+                ValueObservation
+                    .tracking { db -> Int in
+                        playerFetches.increment()
+                        return try Table("player").fetchCount(db)
+                    }
+                    .start(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "player")), onError: { XCTFail("\($0)") }) { count in
+                        playerCounts.update { $0.append(count) }
+                    })
+            cancellables.append(
+                DatabaseRegionObservation(tracking: Table("team"))
+                    .start(in: writer, onError: { XCTFail("\($0)") }, onChange: { _ in teamChanges.increment() }))
         }
 
         var lastPlayerCount: Int? { playerCounts.value.last }
@@ -206,8 +210,8 @@ final class ExternalChangeTests: XCTestCase {
     // MARK: - Other writers: the whole database
 
     private func assertRawWriterChangesTheWholeDatabase(
-        _ kind: Kind, command: String = "insert", writerKind: String = "raw", precise: Bool = false) throws
-    {
+        _ kind: Kind, command: String = "insert", writerKind: String = "raw", precise: Bool = false
+    ) throws {
         let path = try makeTemporaryDatabasePath(self, name: "whole-\(kind).sqlite")
         let observed = try Observed(makeObserved(kind, path: path, precise: precise))
         try waitForInitialValue(observed)
@@ -280,22 +284,22 @@ final class ExternalChangeTests: XCTestCase {
 
     func testOwnWritesAreNotFetchedTwice() throws {
         for kind in [Kind.pool, .walQueue, .rollbackQueue] {
-          for precise in [false, true] {
-            let path = try makeTemporaryDatabasePath(self, name: "own-\(kind)-\(precise).sqlite")
-            let observed = try Observed(makeObserved(kind, path: path, precise: precise))
-            try waitForInitialValue(observed)
-            for index in 1...5 {
-                try observed.writer.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
-                try observed.writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
-                try waitUntil("own commit \(index)") { observed.lastPlayerCount == index }
+            for precise in [false, true] {
+                let path = try makeTemporaryDatabasePath(self, name: "own-\(kind)-\(precise).sqlite")
+                let observed = try Observed(makeObserved(kind, path: path, precise: precise))
+                try waitForInitialValue(observed)
+                for index in 1...5 {
+                    try observed.writer.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
+                    try observed.writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+                    try waitUntil("own commit \(index)") { observed.lastPlayerCount == index }
+                }
+                // Checks after the process's own commits find nothing to tell.
+                for _ in 0..<3 { check(observed.writer) }
+                XCTAssertEqual(observed.playerFetches.count, 6, "\(kind), precise: \(precise)")
+                XCTAssertEqual(observed.teamChanges.count, 5, "\(kind), precise: \(precise)")
+                XCTAssertGreaterThan(tracker(observed.writer) { $0.checks } ?? 0, 0)
+                XCTAssertEqual(tracker(observed.writer) { $0.fullDatabaseVerdicts }, 0, "\(kind), precise: \(precise)")
             }
-            // Checks after the process's own commits find nothing to tell.
-            for _ in 0..<3 { check(observed.writer) }
-            XCTAssertEqual(observed.playerFetches.count, 6, "\(kind), precise: \(precise)")
-            XCTAssertEqual(observed.teamChanges.count, 5, "\(kind), precise: \(precise)")
-            XCTAssertGreaterThan(tracker(observed.writer) { $0.checks } ?? 0, 0)
-            XCTAssertEqual(tracker(observed.writer) { $0.fullDatabaseVerdicts }, 0, "\(kind), precise: \(precise)")
-          }
         }
     }
 
@@ -570,7 +574,8 @@ final class ExternalChangeTests: XCTestCase {
             let observed = try makeObserved(kind, path: path)
             let cancellable = DatabaseRegionObservation(tracking: .fullDatabase)
                 .start(in: observed, onError: { XCTFail("\($0)") }, onChange: { _ in })
-            let monitor: ExternalChangeMonitor? = (observed as? DatabasePool)?.externalChangeMonitor
+            let monitor: ExternalChangeMonitor? =
+                (observed as? DatabasePool)?.externalChangeMonitor
                 ?? (observed as? DatabaseQueue)?.externalChangeMonitor
             XCTAssertEqual(monitor?.isWatching, true, "\(kind)")
             try observed.close()
@@ -591,8 +596,10 @@ final class ExternalChangeTests: XCTestCase {
             try dbQueue.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
         }
         let (entries, lastSequence) = try dbQueue.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM \(CommitLog.logTable)")!,
-             try Int.fetchOne(db, sql: "SELECT max(seq) FROM \(CommitLog.logTable)")!)
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM \(CommitLog.logTable)")!,
+                try Int.fetchOne(db, sql: "SELECT max(seq) FROM \(CommitLog.logTable)")!
+            )
         }
         XCTAssertEqual(lastSequence, count + 1)
         XCTAssertLessThanOrEqual(entries, Int(CommitLog.keptEntries) + 256)

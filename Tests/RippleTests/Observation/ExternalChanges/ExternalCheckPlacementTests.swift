@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Where a check for other connections' commits runs when it falls due during an access

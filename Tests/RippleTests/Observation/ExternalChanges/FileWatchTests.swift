@@ -108,7 +108,8 @@ final class FileWatchTests: XCTestCase {
             }
             return bytes + nameBytes
         }
-        let buffer = event(watch: 3, mask: UInt32(IN_MODIFY), name: "db.sqlite-wal")
+        let buffer =
+            event(watch: 3, mask: UInt32(IN_MODIFY), name: "db.sqlite-wal")
             + event(watch: 4, mask: UInt32(IN_CREATE), name: "x")
             + event(watch: 3, mask: UInt32(IN_IGNORED), name: "")
         var events = INotifyEvents()

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// Observing a database has no side effect on anyone else who uses the file: with the
@@ -28,7 +29,8 @@ final class GoodNeighbourTests: XCTestCase {
         }
         defer { sqlite3_close_v2(connection) }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(connection, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(connection, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", -1, &statement, nil) == SQLITE_OK
+        else {
             throw DatabaseError(message: "could not read the schema")
         }
         defer { sqlite3_finalize(statement) }
@@ -49,11 +51,13 @@ final class GoodNeighbourTests: XCTestCase {
     /// Starts a value observation of the player count: its values, and its cancellable.
     private func observePlayerCount(in writer: any DatabaseWriter) -> (LockedBox<[Int]>, AnyDatabaseCancellable) {
         let counts = LockedBox<[Int]>([])
-        let cancellable = ValueObservation
+        let cancellable =
+            ValueObservation
             .tracking { try Table("player").fetchCount($0) }
-            .start(in: writer, scheduling: .async(onQueue: DispatchQueue(label: "counts")),
-                   onError: { XCTFail("\($0)") },
-                   onChange: { count in counts.update { $0.append(count) } })
+            .start(
+                in: writer, scheduling: .async(onQueue: DispatchQueue(label: "counts")),
+                onError: { XCTFail("\($0)") },
+                onChange: { count in counts.update { $0.append(count) } })
         return (counts, cancellable)
     }
 
@@ -191,13 +195,14 @@ final class GoodNeighbourTests: XCTestCase {
             let path = try makeTemporaryDatabasePath(self, name: "earlier-\(mode).sqlite")
             let setUp = try makeWriter(mode, path: path)
             try setUp.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE player (id INTEGER PRIMARY KEY);
-                    CREATE TABLE _ripple_commit_log (seq INTEGER PRIMARY KEY, writer INTEGER NOT NULL, tables TEXT, generation INTEGER, previous INTEGER NOT NULL);
-                    CREATE TABLE _ripple_commit_subscriber (writer INTEGER PRIMARY KEY, expires REAL NOT NULL);
-                    INSERT INTO _ripple_commit_log (writer, tables, generation, previous) VALUES (1, 'player', NULL, 0);
-                    INSERT INTO _ripple_commit_subscriber (writer, expires) VALUES (1, 0);
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE player (id INTEGER PRIMARY KEY);
+                        CREATE TABLE _ripple_commit_log (seq INTEGER PRIMARY KEY, writer INTEGER NOT NULL, tables TEXT, generation INTEGER, previous INTEGER NOT NULL);
+                        CREATE TABLE _ripple_commit_subscriber (writer INTEGER PRIMARY KEY, expires REAL NOT NULL);
+                        INSERT INTO _ripple_commit_log (writer, tables, generation, previous) VALUES (1, 'player', NULL, 0);
+                        INSERT INTO _ripple_commit_subscriber (writer, expires) VALUES (1, 0);
+                        """)
             }
             try setUp.close()
             let observed = try makeWriter(mode, path: path)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// A check steps over the connection's own commits only when they explain everything the

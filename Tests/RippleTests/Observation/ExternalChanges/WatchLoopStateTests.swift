@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Ripple
 
 /// The logic of the loop that waits for file events and check timers, without threads.

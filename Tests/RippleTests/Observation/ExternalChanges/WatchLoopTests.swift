@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-@testable import Ripple
 
+@testable import Ripple
 
 #if os(Linux) || os(Android)
 /// The loop with its thread.
@@ -45,13 +45,21 @@ final class WatchLoopTests: XCTestCase {
         let loop = WatchLoop()
         var descriptors: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&descriptors), 0)
-        defer { close(descriptors[0]); close(descriptors[1]) }
+        defer {
+            close(descriptors[0])
+            close(descriptors[1])
+        }
         let readBytes = LockedState<[UInt8]>([])
         let readDescriptor = descriptors[0]
-        XCTAssertTrue(loop.setReader((readDescriptor, {
-            var byte: UInt8 = 0
-            if read(readDescriptor, &byte, 1) == 1 { readBytes.withLock { $0.append(byte) } }
-        })))
+        XCTAssertTrue(
+            loop.setReader(
+                (
+                    readDescriptor,
+                    {
+                        var byte: UInt8 = 0
+                        if read(readDescriptor, &byte, 1) == 1 { readBytes.withLock { $0.append(byte) } }
+                    }
+                )))
         XCTAssertTrue(loop.isRunning)
         for value: UInt8 in [7, 8] {
             var byte = value

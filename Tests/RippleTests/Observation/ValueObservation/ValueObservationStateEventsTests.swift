@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// The events of a value observation's state and the actions they return (a commit, a
@@ -88,7 +89,8 @@ final class ValueObservationStateEventsTests: XCTestCase {
         var state = ValueObservationSharedState(events: [])
         XCTAssertTrue(state.askForFetch())
         XCTAssertEqual(state.fetchEnded(with: .value({})), .init(schedulesDelivery: true, fetchesAgain: false))
-        XCTAssertEqual(state.fetchEnded(with: .failure(Failure())), .init(schedulesDelivery: false, fetchesAgain: false), "the scheduled delivery takes it")
+        XCTAssertEqual(
+            state.fetchEnded(with: .failure(Failure())), .init(schedulesDelivery: false, fetchesAgain: false), "the scheduled delivery takes it")
         XCTAssertEqual(state.deliveries.count, 2)
         XCTAssertEqual(state.fetchEnded(with: nil).schedulesDelivery, false, "nothing to deliver")
         XCTAssertEqual(state.deliveries.count, 2)

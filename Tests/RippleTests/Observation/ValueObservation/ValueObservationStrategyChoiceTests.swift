@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Ripple
 
 /// Which strategy an observation runs with: a queue's, a pool's (unless the observation
