@@ -10,13 +10,15 @@ extension OracleRun {
         for _ in 0..<count {
             let shape = rng.pick(OracleTable.Shape.allCases)
             let parents = tables.filter { $0.shape == .integerPrimaryKey && !$0.isTemp }
-            let parent: (String, String)? = shape != .withoutRowID && rng.chance(0.5)
+            let parent: (String, String)? =
+                shape != .withoutRowID && rng.chance(0.5)
                 ? (rng.pick(parents).name, rng.pick(["CASCADE", "SET NULL"]))
                 : nil
-            tables.append(OracleTable(
-                name: makeName("tab"), shape: shape,
-                uniqueness: rng.chance(0.4) ? .replace : .plain,
-                parent: parent, isTemp: false))
+            tables.append(
+                OracleTable(
+                    name: makeName("tab"), shape: shape,
+                    uniqueness: rng.chance(0.4) ? .replace : .plain,
+                    parent: parent, isTemp: false))
         }
         try writer.write { db in
             for table in tables { try db.execute(sql: table.createSQL) }
@@ -45,11 +47,13 @@ extension OracleRun {
         let wants = observersWantPreUpdateEvents
         allObserver = RecordingObserver.make(label: "all-events observer", acceptedTables: nil, oracleState: state, wantsPreUpdateEvents: wants)
         let chosen = Set((0..<rng.int(1...2)).map { _ in rng.pick(tables).name })
-        tableObserver = RecordingObserver.make(label: "observer of \(chosen.sorted())", acceptedTables: chosen, oracleState: state, wantsPreUpdateEvents: wants)
+        tableObserver = RecordingObserver.make(
+            label: "observer of \(chosen.sorted())", acceptedTables: chosen, oracleState: state, wantsPreUpdateEvents: wants)
         // Without pre-update events, the deletions that are half of an update which moves
         // a row can not be told apart: the deletion observer then accepts updates too, and
         // hears them all.
-        deleteObserver = RecordingObserver.make(label: "deletion observer", acceptedTables: nil, oracleState: state, wantsPreUpdateEvents: wants) { kind in
+        deleteObserver = RecordingObserver.make(label: "deletion observer", acceptedTables: nil, oracleState: state, wantsPreUpdateEvents: wants) {
+            kind in
             switch kind {
             case .delete: return true
             case .update: return !wants
@@ -64,7 +68,8 @@ extension OracleRun {
             tableObserver.register(with: writer)
             deleteObserver.register(with: writer)
         }
-        stoppingObserver = RecordingObserver.make(label: "observer that stops after one change", acceptedTables: nil, oracleState: state, wantsPreUpdateEvents: wants)
+        stoppingObserver = RecordingObserver.make(
+            label: "observer that stops after one change", acceptedTables: nil, oracleState: state, wantsPreUpdateEvents: wants)
         stoppingObserver.stopsAfterFirstChange = true
         if !soleTransactionObserver { stoppingObserver.register(with: writer) }
         for table in tables { try startObservations(of: table) }
@@ -135,7 +140,9 @@ extension OracleRun {
                 tracking: [Table<Row>(name).filter(key: Int64(rowID))])
             let column = rng.pick(columns)
             try startRegionWatch(
-                WatchSpec(target: .table(key: key, columns: [column], rowKeys: ["\(rowID)"]), label: "region \(name).select(\(column)).filter(key: \(rowID))"),
+                WatchSpec(
+                    target: .table(key: key, columns: [column], rowKeys: ["\(rowID)"]),
+                    label: "region \(name).select(\(column)).filter(key: \(rowID))"),
                 tracking: [Table<Row>(name).select(Column(column)).filter(key: Int64(rowID))])
         }
         // A pool's readers do not see the writer's temporary tables.
@@ -148,7 +155,9 @@ extension OracleRun {
         for rowID in 1...5 {
             let column = rng.pick(columns)
             try startValueWatch(
-                WatchSpec(target: .table(key: key, columns: [column], rowKeys: ["\(rowID)"]), label: "value \(name).select(\(column)).filter(key: \(rowID))"),
+                WatchSpec(
+                    target: .table(key: key, columns: [column], rowKeys: ["\(rowID)"]), label: "value \(name).select(\(column)).filter(key: \(rowID))"
+                ),
                 request: Table<Row>(name).select(Column(column)).filter(key: Int64(rowID)))
         }
     }
@@ -168,7 +177,8 @@ extension OracleRun {
         let observation = DatabaseRegionObservation(tracking: regions)
         // The region is computed during `start`, which reports an error synchronously.
         let startError = LockedState<(any Error)?>(nil)
-        watch.cancellable = observation.start(in: writer, onError: { error in startError.withLock { $0 = error } }, onChange: { [count = watch.count] _ in count.withLock { $0 += 1 } })
+        watch.cancellable = observation.start(
+            in: writer, onError: { error in startError.withLock { $0 = error } }, onChange: { [count = watch.count] _ in count.withLock { $0 += 1 } })
         if let error = startError.current { throw OracleError("region observation \(spec.label) did not start: \(error)") }
         regionWatches.append(watch)
     }
@@ -184,12 +194,7 @@ extension OracleRun {
             try Snapshot.query(db.sqliteConnection!, sql).canonicalRows
         }
         let observation = constantRegion ? ValueObservation.trackingConstantRegion(fetch) : ValueObservation.tracking(fetch)
-        watch.cancellable = observation.start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { [errors = watch.errors] error in
-            errors.withLock { $0.append("\(error)") }
-        }, onChange: { [values = watch.values] value in
-            values.withLock { $0.append(value) }
-        })
-        valueWatches.append(watch)
+        startRecording(watch, observation)
     }
 
     func startValueWatch(_ spec: WatchSpec, request: QueryInterfaceRequest<Row>) throws {
@@ -201,11 +206,19 @@ extension OracleRun {
             Array(try Snapshot.query(db.sqliteConnection!, truthSQL).canonicalRows.prefix(1))
         }
         let observation = request.observationForFirst().map { row in row.map { [canonical($0)] } ?? [] }
-        watch.cancellable = observation.start(in: writer, scheduling: .async(onQueue: deliveryQueue), onError: { [errors = watch.errors] error in
-            errors.withLock { $0.append("\(error)") }
-        }, onChange: { [values = watch.values] value in
-            values.withLock { $0.append(value) }
-        })
+        startRecording(watch, observation)
+    }
+
+    /// Starts a value watch's observation, which records its values and errors.
+    private func startRecording(_ watch: ValueWatch, _ observation: ValueObservation<[String]>) {
+        watch.cancellable = observation.start(
+            in: writer, scheduling: .async(onQueue: deliveryQueue),
+            onError: { [errors = watch.errors] error in
+                errors.withLock { $0.append("\(error)") }
+            },
+            onChange: { [values = watch.values] value in
+                values.withLock { $0.append(value) }
+            })
         valueWatches.append(watch)
     }
 
@@ -262,14 +275,17 @@ extension OracleRun {
         switch rng.int(0...2) {
         case 0:
             if target.shape == .withoutRowID {
-                action = "INSERT OR IGNORE INTO \(target.quotedName) (k, a, b, v) VALUES ('t' || (abs(coalesce(\(row).a, 0)) % 40), \(row).a, 'trig', \(row).v % 1000003)"
+                action =
+                    "INSERT OR IGNORE INTO \(target.quotedName) (k, a, b, v) VALUES ('t' || (abs(coalesce(\(row).a, 0)) % 40), \(row).a, 'trig', \(row).v % 1000003)"
             } else {
                 action = "INSERT INTO \(target.quotedName) (a, b, v) VALUES (\(row).a, 'trig', \(row).v % 1000003)"
             }
         case 1:
-            action = "UPDATE \(target.quotedName) SET a = coalesce(a, 0) + 1, v = v + 1 WHERE \(target.keyExpression) IN (SELECT \(target.keyExpression) FROM \(target.quotedName) ORDER BY \(target.keyExpression) LIMIT 1)"
+            action =
+                "UPDATE \(target.quotedName) SET a = coalesce(a, 0) + 1, v = v + 1 WHERE \(target.keyExpression) IN (SELECT \(target.keyExpression) FROM \(target.quotedName) ORDER BY \(target.keyExpression) LIMIT 1)"
         default:
-            action = "DELETE FROM \(target.quotedName) WHERE \(target.keyExpression) IN (SELECT \(target.keyExpression) FROM \(target.quotedName) ORDER BY \(target.keyExpression) LIMIT 1)"
+            action =
+                "DELETE FROM \(target.quotedName) WHERE \(target.keyExpression) IN (SELECT \(target.keyExpression) FROM \(target.quotedName) ORDER BY \(target.keyExpression) LIMIT 1)"
         }
         let sql = "CREATE TRIGGER \"\(name)\" AFTER \(event) ON \(source.quotedName)\(when) BEGIN \(action); END"
         triggerTargets[name.lowercased()] = target.key
@@ -282,7 +298,7 @@ extension OracleRun {
         let mainTables = tables.filter { !$0.isTemp }
         let name = makeName("view")
         if rng.chance(0.5), let child = mainTables.first(where: { $0.parent != nil }),
-           let parent = mainTables.first(where: { $0.name == child.parent!.name })
+            let parent = mainTables.first(where: { $0.name == child.parent!.name })
         {
             let sql = "CREATE VIEW \"\(name)\" AS SELECT c.a AS ca, p.b AS pb FROM \(child.quotedName) c JOIN \(parent.quotedName) p ON c.p = p.id"
             return OracleView(name: name, createSQL: sql, tableKeys: [child.key, parent.key])
