@@ -49,6 +49,31 @@ public struct PersistenceContainer: Sendable {
 public protocol EncodableRecord {
     /// Stores the record's values in `container`.
     func encode(to container: inout PersistenceContainer) throws
+
+    /// The `userInfo` of the encoder of an `Encodable` record. The default is empty.
+    static var databaseEncodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+    /// The encoder of the JSON stored in `column`, for the properties of an `Encodable`
+    /// record that are neither ``DatabaseValueConvertible`` nor single values. The default
+    /// encodes data as base64, dates as milliseconds since 1970, sorts keys, and throws on
+    /// non-conforming floats.
+    static func databaseJSONEncoder(for column: String) -> JSONEncoder
+
+    /// How an `Encodable` record stores the `Data` of `column`. The default is
+    /// ``DatabaseDataEncodingStrategy/deferredToData``.
+    static func databaseDataEncodingStrategy(for column: String) -> DatabaseDataEncodingStrategy
+
+    /// How an `Encodable` record stores the `Date` of `column`. The default is
+    /// ``DatabaseDateEncodingStrategy/deferredToDate``.
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy
+
+    /// How an `Encodable` record stores the `UUID` of `column`. The default is
+    /// ``DatabaseUUIDEncodingStrategy/deferredToUUID``.
+    static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy
+
+    /// How an `Encodable` record names the column of each of its coding keys. The default
+    /// is ``DatabaseColumnEncodingStrategy/useDefaultKeys``.
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { get }
 }
 
 extension EncodableRecord {
@@ -115,7 +140,7 @@ extension PersistenceContainer {
 
 extension EncodableRecord where Self: Encodable {
     public func encode(to container: inout PersistenceContainer) throws {
-        let encoder = RecordEncoder()
+        let encoder = RecordEncoder(Self.self)
         try encode(to: encoder)
         container = encoder.container
     }
@@ -124,7 +149,32 @@ extension EncodableRecord where Self: Encodable {
 final class RecordEncoder: Encoder {
     var container = PersistenceContainer()
     var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { recordType.databaseEncodingUserInfo }
+    let recordType: any EncodableRecord.Type
+    /// Nil for the default strategy: keys are column names.
+    let columnStrategy: DatabaseColumnEncodingStrategy?
+
+    init(_ recordType: any EncodableRecord.Type) {
+        self.recordType = recordType
+        let strategy = recordType.databaseColumnEncodingStrategy
+        if case .useDefaultKeys = strategy { columnStrategy = nil } else { columnStrategy = strategy }
+    }
+
+    func column(forKey key: some CodingKey) -> String { columnStrategy?.column(forKey: key) ?? key.stringValue }
+
+    /// The database value of an `Encodable` property, with the record's strategies.
+    func databaseValue<T: Encodable>(of value: T, column: String) throws -> DatabaseValue {
+        if T.self == Date.self, let date = value as? Date {
+            return recordType.databaseDateEncodingStrategy(for: column).databaseValue(of: date)
+        }
+        if T.self == Data.self, let data = value as? Data {
+            return try recordType.databaseDataEncodingStrategy(for: column).databaseValue(of: data)
+        }
+        if T.self == UUID.self, let uuid = value as? UUID {
+            return recordType.databaseUUIDEncodingStrategy(for: column).databaseValue(of: uuid)
+        }
+        return try encodeColumnValue(value, jsonEncoder: { self.recordType.databaseJSONEncoder(for: column) })
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
@@ -144,7 +194,7 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     var codingPath: [any CodingKey] { [] }
 
     private func store(_ value: DatabaseValue, _ key: Key) {
-        encoder.container[key.stringValue] = value
+        encoder.container[encoder.column(forKey: key)] = value
     }
 
     func encodeNil(forKey key: Key) throws { store(.null, key) }
@@ -164,7 +214,8 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     func encode(_ value: UInt64, forKey key: Key) throws { store(value.databaseValue, key) }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        store(try encodeColumnValue(value), key)
+        let column = encoder.column(forKey: key)
+        encoder.container[column] = try encoder.databaseValue(of: value, column: column)
     }
 
     // nil optionals store NULL (the default implementations would omit the column, and an
@@ -202,7 +253,9 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
 /// The database value of an `Encodable` property: its own for `DatabaseValueConvertible`
 /// types and single values, JSON text otherwise.
-func encodeColumnValue<T: Encodable>(_ value: T, usingConversion: Bool = true) throws -> DatabaseValue {
+func encodeColumnValue<T: Encodable>(
+    _ value: T, usingConversion: Bool = true, jsonEncoder: () -> JSONEncoder = { .databaseDefault() }
+) throws -> DatabaseValue {
     // (Not for the default `databaseValue` of Encodable types, which this would call again.)
     if usingConversion, let convertible = value as? any DatabaseValueConvertible { return convertible.databaseValue }
     let encoder = ColumnValueEncoder()
@@ -212,9 +265,7 @@ func encodeColumnValue<T: Encodable>(_ value: T, usingConversion: Bool = true) t
         // The value wants containers: JSON it is.
     }
     guard encoder.needsJSON else { return encoder.value ?? .null }
-    let jsonEncoder = JSONEncoder()
-    jsonEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try jsonEncoder.encode(value), as: UTF8.self).databaseValue
+    return String(decoding: try jsonEncoder().encode(value), as: UTF8.self).databaseValue
 }
 
 /// Encodes a single value into a database value; asks for JSON when a type wants a

@@ -22,7 +22,7 @@ extension FetchableRecord where Self: Decodable {
     // generic code that copies each record through value witnesses.
     @inlinable
     public init(row: Row) throws {
-        try self.init(from: row.reusableRecordDecoder)
+        try self.init(from: row.recordDecoder(for: Self.self))
     }
 }
 
@@ -30,14 +30,23 @@ extension Row {
     /// One decoder for all the records built from this row: a cursor's row serves every
     /// record it reads, and the decoder keeps its keyed container from one record to the
     /// next, so decoding a record allocates nothing.
-    @usableFromInline
-    var reusableRecordDecoder: any Decoder {
+    var reusableRecordDecoder: any Decoder { rowDecoder }
+
+    private var rowDecoder: DatabaseRowDecoder {
         // A copied row may be decoded from several threads at once: it keeps no decoder.
         guard statementRow != nil else { return DatabaseRowDecoder(row: self, ownsRow: true) }
         checkAccess()
         if let decoder = recordDecoder { return decoder }
         let decoder = DatabaseRowDecoder(row: self, ownsRow: false)
         recordDecoder = decoder
+        return decoder
+    }
+
+    /// The decoder of a record of `type`, which decodes with the type's strategies.
+    @usableFromInline
+    func recordDecoder(for type: any FetchableRecord.Type) -> any Decoder {
+        let decoder = rowDecoder
+        decoder.state.storage.pointer.pointee.use(type)
         return decoder
     }
 }
@@ -66,7 +75,10 @@ final class DatabaseRowDecoder: Decoder {
     let state: RecordDecodingState
     let generation: UInt64
     var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] {
+        state.check(generation)
+        return state.storage.pointer.pointee.recordType?.databaseDecodingUserInfo ?? [:]
+    }
 
     /// The keyed container handed out last. Debug builds keep the runtime's exclusivity
     /// checks; release builds skip them (Shortcuts table, Benchmarks/README.md).
@@ -141,287 +153,6 @@ final class DatabaseRowDecoder: Decoder {
     }
 }
 
-/// What the decoder and the keyed containers of a row read: the row, and the predicted
-/// column indexes, in storage that is never freed (see ``_ImmortalDecodingStorage``).
-/// Never deallocated: states not in use wait in a pool.
-final class RecordDecodingState {  // used by one decoder at a time; the free ones wait behind a lock
-    /// The state's storage, read by keyed containers without reference counting.
-    let storage = _ImmortalDecodingStorage()
-
-    /// Incremented each time the state is given back, so that containers of a previous
-    /// row are recognized.
-    var generation: UInt64 { storage.pointer.pointee.generation }
-
-    // States not in use. They stay allocated, and so does their storage: that is what
-    // makes the containers' uncounted references to it safe. There are never more than the
-    // decoders that were alive at once.
-    private static let free = LockedState<[RecordDecodingState]>([])
-
-    static func acquire(for row: Row) -> RecordDecodingState {
-        let state = free.withLock { $0.popLast() } ?? RecordDecodingState()
-        state.storage.pointer.pointee.attach(row)
-        return state
-    }
-
-    /// Gives the state back, once for a generation (the row and its decoder may both ask):
-    /// containers kept beyond this point fail their check.
-    func release(generation expected: UInt64) {
-        Self.free.withLock { free in
-            guard storage.pointer.pointee.detach(generation: expected) else { return }
-            free.append(self)
-        }
-    }
-
-    func check(_ expected: UInt64) { storage.pointer.pointee.check(expected) }
-
-    /// Rewinds the predictions, for a new record.
-    func rewind() {
-        storage.pointer.pointee.predictions.byName.rewind()
-        storage.pointer.pointee.predictions.byKey.rewind()
-        storage.pointer.pointee.decodedRootKey = false
-    }
-}
-
-/// The address of a `RecordDecodingStorage` that is never freed.
-///
-/// Keyed containers keep this address, not a counted reference to their state: the
-/// standard library copies a container through its value witnesses for each decoded value,
-/// and a counted reference costs two atomic operations at each copy (measured: Benchmarks/README.md, "Shortcuts").
-///
-/// Invariant: the storage is allocated when its `RecordDecodingState` is made, and never
-/// deallocated; states are never deallocated either (they wait in a pool), so the address
-/// stays valid for the life of the process. Debug builds check a marker at each use.
-struct _ImmortalDecodingStorage {
-    let pointer: UnsafeMutablePointer<RecordDecodingStorage>
-
-    init() {
-        pointer = .allocate(capacity: 1)
-        pointer.initialize(to: RecordDecodingStorage())
-    }
-
-    /// A container's pointer, checked in debug builds.
-    @inline(__always)
-    static func checked(_ pointer: UnsafeMutablePointer<RecordDecodingStorage>) -> UnsafeMutablePointer<RecordDecodingStorage> {
-        assert(pointer.pointee.marker == RecordDecodingStorage.liveMarker, "decoding storage is allocated and never freed")
-        return pointer
-    }
-}
-
-/// The state of the decoder and keyed containers of one row, in `_ImmortalDecodingStorage`.
-struct RecordDecodingStorage {
-    static let liveMarker: UInt64 = 0x5249_5050_4C45_4453
-    /// Checked in debug builds: see ``_ImmortalDecodingStorage``.
-    let marker = RecordDecodingStorage.liveMarker
-    /// Incremented each time the state is given back, so that containers of a previous
-    /// row are recognized.
-    private(set) var generation: UInt64 = 0
-    /// The row, while the state is acquired. Unretained (a counted reference costs two
-    /// atomic operations for each decoded value) and valid: the row lives as long as the
-    /// state is acquired, since the state is given back when the row ends (a statement
-    /// row) or when its decoder, which retains the row, ends (a copied row).
-    private var row: Unmanaged<Row>?
-    /// What the fast path reads for a statement row, without touching the row: its
-    /// statement handle and connection (nil for copied rows), its number of columns.
-    private var statementRow: StatementRowHandle?
-    private var columnCount = 0
-    /// Column indexes in the order properties are decoded, by name and by coding key
-    /// value (see `CodingKeyPrediction`), resolved on the first record and predicted for
-    /// the next ones.
-    var predictions = RecordColumnPredictions()
-    /// Whether a property of the record being decoded, with neither a column nor a scope,
-    /// was decoded from the whole row (see `decodeWithoutColumn`); once a record.
-    var decodedRootKey = false
-    /// For a statement row, the lookups of its statement, where the predictions come from
-    /// and go back to when the row is done: the next cursor of the statement (an
-    /// observation's request, fetched again) starts with them. (Predictions hold for the
-    /// columns of one statement; a statement that SQLite compiles with other columns gets
-    /// a new cache, see `Statement.refreshColumns()`.) The cache belongs to the
-    /// connection's queue: it is read and written only by a thread that holds the
-    /// connection's access (a row kept beyond it may end anywhere).
-    private var columnIndexCache: ColumnIndexCache?
-
-    mutating func attach(_ row: Row) {
-        self.row = .passUnretained(row)
-        statementRow = row.statementRow
-        columnCount = row.count
-        if let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
-            columnIndexCache = cache
-            predictions = cache.state.recordPredictions
-        }
-    }
-
-    /// Forgets the row, once for a generation; false when it was done already.
-    mutating func detach(generation expected: UInt64) -> Bool {
-        guard generation == expected else { return false }
-        generation &+= 1
-        row = nil
-        if let cache = columnIndexCache {
-            if let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
-                cache.state.recordPredictions = predictions
-            }
-            columnIndexCache = nil
-        }
-        statementRow = nil
-        predictions = RecordColumnPredictions()
-        return true
-    }
-
-    @inline(__always)
-    func check(_ expected: UInt64) {
-        if generation != expected {
-            fatalError(
-                "A decoder or decoding container of a Ripple row was used after its row was gone. Use them only inside init(from:), and copy what you need to keep."
-            )
-        }
-    }
-
-    /// Runs `body` with the row; only after `check`. (The slow paths: the row is retained.)
-    @inline(__always)
-    func withRow<R>(_ body: (Row) throws -> R) rethrows -> R {
-        assert(row != nil, "a decoding state was used while not acquired")
-        return try body(row.unsafelyUnwrapped.takeUnretainedValue())
-    }
-
-    @inline(__always)
-    mutating func index(_ name: String) -> Int? {
-        let row = self.row
-        return predictions.byName.index(of: name) {
-            assert(row != nil, "a decoding state was used while not acquired")
-            return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
-        }
-    }
-
-    /// The column index of `key`: predicted from the key's value for the coding keys of
-    /// synthesized `Codable` conformances, without asking for the key's name.
-    @inline(__always)
-    mutating func index<Key: CodingKey>(_ key: Key) -> Int? {
-        let row = self.row
-        // (Through a pointer: the two predictions are distinct parts of the storage.)
-        return withUnsafeMutablePointer(to: &predictions.byName) { prediction in
-            predictions.byKey.index(of: key) { name in
-                prediction.pointee.index(of: name) {
-                    assert(row != nil, "a decoding state was used while not acquired")
-                    return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
-                }
-            }
-        }
-    }
-
-    /// The statement handle of a statement row and the column index SQLite takes, once
-    /// checked that the thread holds the row's connection and that `index` is a column;
-    /// nil for a copied row.
-    @inline(__always)
-    private func statementHandle(forColumn index: Int) -> (OpaquePointer, CInt)? {
-        guard let statementRow else { return nil }
-        statementRow.checkAccess()
-        return (statementRow.sqliteStatement, StatementRowHandle.columnIndex(index, count: columnCount))
-    }
-
-    func hasNull(_ index: Int) -> Bool {
-        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
-            return sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL
-        }
-        return withRow { $0.hasNull(atIndex: index) }
-    }
-
-    @inline(never)
-    func missingColumn<Key: CodingKey>(_ key: Key) -> DatabaseError {
-        withRow { $0.missingColumn(key.stringValue) }
-    }
-
-    @inline(never)
-    func decodingError(_ type: Any.Type, atIndex index: Int) -> DatabaseError {
-        withRow { $0.statementDecodingError(type, index: CInt(index)) }
-    }
-
-    @inline(__always)
-    mutating func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
-        guard let index = index(key) else { throw missingColumn(key) }
-        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
-            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
-            throw decodingError(T.self, atIndex: index)
-        }
-        return try withRow { try $0.decode(T.self, atIndex: index) }
-    }
-
-    @inline(__always)
-    mutating func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let index = index(key) else { return nil }
-        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
-            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
-            if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
-            throw decodingError(T.self, atIndex: index)
-        }
-        return try withRow { try $0.decodeIfPresent(T.self, atIndex: index) }
-    }
-
-    mutating func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
-        guard let index = index(key) else { return try decodeWithoutColumn(T.self, key) }
-        return try withRow {
-            try Self.decodeValue(T.self, $0.databaseValue(atIndex: index), column: key.stringValue, index: index, statement: $0.statement)
-        }
-    }
-
-    mutating func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let index = index(key) else {
-            if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
-                // A scope of all NULLs is a missing optional association.
-                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow) : nil
-            }
-            if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
-                return try T(from: PrefetchedRowsDecoder(rows: rows))
-            }
-            return nil
-        }
-        return try withRow { row in
-            let dbValue = row.databaseValue(atIndex: index)
-            if dbValue.isNull { return nil }
-            return try Self.decodeValue(T.self, dbValue, column: key.stringValue, index: index, statement: row.statement)
-        }
-    }
-
-    /// A property without a column: a record included by an association (the scope of
-    /// its key), or, for one property of the record, the record that the request's own
-    /// columns make (`var book: Book` in a `BookInfo` fetched by
-    /// `Book.including(required: Book.author)`).
-    @inline(never)
-    mutating func decodeWithoutColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
-        if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
-            return try Self.decodeRecord(T.self, from: scopedRow)
-        }
-        if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
-            return try T(from: PrefetchedRowsDecoder(rows: rows))
-        }
-        guard !decodedRootKey, !(T.self is any DatabaseValueConvertible.Type) else { throw missingColumn(key) }
-        decodedRootKey = true
-        let row = withRow { $0 }
-        // A statement row shares its decoder, in use for the record around: a decoder of
-        // its own. Other rows (the rows of associations are adapted) make new decoders.
-        if row.statementRow != nil { return try T(from: DatabaseRowDecoder(row: row, ownsRow: true)) }
-        return try Self.decodeRecord(T.self, from: row)
-    }
-
-    /// A record decoded from a scope of the row, or from a prefetched row.
-    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row) throws -> T {
-        if let recordType = T.self as? any FetchableRecord.Type {
-            return try recordType.init(row: scopedRow) as! T
-        }
-        return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true))
-    }
-
-    private static func decodeValue<T: Decodable>(_ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?) throws
-        -> T
-    {
-        if let convertible = T.self as? any DatabaseValueConvertible.Type {
-            guard let value = convertible.fromDatabaseValue(dbValue) else {
-                throw Ripple.decodingError(dbValue, T.self, column: column, index: index, statement: statement)
-            }
-            return value as! T
-        }
-        return try decodeColumnValue(T.self, dbValue, column: column, index: index, statement: statement)
-    }
-}
-
 /// The keyed container of a row: plain values, copied by the standard library without
 /// reference counting (see `_ImmortalDecodingStorage`).
 struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -442,7 +173,12 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         return try body(&storage.pointee)
     }
 
-    var allKeys: [Key] { withState { $0.withRow { $0.columnNames.compactMap { Key(stringValue: $0) } } } }
+    var allKeys: [Key] {
+        withState { state in
+            if let keys = state.columnForKey?.keys { return keys.compactMap { Key(stringValue: $0) } }
+            return state.withRow { $0.columnNames.compactMap { Key(stringValue: $0) } }
+        }
+    }
 
     func contains(_ key: Key) -> Bool { withState { $0.index(key) != nil } }
 
@@ -517,7 +253,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 /// the value itself for single-value types (enums with raw values), from JSON otherwise.
 func decodeColumnValue<T: Decodable>(
     _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
-    usingConversion: Bool = true
+    usingConversion: Bool = true, jsonDecoder: JSONDecoder? = nil
 ) throws -> T {
     do {
         // (Not through `fromDatabaseValue` at the top for the default conversion of
@@ -531,7 +267,7 @@ func decodeColumnValue<T: Decodable>(
         default: throw decodingError(dbValue, T.self, column: column, index: index, statement: statement)
         }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try (jsonDecoder ?? JSONDecoder.databaseDefault()).decode(T.self, from: data)
         } catch {
             throw DatabaseError.mismatch(
                 "could not decode \(T.self) from the JSON in column \"\(column)\": \(error)",

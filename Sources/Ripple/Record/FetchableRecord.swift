@@ -1,3 +1,5 @@
+import Foundation
+
 /// A type that can be built from a database row.
 ///
 /// `Decodable` types adopt it with no code: columns are read by name (see
@@ -26,6 +28,34 @@
 public protocol FetchableRecord {
     /// Builds a record from a row. Throw when the row does not fit.
     init(row: Row) throws
+
+    /// The `userInfo` of the decoder of a `Decodable` record. The default is empty.
+    static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { get }
+
+    /// The decoder of the JSON in `column`, for the properties of a `Decodable` record that
+    /// are neither ``DatabaseValueConvertible`` nor single values (nested structs, arrays).
+    /// The default decodes data from base64, dates from milliseconds since 1970, and throws
+    /// on non-conforming floats.
+    static func databaseJSONDecoder(for column: String) -> JSONDecoder
+
+    /// How a `Decodable` record reads the `Data` in `column`. The default is
+    /// ``DatabaseDataDecodingStrategy/deferredToData``.
+    static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy
+
+    /// How a `Decodable` record reads the `Date` in `column`. The default is
+    /// ``DatabaseDateDecodingStrategy/deferredToDate``.
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy
+
+    /// How a `Decodable` record finds the column of each of its coding keys. The default is
+    /// ``DatabaseColumnDecodingStrategy/useDefaultKeys``.
+    ///
+    /// ```swift
+    /// struct Player: Decodable, FetchableRecord {
+    ///     static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    ///     var playerName: String   // reads the column "player_name"
+    /// }
+    /// ```
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { get }
 }
 
 /// A cursor of records, each built from the statement's current row.

@@ -1,0 +1,320 @@
+import CSQLite
+import Foundation
+
+/// What the decoder and the keyed containers of a row read: the row, and the predicted
+/// column indexes, in storage that is never freed (see ``_ImmortalDecodingStorage``).
+/// Never deallocated: states not in use wait in a pool.
+final class RecordDecodingState {  // used by one decoder at a time; the free ones wait behind a lock
+    /// The state's storage, read by keyed containers without reference counting.
+    let storage = _ImmortalDecodingStorage()
+
+    /// Incremented each time the state is given back, so that containers of a previous
+    /// row are recognized.
+    var generation: UInt64 { storage.pointer.pointee.generation }
+
+    // States not in use. They stay allocated, and so does their storage: that is what
+    // makes the containers' uncounted references to it safe. There are never more than the
+    // decoders that were alive at once.
+    private static let free = LockedState<[RecordDecodingState]>([])
+
+    static func acquire(for row: Row) -> RecordDecodingState {
+        let state = free.withLock { $0.popLast() } ?? RecordDecodingState()
+        state.storage.pointer.pointee.attach(row)
+        return state
+    }
+
+    /// Gives the state back, once for a generation (the row and its decoder may both ask):
+    /// containers kept beyond this point fail their check.
+    func release(generation expected: UInt64) {
+        Self.free.withLock { free in
+            guard storage.pointer.pointee.detach(generation: expected) else { return }
+            free.append(self)
+        }
+    }
+
+    func check(_ expected: UInt64) { storage.pointer.pointee.check(expected) }
+
+    /// Rewinds the predictions, for a new record.
+    func rewind() {
+        storage.pointer.pointee.predictions.byName.rewind()
+        storage.pointer.pointee.predictions.byKey.rewind()
+        storage.pointer.pointee.decodedRootKey = false
+    }
+}
+
+/// The address of a `RecordDecodingStorage` that is never freed.
+///
+/// Keyed containers keep this address, not a counted reference to their state: the
+/// standard library copies a container through its value witnesses for each decoded value,
+/// and a counted reference costs two atomic operations at each copy (measured: Benchmarks/README.md, "Shortcuts").
+///
+/// Invariant: the storage is allocated when its `RecordDecodingState` is made, and never
+/// deallocated; states are never deallocated either (they wait in a pool), so the address
+/// stays valid for the life of the process. Debug builds check a marker at each use.
+struct _ImmortalDecodingStorage {
+    let pointer: UnsafeMutablePointer<RecordDecodingStorage>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: RecordDecodingStorage())
+    }
+
+    /// A container's pointer, checked in debug builds.
+    @inline(__always)
+    static func checked(_ pointer: UnsafeMutablePointer<RecordDecodingStorage>) -> UnsafeMutablePointer<RecordDecodingStorage> {
+        assert(pointer.pointee.marker == RecordDecodingStorage.liveMarker, "decoding storage is allocated and never freed")
+        return pointer
+    }
+}
+
+/// The state of the decoder and keyed containers of one row, in `_ImmortalDecodingStorage`.
+struct RecordDecodingStorage {
+    static let liveMarker: UInt64 = 0x5249_5050_4C45_4453
+    /// Checked in debug builds: see ``_ImmortalDecodingStorage``.
+    let marker = RecordDecodingStorage.liveMarker
+    /// Incremented each time the state is given back, so that containers of a previous
+    /// row are recognized.
+    private(set) var generation: UInt64 = 0
+    /// The row, while the state is acquired. Unretained (a counted reference costs two
+    /// atomic operations for each decoded value) and valid: the row lives as long as the
+    /// state is acquired, since the state is given back when the row ends (a statement
+    /// row) or when its decoder, which retains the row, ends (a copied row).
+    private var row: Unmanaged<Row>?
+    /// What the fast path reads for a statement row, without touching the row: its
+    /// statement handle and connection (nil for copied rows), its number of columns.
+    private var statementRow: StatementRowHandle?
+    private var columnCount = 0
+    /// Column indexes in the order properties are decoded, by name and by coding key
+    /// value (see `CodingKeyPrediction`), resolved on the first record and predicted for
+    /// the next ones.
+    var predictions = RecordColumnPredictions()
+    /// Whether a property of the record being decoded, with neither a column nor a scope,
+    /// was decoded from the whole row (see `decodeWithoutColumn`); once a record.
+    var decodedRootKey = false
+    /// The record type being decoded (nil for other `Decodable` types: the default
+    /// strategies), its column of each key when keys are not column names, and its other
+    /// strategies, asked when a value needs them.
+    private(set) var recordType: (any FetchableRecord.Type)?
+    private(set) var columnForKey: [String: Int]?
+    private var strategies: RecordDecodingStrategies?
+    /// For a statement row, the lookups of its statement, where the predictions come from
+    /// and go back to when the row is done: the next cursor of the statement (an
+    /// observation's request, fetched again) starts with them. (Predictions hold for the
+    /// columns of one statement; a statement that SQLite compiles with other columns gets
+    /// a new cache, see `Statement.refreshColumns()`.) The cache belongs to the
+    /// connection's queue: it is read and written only by a thread that holds the
+    /// connection's access (a row kept beyond it may end anywhere).
+    private var columnIndexCache: ColumnIndexCache?
+
+    mutating func attach(_ row: Row) {
+        self.row = .passUnretained(row)
+        statementRow = row.statementRow
+        columnCount = row.count
+        if let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
+            columnIndexCache = cache
+            predictions = cache.state.recordPredictions
+        }
+    }
+
+    /// Forgets the row, once for a generation; false when it was done already.
+    mutating func detach(generation expected: UInt64) -> Bool {
+        guard generation == expected else { return false }
+        generation &+= 1
+        row = nil
+        if let cache = columnIndexCache {
+            if let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
+                cache.state.recordPredictions = predictions
+            }
+            columnIndexCache = nil
+        }
+        statementRow = nil
+        predictions = RecordColumnPredictions()
+        recordType = nil
+        columnForKey = nil
+        strategies = nil
+        return true
+    }
+
+    @inline(__always)
+    func check(_ expected: UInt64) {
+        if generation != expected {
+            fatalError(
+                "A decoder or decoding container of a Ripple row was used after its row was gone. Use them only inside init(from:), and copy what you need to keep."
+            )
+        }
+    }
+
+    /// Runs `body` with the row; only after `check`. (The slow paths: the row is retained.)
+    @inline(__always)
+    func withRow<R>(_ body: (Row) throws -> R) rethrows -> R {
+        assert(row != nil, "a decoding state was used while not acquired")
+        return try body(row.unsafelyUnwrapped.takeUnretainedValue())
+    }
+
+    /// Decodes the next record as `type`, with its strategies.
+    @inline(__always)
+    mutating func use(_ type: any FetchableRecord.Type) {
+        if let recordType, ObjectIdentifier(recordType) == ObjectIdentifier(type) { return }
+        recordType = type
+        strategies = nil
+        columnForKey = withRow { RecordDecodingStrategies.columnForKey(type, columnNames: $0.columnNames) }
+    }
+
+    /// The strategies of the record type, for a value of `type`.
+    private mutating func strategies(for type: Any.Type) -> RecordDecodingStrategies? {
+        guard let recordType, RecordDecodingStrategies.mayUseStrategies(type) else { return nil }
+        if let strategies { return strategies }
+        let strategies = withRow { RecordDecodingStrategies(recordType, columnNames: $0.columnNames) }
+        self.strategies = strategies
+        return strategies
+    }
+
+    @inline(__always)
+    mutating func index(_ name: String) -> Int? {
+        if let columnForKey { return columnForKey[name] }
+        let row = self.row
+        return predictions.byName.index(of: name) {
+            assert(row != nil, "a decoding state was used while not acquired")
+            return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
+        }
+    }
+
+    /// The column index of `key`: predicted from the key's value for the coding keys of
+    /// synthesized `Codable` conformances, without asking for the key's name.
+    @inline(__always)
+    mutating func index<Key: CodingKey>(_ key: Key) -> Int? {
+        if let columnForKey { return columnForKey[key.stringValue] }
+        let row = self.row
+        // (Through a pointer: the two predictions are distinct parts of the storage.)
+        return withUnsafeMutablePointer(to: &predictions.byName) { prediction in
+            predictions.byKey.index(of: key) { name in
+                prediction.pointee.index(of: name) {
+                    assert(row != nil, "a decoding state was used while not acquired")
+                    return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
+                }
+            }
+        }
+    }
+
+    /// The statement handle of a statement row and the column index SQLite takes, once
+    /// checked that the thread holds the row's connection and that `index` is a column;
+    /// nil for a copied row.
+    @inline(__always)
+    private func statementHandle(forColumn index: Int) -> (OpaquePointer, CInt)? {
+        guard let statementRow else { return nil }
+        statementRow.checkAccess()
+        return (statementRow.sqliteStatement, StatementRowHandle.columnIndex(index, count: columnCount))
+    }
+
+    func hasNull(_ index: Int) -> Bool {
+        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
+            return sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL
+        }
+        return withRow { $0.hasNull(atIndex: index) }
+    }
+
+    @inline(never)
+    func missingColumn<Key: CodingKey>(_ key: Key) -> DatabaseError {
+        withRow { $0.missingColumn(key.stringValue) }
+    }
+
+    @inline(never)
+    func decodingError(_ type: Any.Type, atIndex index: Int) -> DatabaseError {
+        withRow { $0.statementDecodingError(type, index: CInt(index)) }
+    }
+
+    @inline(__always)
+    mutating func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+        guard let index = index(key) else { throw missingColumn(key) }
+        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
+            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
+            throw decodingError(T.self, atIndex: index)
+        }
+        return try withRow { try $0.decode(T.self, atIndex: index) }
+    }
+
+    @inline(__always)
+    mutating func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let index = index(key) else { return nil }
+        if let (sqliteStatement, column) = statementHandle(forColumn: index) {
+            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
+            if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
+            throw decodingError(T.self, atIndex: index)
+        }
+        return try withRow { try $0.decodeIfPresent(T.self, atIndex: index) }
+    }
+
+    mutating func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+        guard let index = index(key) else { return try decodeWithoutColumn(T.self, key) }
+        let strategies = strategies(for: T.self)
+        return try withRow { row in
+            try Self.decodeValue(T.self, row.databaseValue(atIndex: index), index: index, row: row, strategies: strategies)
+        }
+    }
+
+    mutating func decodeIfPresent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let index = index(key) else {
+            if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
+                // A scope of all NULLs is a missing optional association.
+                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow) : nil
+            }
+            if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
+                return try T(from: PrefetchedRowsDecoder(rows: rows))
+            }
+            return nil
+        }
+        let strategies = strategies(for: T.self)
+        return try withRow { row in
+            let dbValue = row.databaseValue(atIndex: index)
+            if dbValue.isNull { return nil }
+            return try Self.decodeValue(T.self, dbValue, index: index, row: row, strategies: strategies)
+        }
+    }
+
+    /// A property without a column: a record included by an association (the scope of
+    /// its key), or, for one property of the record, the record that the request's own
+    /// columns make (`var book: Book` in a `BookInfo` fetched by
+    /// `Book.including(required: Book.author)`).
+    @inline(never)
+    mutating func decodeWithoutColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
+        if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
+            return try Self.decodeRecord(T.self, from: scopedRow)
+        }
+        if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
+            return try T(from: PrefetchedRowsDecoder(rows: rows))
+        }
+        guard !decodedRootKey, !(T.self is any DatabaseValueConvertible.Type) else { throw missingColumn(key) }
+        decodedRootKey = true
+        let row = withRow { $0 }
+        // A statement row shares its decoder, in use for the record around: a decoder of
+        // its own. Other rows (the rows of associations are adapted) make new decoders.
+        if row.statementRow != nil { return try T(from: DatabaseRowDecoder(row: row, ownsRow: true)) }
+        return try Self.decodeRecord(T.self, from: row)
+    }
+
+    /// A record decoded from a scope of the row, or from a prefetched row.
+    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row) throws -> T {
+        if let recordType = T.self as? any FetchableRecord.Type {
+            return try recordType.init(row: scopedRow) as! T
+        }
+        return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true))
+    }
+
+    private static func decodeValue<T: Decodable>(
+        _ type: T.Type, _ dbValue: DatabaseValue, index: Int, row: Row, strategies: RecordDecodingStrategies?
+    ) throws -> T {
+        let statement = row.statement
+        let column = index < row.columnNames.count ? row.columnNames[index] : ""
+        if let strategies, !dbValue.isNull, let value = try strategies.dateOrData(T.self, dbValue, index: index, statement: statement) {
+            return value
+        }
+        if let convertible = T.self as? any DatabaseValueConvertible.Type {
+            guard let value = convertible.fromDatabaseValue(dbValue) else {
+                throw Ripple.decodingError(dbValue, T.self, column: column, index: index, statement: statement)
+            }
+            return value as! T
+        }
+        return try decodeColumnValue(
+            T.self, dbValue, column: column, index: index, statement: statement, jsonDecoder: strategies?.jsonDecoder(index))
+    }
+}

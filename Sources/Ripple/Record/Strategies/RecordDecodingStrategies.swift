@@ -1,0 +1,74 @@
+import Foundation
+
+/// The decoding strategies of one record type for the columns of one row, asked once per
+/// cursor and column rather than once per record.
+final class RecordDecodingStrategies {
+    let recordType: any FetchableRecord.Type
+    private let columnNames: [String]
+    private var dateStrategies: [Int: DatabaseDateDecodingStrategy] = [:]
+    private var dataStrategies: [Int: DatabaseDataDecodingStrategy] = [:]
+    private var jsonDecoders: [Int: JSONDecoder] = [:]
+
+    init(_ recordType: any FetchableRecord.Type, columnNames: [String]) {
+        self.recordType = recordType
+        self.columnNames = columnNames
+    }
+
+    /// The column of each coding key name, for a column strategy other than the default
+    /// (nil: keys are column names). The leftmost column wins, as in lookups by name.
+    static func columnForKey(_ recordType: any FetchableRecord.Type, columnNames: [String]) -> [String: Int]? {
+        let strategy = recordType.databaseColumnDecodingStrategy
+        if case .useDefaultKeys = strategy { return nil }
+        var columnForKey: [String: Int] = [:]
+        for (index, column) in columnNames.enumerated().reversed() {
+            columnForKey[strategy.keyName(forColumn: column)] = index
+        }
+        return columnForKey
+    }
+
+    /// Whether decoding a `type` may ask for a strategy: dates, data, and JSON.
+    static func mayUseStrategies(_ type: Any.Type) -> Bool {
+        type == Date.self || type == Data.self || !(type is any DatabaseValueConvertible.Type)
+    }
+
+    /// A `Date` or `Data` read with the record's strategy for its column; nil for values of
+    /// other types. `dbValue` is not NULL.
+    func dateOrData<T>(_ type: T.Type, _ dbValue: DatabaseValue, index: Int, statement: Statement?) throws -> T? {
+        if T.self == Date.self {
+            guard let date = dateStrategy(index).date(from: dbValue) else { throw mismatch(dbValue, T.self, index, statement) }
+            return (date as! T)
+        }
+        if T.self == Data.self {
+            guard let data = dataStrategy(index).data(from: dbValue) else { throw mismatch(dbValue, T.self, index, statement) }
+            return (data as! T)
+        }
+        return nil
+    }
+
+    func jsonDecoder(_ index: Int) -> JSONDecoder {
+        if let decoder = jsonDecoders[index] { return decoder }
+        let decoder = recordType.databaseJSONDecoder(for: column(index))
+        jsonDecoders[index] = decoder
+        return decoder
+    }
+
+    private func dateStrategy(_ index: Int) -> DatabaseDateDecodingStrategy {
+        if let strategy = dateStrategies[index] { return strategy }
+        let strategy = recordType.databaseDateDecodingStrategy(for: column(index))
+        dateStrategies[index] = strategy
+        return strategy
+    }
+
+    private func dataStrategy(_ index: Int) -> DatabaseDataDecodingStrategy {
+        if let strategy = dataStrategies[index] { return strategy }
+        let strategy = recordType.databaseDataDecodingStrategy(for: column(index))
+        dataStrategies[index] = strategy
+        return strategy
+    }
+
+    private func column(_ index: Int) -> String { index < columnNames.count ? columnNames[index] : "" }
+
+    private func mismatch(_ dbValue: DatabaseValue, _ type: Any.Type, _ index: Int, _ statement: Statement?) -> DatabaseError {
+        decodingError(dbValue, type, column: column(index), index: index, statement: statement)
+    }
+}
