@@ -18,11 +18,16 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
     }
 }
 
+extension DatabaseValueConvertible {
+    public static func databaseJSONDecoder() -> JSONDecoder { .databaseDefault() }
+    public static func databaseJSONEncoder() -> JSONEncoder { .databaseDefault() }
+}
+
 extension DatabaseValueConvertible where Self: Encodable {
     /// A single value (a wrapped string, say) stores that value; other values store JSON
     /// text, keys sorted. NULL when the value cannot be encoded.
     public var databaseValue: DatabaseValue {
-        (try? encodeColumnValue(self, usingConversion: false)) ?? .null
+        (try? encodeColumnValue(self, usingConversion: false, jsonEncoder: Self.databaseJSONEncoder)) ?? .null
     }
 }
 
@@ -30,7 +35,8 @@ extension DatabaseValueConvertible where Self: Decodable {
     /// The value decoded from a single value, or from JSON text (or a blob of JSON); nil
     /// when it does not decode.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        try? decodeColumnValue(Self.self, dbValue, column: "", index: 0, statement: nil, usingConversion: false)
+        try? decodeColumnValue(
+            Self.self, dbValue, column: "", index: 0, statement: nil, usingConversion: false, jsonDecoder: Self.databaseJSONDecoder)
     }
 }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A type whose values can be stored in a database column and read back.
 ///
@@ -28,6 +29,15 @@ public protocol DatabaseValueConvertible: SQLExpressible {
     /// SQLite result code. The default implementation binds ``databaseValue``; standard
     /// types bind themselves directly, which is faster.
     func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt
+
+    /// The decoder of the JSON a `Decodable` value is stored as. The default decodes data
+    /// from base64, dates from milliseconds since 1970, and throws on non-conforming floats.
+    static func databaseJSONDecoder() -> JSONDecoder
+
+    /// The encoder of the JSON an `Encodable` value is stored as. The default encodes data
+    /// as base64, dates as milliseconds since 1970, sorts keys, and throws on non-conforming
+    /// floats.
+    static func databaseJSONEncoder() -> JSONEncoder
 }
 
 extension DatabaseValueConvertible {

@@ -253,7 +253,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 /// the value itself for single-value types (enums with raw values), from JSON otherwise.
 func decodeColumnValue<T: Decodable>(
     _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
-    usingConversion: Bool = true, jsonDecoder: JSONDecoder? = nil
+    usingConversion: Bool = true, jsonDecoder: () -> JSONDecoder = { .databaseDefault() }
 ) throws -> T {
     do {
         // (Not through `fromDatabaseValue` at the top for the default conversion of
@@ -267,7 +267,7 @@ func decodeColumnValue<T: Decodable>(
         default: throw decodingError(dbValue, T.self, column: column, index: index, statement: statement)
         }
         do {
-            return try (jsonDecoder ?? JSONDecoder.databaseDefault()).decode(T.self, from: data)
+            return try jsonDecoder().decode(T.self, from: data)
         } catch {
             throw DatabaseError.mismatch(
                 "could not decode \(T.self) from the JSON in column \"\(column)\": \(error)",
