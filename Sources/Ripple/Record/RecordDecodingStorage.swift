@@ -315,6 +315,7 @@ struct RecordDecodingStorage {
             return value as! T
         }
         return try decodeColumnValue(
-            T.self, dbValue, column: column, index: index, statement: statement, jsonDecoder: { strategies?.jsonDecoder(index) ?? .databaseDefault() })
+            T.self, dbValue, column: column, index: index, statement: statement, jsonDecoder: { strategies?.jsonDecoder(index) ?? .databaseDefault() }
+        )
     }
 }
