@@ -32,6 +32,7 @@ extension Row {
     /// next, so decoding a record allocates nothing.
     var reusableRecordDecoder: any Decoder { rowDecoder }
 
+    @inline(__always)
     private var rowDecoder: DatabaseRowDecoder {
         // A copied row may be decoded from several threads at once: it keeps no decoder.
         guard statementRow != nil else { return DatabaseRowDecoder(row: self, ownsRow: true) }
@@ -175,7 +176,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
     var allKeys: [Key] {
         withState { state in
-            if let keys = state.columnForKey?.keys { return keys.compactMap { Key(stringValue: $0) } }
+            if let keys = state.keyNames { return keys.compactMap { Key(stringValue: $0) } }
             return state.withRow { $0.columnNames.compactMap { Key(stringValue: $0) } }
         }
     }

@@ -80,6 +80,11 @@ struct RecordDecodingStorage {
     /// state is acquired, since the state is given back when the row ends (a statement
     /// row) or when its decoder, which retains the row, ends (a copied row).
     private var row: Unmanaged<Row>?
+    /// The row whose column names keys are looked up in: `row`, or, for a record type
+    /// with a column strategy, `keyRow`, whose columns are named after the keys, in the
+    /// order of `row`'s columns (so that both have the same indexes). Unretained, as `row`.
+    private var lookupRow: Unmanaged<Row>?
+    private var keyRow: Row?
     /// What the fast path reads for a statement row, without touching the row: its
     /// statement handle and connection (nil for copied rows), its number of columns.
     private var statementRow: StatementRowHandle?
@@ -95,7 +100,10 @@ struct RecordDecodingStorage {
     /// strategies), its column of each key when keys are not column names, and its other
     /// strategies, asked when a value needs them.
     private(set) var recordType: (any FetchableRecord.Type)?
-    private(set) var columnForKey: [String: Int]?
+    /// The identity of `recordType`, compared for each record (of this type when unset).
+    private var recordTypeID = ObjectIdentifier(RecordDecodingStorage.self)
+    /// The last record type of a previous row, when it has no column strategy.
+    private var rememberedTypeID = ObjectIdentifier(RecordDecodingStorage.self)
     private var strategies: RecordDecodingStrategies?
     /// For a statement row, the lookups of its statement, where the predictions come from
     /// and go back to when the row is done: the next cursor of the statement (an
@@ -108,6 +116,7 @@ struct RecordDecodingStorage {
 
     mutating func attach(_ row: Row) {
         self.row = .passUnretained(row)
+        lookupRow = self.row
         statementRow = row.statementRow
         columnCount = row.count
         if let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
@@ -122,15 +131,21 @@ struct RecordDecodingStorage {
         generation &+= 1
         row = nil
         if let cache = columnIndexCache {
-            if let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
+            // Predictions made through a column strategy stay with their decoder.
+            if keyRow == nil, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
                 cache.state.recordPredictions = predictions
             }
             columnIndexCache = nil
         }
         statementRow = nil
         predictions = RecordColumnPredictions()
+        // A record type without a column strategy is remembered for the next row (the
+        // next record of an association, say): what depends on columns is forgotten.
+        rememberedTypeID = keyRow == nil ? recordTypeID : ObjectIdentifier(RecordDecodingStorage.self)
         recordType = nil
-        columnForKey = nil
+        recordTypeID = ObjectIdentifier(RecordDecodingStorage.self)
+        lookupRow = nil
+        keyRow = nil
         strategies = nil
         return true
     }
@@ -154,11 +169,29 @@ struct RecordDecodingStorage {
     /// Decodes the next record as `type`, with its strategies.
     @inline(__always)
     mutating func use(_ type: any FetchableRecord.Type) {
-        if let recordType, ObjectIdentifier(recordType) == ObjectIdentifier(type) { return }
-        recordType = type
-        strategies = nil
-        columnForKey = withRow { RecordDecodingStrategies.columnForKey(type, columnNames: $0.columnNames) }
+        if recordTypeID == ObjectIdentifier(type) { return }
+        useNewType(type)
     }
+
+    @inline(never)
+    private mutating func useNewType(_ type: any FetchableRecord.Type) {
+        recordType = type
+        recordTypeID = ObjectIdentifier(type)
+        strategies = nil
+        if rememberedTypeID == recordTypeID && keyRow == nil { return }
+        let hadKeyRow = keyRow != nil
+        keyRow = withRow { row in
+            RecordDecodingStrategies.keyNames(type, columnNames: row.columnNames).map { names in
+                Row(names.map { ($0, DatabaseValue.null) })
+            }
+        }
+        lookupRow = keyRow.map { .passUnretained($0) } ?? row
+        // Predictions hold for the names they were resolved with.
+        if hadKeyRow || keyRow != nil { predictions = RecordColumnPredictions() }
+    }
+
+    /// The coding key names of the columns, for a record type with a column strategy.
+    var keyNames: [String]? { keyRow?.columnNames }
 
     /// The strategies of the record type, for a value of `type`.
     private mutating func strategies(for type: Any.Type) -> RecordDecodingStrategies? {
@@ -171,8 +204,7 @@ struct RecordDecodingStorage {
 
     @inline(__always)
     mutating func index(_ name: String) -> Int? {
-        if let columnForKey { return columnForKey[name] }
-        let row = self.row
+        let row = lookupRow
         return predictions.byName.index(of: name) {
             assert(row != nil, "a decoding state was used while not acquired")
             return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
@@ -183,8 +215,7 @@ struct RecordDecodingStorage {
     /// synthesized `Codable` conformances, without asking for the key's name.
     @inline(__always)
     mutating func index<Key: CodingKey>(_ key: Key) -> Int? {
-        if let columnForKey { return columnForKey[key.stringValue] }
-        let row = self.row
+        let row = lookupRow
         // (Through a pointer: the two predictions are distinct parts of the storage.)
         return withUnsafeMutablePointer(to: &predictions.byName) { prediction in
             predictions.byKey.index(of: key) { name in

@@ -14,16 +14,12 @@ final class RecordDecodingStrategies {
         self.columnNames = columnNames
     }
 
-    /// The column of each coding key name, for a column strategy other than the default
-    /// (nil: keys are column names). The leftmost column wins, as in lookups by name.
-    static func columnForKey(_ recordType: any FetchableRecord.Type, columnNames: [String]) -> [String: Int]? {
+    /// The coding key name of each column, for a column strategy other than the default
+    /// (nil: keys are column names).
+    static func keyNames(_ recordType: any FetchableRecord.Type, columnNames: [String]) -> [String]? {
         let strategy = recordType.databaseColumnDecodingStrategy
         if case .useDefaultKeys = strategy { return nil }
-        var columnForKey: [String: Int] = [:]
-        for (index, column) in columnNames.enumerated().reversed() {
-            columnForKey[strategy.keyName(forColumn: column)] = index
-        }
-        return columnForKey
+        return columnNames.map { strategy.keyName(forColumn: $0) }
     }
 
     /// Whether decoding a `type` may ask for a strategy: dates, data, and JSON.

@@ -164,6 +164,27 @@ final class DecodingStrategyTests: XCTestCase {
         XCTAssertEqual(item.tag, "from the record")
     }
 
+    func testStrategiesStayWithTheirRecordType() throws {
+        struct Event: Decodable, FetchableRecord {
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+            var date: Date
+        }
+        struct Plain: Decodable { var date: Date }
+        struct Wrapper: Decodable, FetchableRecord { var plain: Plain }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            for _ in 0..<3 {
+                // Copied rows: their decoders' states go back to a pool, and are used again.
+                let event = try Event(row: try Row.fetchOne(db, sql: "SELECT 10 AS date")!)
+                XCTAssertEqual(event.date, Date(timeIntervalSince1970: 10))
+                let wrapper = try Wrapper(row: try Row.fetchOne(db, sql: "SELECT '1970-01-01 00:00:20.000' AS date")!)
+                XCTAssertEqual(wrapper.plain.date, Date(timeIntervalSince1970: 20))
+                let wrappers = try Wrapper.fetchAll(db, sql: "SELECT '1970-01-01 00:00:30.000' AS date")
+                XCTAssertEqual(wrappers.map(\.plain.date), [Date(timeIntervalSince1970: 30)])
+            }
+        }
+    }
+
     func testSnakeCaseConversions() {
         XCTAssertEqual(SnakeCase.snakeCased("myProperty"), "my_property")
         XCTAssertEqual(SnakeCase.snakeCased("myURLProperty"), "my_url_property")
