@@ -260,9 +260,13 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if !orderingSQL.isEmpty {
             sql += " ORDER BY " + orderingSQL.joined(separator: ", ")
         }
-        if let limit = forSingleResult ? 1 : limitCount {
+        // One row at most: `LIMIT 1`, unless the request says how many or yields one row
+        // at most already (GRDB's SQL).
+        var limit = limitCount
+        if limit == nil, forSingleResult, try !expectsSingleResult(db, selection: selection) { limit = 1 }
+        if let limit {
             sql += " LIMIT \(limit)"
-            if let offsetCount, !forSingleResult || limitCount == nil { sql += " OFFSET \(offsetCount)" }
+            if let offsetCount { sql += " OFFSET \(offsetCount)" }
         } else if let offsetCount {
             sql += " LIMIT -1 OFFSET \(offsetCount)"
         }
