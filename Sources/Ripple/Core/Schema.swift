@@ -41,6 +41,9 @@ struct SchemaCache {
     var isView: [String: Bool] = [:]
     /// The foreign keys of a table, by lowercased name: what associations are joined on.
     var foreignKeys: [String: [ForeignKeyInfo]] = [:]
+    /// The unique keys of a table, by lowercased name, each a set of lowercased columns
+    /// (none for a view): what `fetchOne` needs no `LIMIT 1` for.
+    var uniqueKeys: [String: [Set<String>]] = [:]
 }
 
 extension Database {

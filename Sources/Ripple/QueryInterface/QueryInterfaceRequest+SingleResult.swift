@@ -2,18 +2,17 @@
 /// either its filter makes a unique key of its table equal to values, or it selects an
 /// aggregate without grouping. Such a request yields one row at most already.
 extension QueryInterfaceRequest {
-    func expectsSingleResult(_ db: Database, selection: [SQLSelection]) throws -> Bool {
+    func expectsSingleResult(_ db: Database, selection: [SQLSelection], predicate: SQLExpression?) throws -> Bool {
         guard joins.isEmpty else { return false }
         if groupings.isEmpty && !groupsByPrimaryKey,
             selection.contains(where: { $0.countableExpression.map { Self.isAggregate($0.node) } ?? false })
         {
             return true
         }
-        guard try db.tableExists(tableName) else { return false }
-        let identifying = try whereTerms(db).reduce(into: Set<String>()) { columns, term in
-            columns.formUnion(identifyingColumns(term.node))
-        }
-        return try !identifying.isEmpty && db.table(tableName, hasUniqueKey: identifying)
+        guard let predicate else { return false }
+        let identifying = identifyingColumns(predicate.node)
+        guard !identifying.isEmpty else { return false }
+        return try db.uniqueKeys(of: tableName).contains { identifying.isSuperset(of: $0) }
     }
 
     /// The columns of the request's table that `node` makes equal to values.
@@ -34,8 +33,8 @@ extension QueryInterfaceRequest {
 
     private func ownColumn(_ node: SQLExpression.Node) -> String? {
         switch node {
-        case .column(let name): return name
-        case .qualifiedColumn(let alias, let name) where alias === self.alias: return name
+        case .column(let name): return name.lowercased()
+        case .qualifiedColumn(let alias, let name) where alias === self.alias: return name.lowercased()
         default: return nil
         }
     }
@@ -53,3 +52,32 @@ extension QueryInterfaceRequest {
 }
 
 private let aggregateFunctions: Set<String> = ["COUNT", "MAX", "MIN", "SUM", "AVG", "TOTAL", "GROUP_CONCAT"]
+
+extension Database {
+    /// The unique keys of `table` (its primary key, the rowid, unique indexes), each a set
+    /// of lowercased columns; none for a view or a missing table. Cached with the schema,
+    /// and not recorded in a value observation's region.
+    func uniqueKeys(of table: String) throws -> [Set<String>] {
+        let key = table.lowercased()
+        if let keys = schemaCache.uniqueKeys[key] { return keys }
+        // (With the cached schema reads and PRAGMA statements only: `tableExists` and
+        // `indexes(on:)` list the schemas, which drops the schema cache.)
+        let keys: [Set<String>] = try withoutRecordingReads {
+            guard try !isView(table), let primaryKey = try? primaryKey(table) else { return [] }
+            var keys = [Set(primaryKey.columns.map { $0.lowercased() })]
+            if !primaryKey.isWithoutRowID { keys.append(["rowid"]) }
+            for index in try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))") {
+                guard try index.decode(Bool.self, forColumn: "unique") else { continue }
+                let name = try index.decode(String.self, forColumn: "name")
+                let columns = try Row.fetchAll(self, sql: "PRAGMA index_info(\(name.quotedDatabaseIdentifier))")
+                    .map { try $0.decodeIfPresent(String.self, forColumn: "name") }
+                // (A NULL name is an expression: such an index is no unique key of columns.)
+                guard !columns.contains(nil) else { continue }
+                keys.append(Set(columns.compactMap { $0?.lowercased() }))
+            }
+            return keys.filter { !$0.isEmpty }
+        }
+        schemaCache.uniqueKeys[key] = keys
+        return keys
+    }
+}

@@ -241,7 +241,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         }
         sql += " FROM " + tableName.quotedDatabaseIdentifier
         if let plan { sql += try plan.tableAliasSQL(0) + plan.joinSQL(db, &context) }
-        if let predicate = try wherePredicate(db) {
+        let predicate = try wherePredicate(db)
+        if let predicate {
             sql += " WHERE " + predicate.sql(&context)
         }
         var groupings = self.groupings
@@ -263,7 +264,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // One row at most: `LIMIT 1`, unless the request says how many or yields one row
         // at most already (GRDB's SQL).
         var limit = limitCount
-        if limit == nil, forSingleResult, try !expectsSingleResult(db, selection: selection) { limit = 1 }
+        if limit == nil, forSingleResult, try !expectsSingleResult(db, selection: selection, predicate: predicate) { limit = 1 }
         if let limit {
             sql += " LIMIT \(limit)"
             if let offsetCount { sql += " OFFSET \(offsetCount)" }
