@@ -11,7 +11,7 @@ enum EventStreamConnection {
 
     static func run(
         hub: LiveHub,
-        subscriptions: [(key: SharedQueryKey, job: LiveFetch)],
+        subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)],
         plan: ResumePlan,
         writer: inout any ResponseBodyWriter
     ) async throws {
@@ -31,12 +31,7 @@ enum EventStreamConnection {
                 }
             }
             group.addTask {
-                let tick = max(min(configuration.stallTimeout, configuration.heartbeatInterval) / 4, .milliseconds(5))
-                while true {
-                    try await Task.sleep(for: tick)
-                    if mailbox.isStalled(limit: configuration.stallTimeout, now: .now) { throw Stalled() }
-                    mailbox.postHeartbeatIfIdle(for: configuration.heartbeatInterval, now: .now)
-                }
+                try await watch(mailbox, configuration)
             }
             // The first to end (the mailbox finished, a failed write, a stall) ends both.
             defer { group.cancelAll() }
@@ -44,6 +39,17 @@ enum EventStreamConnection {
         }
         let finished = box.writer
         try await finished.finish(nil)
+    }
+
+    /// Posts heartbeats to an idle connection, and throws when one write waited for the
+    /// client longer than the stall timeout; runs until cancelled.
+    static func watch(_ mailbox: Mailbox, _ configuration: LiveConfiguration) async throws {
+        let tick = max(min(configuration.stallTimeout, configuration.heartbeatInterval) / 4, .milliseconds(5))
+        while true {
+            try await Task.sleep(for: tick)
+            if mailbox.isStalled(limit: configuration.stallTimeout, now: .now) { throw Stalled() }
+            mailbox.postHeartbeatIfIdle(for: configuration.heartbeatInterval, now: .now)
+        }
     }
 }
 

@@ -16,7 +16,7 @@ extension RouterMethods {
         authorize: @escaping @Sendable (Request, Context, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public }
     ) -> Self {
         get(path) { request, context -> Response in
-            let subscriptions: [(key: SharedQueryKey, job: LiveFetch)]
+            let subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)]
             do throws(LiveRequestError) {
                 subscriptions = try await SubscriptionResolver.resolve(request, context: context, hub: hub, authorize: authorize)
             } catch {

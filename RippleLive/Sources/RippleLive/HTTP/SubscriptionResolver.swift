@@ -9,12 +9,25 @@ enum SubscriptionResolver {
         context: Context,
         hub: LiveHub,
         authorize: @Sendable (Request, Context, LiveSubscription) async throws -> LiveScope
-    ) async throws(LiveRequestError) -> [(key: SharedQueryKey, job: LiveFetch)] {
+    ) async throws(LiveRequestError) -> [(index: Int, key: SharedQueryKey, job: LiveFetch)] {
         let specs = try SubscriptionSpec.parse(
             request.uri.queryParameters[values: "q"],
             limit: hub.configuration.maximumSubscriptionsPerConnection)
-        var subscriptions: [(key: SharedQueryKey, job: LiveFetch)] = []
-        for (index, spec) in specs.enumerated() {
+        return try await resolve(specs, request: request, context: context, hub: hub, authorize: authorize)
+    }
+
+    /// The shared queries of `specs`, each authorized with the request that carried them
+    /// (a WebSocket's: the one that opened it).
+    static func resolve<Context: RequestContext>(
+        _ specs: [SubscriptionSpec],
+        request: Request,
+        context: Context,
+        hub: LiveHub,
+        authorize: @Sendable (Request, Context, LiveSubscription) async throws -> LiveScope
+    ) async throws(LiveRequestError) -> [(index: Int, key: SharedQueryKey, job: LiveFetch)] {
+        var subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)] = []
+        for spec in specs {
+            let index = spec.id
             guard let query = hub.queries[spec.name] else {
                 throw LiveRequestError(.notFound, "unknown live query \"\(spec.name)\"", subscription: index)
             }
@@ -32,7 +45,7 @@ enum SubscriptionResolver {
             }
             do {
                 let (parameters, fetch) = try query.makeFetch(spec.parameters, scope)
-                subscriptions.append((SharedQueryKey(name: spec.name, parameters: parameters, scope: scope), fetch))
+                subscriptions.append((index, SharedQueryKey(name: spec.name, parameters: parameters, scope: scope), fetch))
             } catch var error {
                 error.subscription = index
                 throw error

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdWebSocket
 import RippleLive
 
 /// A hub on a fresh database file, served on a loopback port, for one test. Its queries are
@@ -12,7 +13,7 @@ struct LiveFixture: Sendable {
     static func run(
         queries: [LiveQuery] = [],
         configuration: LiveConfiguration = LiveConfiguration(),
-        authorize: @escaping @Sendable (Request, BasicRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
+        authorize: @escaping @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
         _ body: @Sendable (LiveFixture) async throws -> Void
     ) async throws {
         let database = try TestDatabase()

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -11,17 +12,19 @@ import RippleLive
 enum LiveTestServer {
     static func run(
         _ hub: LiveHub,
-        authorize: @escaping @Sendable (Request, BasicRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
+        authorize: @escaping @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
         _ body: @Sendable (_ port: Int) async throws -> Void
     ) async throws {
-        let router = Router()
+        let router = Router(context: BasicWebSocketRequestContext.self)
         router.addLiveQueries(hub, authorize: authorize)
+        router.addLiveWebSocket(hub, authorize: authorize)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // The server's own log (its connections cancelled at the end of each test) is noise.
         var logger = Logger(label: "ripple-live-tests")
         logger.logLevel = .critical
         let app = Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
