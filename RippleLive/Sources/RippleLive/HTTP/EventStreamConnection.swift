@@ -13,7 +13,8 @@ enum EventStreamConnection {
         hub: LiveHub,
         subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)],
         plan: ResumePlan,
-        writer: inout any ResponseBodyWriter
+        writer: inout any ResponseBodyWriter,
+        reauthorize: (@Sendable () async throws -> Void)? = nil
     ) async throws {
         let (id, mailbox) = hub.connect(subscriptions, plan: plan)
         defer { hub.disconnect(id) }
@@ -32,6 +33,10 @@ enum EventStreamConnection {
             }
             group.addTask {
                 try await watch(mailbox, configuration)
+            }
+            if let reauthorize {
+                // Ends the connection when a subscription is refused at its expiry.
+                group.addTask { try await reauthorize() }
             }
             // The first to end (the mailbox finished, a failed write, a stall) ends both.
             defer { group.cancelAll() }

@@ -19,10 +19,23 @@ extension RouterMethods where Context: WebSocketRequestContext {
         at path: RouterPath = "live/ws",
         authorize: @escaping @Sendable (Request, Context, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public }
     ) -> Self {
+        addLiveWebSocket(hub, at: path, authorizeUntil: { LiveGrant(try await authorize($0, $1, $2)) })
+    }
+
+    /// Serves the live queries of `hub` over WebSocket at `path`, with grants that expire:
+    /// when a subscription's grant expires, `authorizeUntil` runs again with the request
+    /// that opened the socket; a refusal (or a scope that changed) ends that subscription
+    /// with a `refused` message, and the socket stays.
+    @discardableResult
+    public func addLiveWebSocket(
+        _ hub: LiveHub,
+        at path: RouterPath = "live/ws",
+        authorizeUntil: @escaping @Sendable (Request, Context, LiveSubscription) async throws -> LiveGrant
+    ) -> Self {
         ws(path) { inbound, outbound, context in
             try await WebSocketConnection.run(
                 hub: hub, request: context.request, context: context.requestContext,
-                inbound: inbound, outbound: outbound, authorize: authorize)
+                inbound: inbound, outbound: outbound, authorize: authorizeUntil)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
+import NIOConcurrencyHelpers
 
 /// One WebSocket of live queries: subscriptions come and go with the client's messages,
 /// values go out at the client's pace, as on an event stream (the same mailbox, the same
@@ -12,12 +13,14 @@ enum WebSocketConnection {
         context: Context,
         inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter,
-        authorize: @escaping @Sendable (Request, Context, LiveSubscription) async throws -> LiveScope
+        authorize: @escaping @Sendable (Request, Context, LiveSubscription) async throws -> LiveGrant
     ) async throws {
         let (id, mailbox) = hub.open()
         defer { hub.disconnect(id) }
         let encoder = WebSocketEncoder(epoch: hub.epoch)
         let configuration = hub.configuration
+        let reauthorization = Reauthorization()
+        let subscribed = NIOLockedValueBox<Set<Int>>([])
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 while let message = await mailbox.next() {
@@ -32,7 +35,14 @@ enum WebSocketConnection {
                 try await EventStreamConnection.watch(mailbox, configuration)
             }
             group.addTask {
-                var subscribed: Set<Int> = []
+                // Polls for grants added since, at most once a second.
+                try await reauthorization.watch(request: request, context: context, authorize: authorize, poll: .seconds(1)) { index, error in
+                    subscribed.withLockedValue { _ = $0.remove(index) }
+                    hub.unsubscribe(id, [index])
+                    try await outbound.write(.text(WebSocketEncoder.refusal(error)))
+                }
+            }
+            group.addTask {
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     do throws(LiveRequestError) {
                         guard case .text(let text) = message else {
@@ -40,19 +50,22 @@ enum WebSocketConnection {
                         }
                         switch try LiveClientMessage.parse(text) {
                         case .subscribe(let specs, let lastEventID):
-                            if let taken = specs.first(where: { subscribed.contains($0.id) }) {
+                            let inUse = subscribed.withLockedValue { $0 }
+                            if let taken = specs.first(where: { inUse.contains($0.id) }) {
                                 throw LiveRequestError(.conflict, "subscription id \(taken.id) is in use", subscription: taken.id)
                             }
                             let limit = configuration.maximumSubscriptionsPerConnection
-                            guard subscribed.count + specs.count <= limit else {
+                            guard inUse.count + specs.count <= limit else {
                                 throw LiveRequestError(.badRequest, "more than the \(limit) subscriptions one connection may carry")
                             }
-                            let subscriptions = try await SubscriptionResolver.resolve(specs, request: request, context: context, hub: hub, authorize: authorize)
+                            let resolved = try await SubscriptionResolver.resolve(specs, request: request, context: context, hub: hub, authorize: authorize)
                             let plan = ResumePlan(lastEventID: lastEventID, epoch: hub.epoch, latest: hub.commitSequence)
-                            subscribed.formUnion(specs.map(\.id))
-                            hub.subscribe(id, subscriptions, plan: plan)
+                            subscribed.withLockedValue { $0.formUnion(specs.map(\.id)) }
+                            reauthorization.add(resolved.expiring)
+                            hub.subscribe(id, resolved.subscriptions, plan: plan)
                         case .unsubscribe(let ids):
-                            subscribed.subtract(ids)
+                            subscribed.withLockedValue { $0.subtract(ids) }
+                            reauthorization.remove(ids)
                             hub.unsubscribe(id, ids)
                         }
                     } catch {

@@ -13,11 +13,17 @@ enum LiveTestServer {
     static func run(
         _ hub: LiveHub,
         authorize: @escaping @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
+        grant: (@Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveGrant)? = nil,
         _ body: @Sendable (_ port: Int) async throws -> Void
     ) async throws {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.addLiveQueries(hub, authorize: authorize)
-        router.addLiveWebSocket(hub, authorize: authorize)
+        if let grant {
+            router.addLiveQueries(hub, authorizeUntil: grant)
+            router.addLiveWebSocket(hub, authorizeUntil: grant)
+        } else {
+            router.addLiveQueries(hub, authorize: authorize)
+            router.addLiveWebSocket(hub, authorize: authorize)
+        }
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // The server's own log (its connections cancelled at the end of each test) is noise.
         var logger = Logger(label: "ripple-live-tests")
