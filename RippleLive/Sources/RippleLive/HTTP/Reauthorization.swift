@@ -75,7 +75,8 @@ final class Reauthorization: Sendable {
             }
             let soonest = grants.withLockedValue { $0.values.map(\.expires).min() }
             let untilSoonest = soonest.map { Duration.milliseconds(max(0, Int64($0.timeIntervalSinceNow * 1000))) } ?? poll
-            try await Task.sleep(for: min(untilSoonest, poll))
+            // Not below 10 ms: a grant renewed with an expiry already past would spin.
+            try await Task.sleep(for: max(min(untilSoonest, poll), .milliseconds(10)))
         }
     }
 }
