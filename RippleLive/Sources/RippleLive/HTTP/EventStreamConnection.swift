@@ -1,4 +1,5 @@
 import Hummingbird
+import ServiceLifecycle
 
 /// The stream of one connection: takes messages from its mailbox and writes them at the
 /// client's pace, while a watchdog sends heartbeats and closes the connection when one
@@ -23,24 +24,29 @@ enum EventStreamConnection {
         let box = WriterBox(writer)
         // The response's head goes with this first comment: the client sees the stream open.
         try await box.writer.write(ByteBuffer(string: ": open\n\n"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while let message = await mailbox.next() {
-                    mailbox.writeBegan(now: .now)
-                    try await box.writer.write(contentsOf: encoder.buffers(for: message))
-                    mailbox.writeEnded(now: .now)
+        // A server that shuts down gracefully waits for its responses: the stream ends then.
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while let message = await mailbox.next() {
+                        mailbox.writeBegan(now: .now)
+                        try await box.writer.write(contentsOf: encoder.buffers(for: message))
+                        mailbox.writeEnded(now: .now)
+                    }
                 }
+                group.addTask {
+                    try await watch(mailbox, configuration)
+                }
+                if let reauthorize {
+                    // Ends the connection when a subscription is refused at its expiry.
+                    group.addTask { try await reauthorize() }
+                }
+                // The first to end (the mailbox finished, a failed write, a stall) ends both.
+                defer { group.cancelAll() }
+                try await group.next()
             }
-            group.addTask {
-                try await watch(mailbox, configuration)
-            }
-            if let reauthorize {
-                // Ends the connection when a subscription is refused at its expiry.
-                group.addTask { try await reauthorize() }
-            }
-            // The first to end (the mailbox finished, a failed write, a stall) ends both.
-            defer { group.cancelAll() }
-            try await group.next()
+        } onGracefulShutdown: {
+            mailbox.finish()
         }
         let finished = box.writer
         try await finished.finish(nil)

@@ -6,6 +6,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Ripple
 import RippleLive
+import ServiceLifecycle
 
 /// A Hummingbird server on a free loopback port, serving a hub's live queries, for the
 /// time of `body`.
@@ -24,6 +25,20 @@ enum LiveTestServer {
             router.addLiveQueries(hub, authorize: authorize)
             router.addLiveWebSocket(hub, authorize: authorize)
         }
+        let (app, ports) = makeApplication(router)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            guard let port = await ports.first(where: { _ in true }) else { return }
+            defer { group.cancelAll() }
+            try await body(port)
+        }
+    }
+}
+
+extension LiveTestServer {
+    /// An application of `router` on a free loopback port, which upgrades WebSockets, and
+    /// the port once it listens.
+    static func makeApplication(_ router: Router<BasicWebSocketRequestContext>) -> (some ApplicationProtocol & Service, AsyncStream<Int>) {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // The server's own log (its connections cancelled at the end of each test) is noise.
         var logger = Logger(label: "ripple-live-tests")
@@ -37,13 +52,7 @@ enum LiveTestServer {
                 portContinuation.finish()
             },
             logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { return }
-            defer { group.cancelAll() }
-            try await body(port)
-        }
+        return (app, ports)
     }
 }
 
