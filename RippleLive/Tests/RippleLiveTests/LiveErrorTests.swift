@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Ripple
 import RippleLive
 import Testing
@@ -45,7 +46,7 @@ struct ScoreTooHigh: Error, CustomStringConvertible {
     }
 
     @Test func malformedSubscriptionsGetA4xxWithAJSONMessage() async throws {
-        let authorize: @Sendable (Request, BasicRequestContext, LiveSubscription) async throws -> LiveScope = { request, _, _ in
+        let authorize: @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { request, _, _ in
             guard request.headers[.authorization] != "Bearer nobody" else { throw HTTPError(.forbidden) }
             return .public
         }
@@ -89,7 +90,7 @@ struct ScoreTooHigh: Error, CustomStringConvertible {
                 try Player.filter(Column("name") == scope.name).fetchAll(db)
             }
         }
-        let authorize: @Sendable (Request, BasicRequestContext, LiveSubscription) async throws -> LiveScope = { request, _, _ in
+        let authorize: @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { request, _, _ in
             authorizations.increment()
             return LiveScope(request.headers[.authorization] ?? "anonymous")
         }

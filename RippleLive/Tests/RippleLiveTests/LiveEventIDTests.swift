@@ -52,9 +52,9 @@ import Testing
     @Test func parsesNamesAndParameters() throws {
         let specs = try SubscriptionSpec.parse(["players", #"player:{"id":1}"#, "a:b:c"], limit: 8)
         #expect(specs == [
-            SubscriptionSpec(name: "players", parameters: nil),
-            SubscriptionSpec(name: "player", parameters: #"{"id":1}"#),
-            SubscriptionSpec(name: "a", parameters: "b:c"),
+            SubscriptionSpec(id: 0, name: "players", parameters: nil),
+            SubscriptionSpec(id: 1, name: "player", parameters: #"{"id":1}"#),
+            SubscriptionSpec(id: 2, name: "a", parameters: "b:c"),
         ])
     }
 

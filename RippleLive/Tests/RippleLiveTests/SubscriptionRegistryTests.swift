@@ -29,6 +29,36 @@ import Testing
         }
     }
 
+    @Test func subscriptionsAddedAndDroppedOnAnOpenConnection() {
+        var registry = Registry()
+        _ = registry.subscribe(1, [(index: 4, key: top, job: "t")], plan: .fresh)
+        _ = registry.beginRound(sequence: 1)
+        _ = registry.finishRound([fetched(top, "t1")])
+
+        // A later subscription gets its first value alone, under its own id.
+        let scheduled = registry.subscribe(1, [(index: 9, key: mine, job: "m")], plan: .fresh)
+        #expect(scheduled)
+        _ = registry.beginRound(sequence: 2)
+        let (added, _) = registry.finishRound([fetched(mine, "m2")])
+        #expect(added.map(\.1) == [LiveBatch(sequence: 2, reset: false, entries: [.init(index: 9, outcome: value("m2"))])])
+
+        // The same query under two ids: dropping one keeps the connection a subscriber.
+        _ = registry.subscribe(1, [(index: 5, key: top, job: "t")], plan: .fresh)
+        _ = registry.beginRound(sequence: 3)
+        _ = registry.finishRound([])
+        registry.unsubscribe(1, [4], now: .now)
+        #expect(registry.queries[top]?.subscribers == [1])
+        _ = registry.regionDidChange(top)
+        _ = registry.beginRound(sequence: 4)
+        let (changed, _) = registry.finishRound([fetched(top, "t4")])
+        #expect(changed.map(\.1) == [LiveBatch(sequence: 4, reset: false, entries: [.init(index: 5, outcome: value("t4"))])])
+
+        registry.unsubscribe(1, [5], now: .now)
+        #expect(registry.queries[top]?.subscribers.isEmpty == true)
+        #expect(registry.queries[top]?.idleSince != nil)
+        #expect(registry.queries[mine]?.subscribers == [1])
+    }
+
     @Test func aChangeWhileARoundRunsWaitsForTheNextRound() {
         var registry = Registry()
         _ = registry.subscribe(1, [(top, "job")], plan: .fresh)

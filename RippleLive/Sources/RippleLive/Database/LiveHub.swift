@@ -64,18 +64,44 @@ public final class LiveHub: Sendable {
 
     // MARK: - Connections
 
-    /// Registers a connection whose subscriptions are `subscriptions`, by position; its
-    /// first batch comes at the end of the next round.
-    func connect(_ subscriptions: [(key: SharedQueryKey, job: LiveFetch)], plan: ResumePlan) -> (id: Int, mailbox: Mailbox) {
+    /// Registers a connection whose subscriptions are `subscriptions`; its first batch
+    /// comes at the end of the next round.
+    func connect(_ subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)], plan: ResumePlan) -> (id: Int, mailbox: Mailbox) {
+        let (id, mailbox) = open()
+        subscribe(id, subscriptions, plan: plan)
+        return (id, mailbox)
+    }
+
+    /// Registers a connection without subscriptions yet (a WebSocket's).
+    func open() -> (id: Int, mailbox: Mailbox) {
         let mailbox = Mailbox()
-        let (id, schedule) = core.withLockedValue { core -> (Int, Bool) in
+        let id = core.withLockedValue { core -> Int in
             let id = core.nextConnectionID
             core.nextConnectionID += 1
             core.mailboxes[id] = mailbox
-            return (id, core.registry.subscribe(id, subscriptions, plan: plan))
+            return id
         }
-        if schedule { scheduleRound() }
         return (id, mailbox)
+    }
+
+    /// Adds subscriptions to connection `id`, under ids it does not use; their first
+    /// values come together at the end of the next round.
+    func subscribe(_ id: Int, _ subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)], plan: ResumePlan) {
+        let schedule = core.withLockedValue { $0.registry.subscribe(id, subscriptions, plan: plan) }
+        if schedule { scheduleRound() }
+    }
+
+    /// Drops the subscriptions `ids` of connection `id`, and whatever of theirs waits in
+    /// its mailbox.
+    func unsubscribe(_ id: Int, _ ids: [Int]) {
+        let (mailbox, scheduleExpiry) = core.withLockedValue { core -> (Mailbox?, Bool) in
+            core.registry.unsubscribe(id, ids, now: .now)
+            guard !core.expiryScheduled else { return (core.mailboxes[id], false) }
+            core.expiryScheduled = true
+            return (core.mailboxes[id], true)
+        }
+        mailbox?.forget(ids)
+        if scheduleExpiry { scheduleExpiryCheck() }
     }
 
     /// The connection ended: its mailbox is dropped, its queries without subscribers are

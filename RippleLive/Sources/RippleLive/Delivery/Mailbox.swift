@@ -18,6 +18,11 @@ final class Mailbox: Sendable {
         perform { $0.machine.post(batch) }
     }
 
+    /// Drops what waits for the subscriptions `ids`, which the client left.
+    func forget(_ ids: [Int]) {
+        state.withLockedValue { $0.machine.forget(ids) }
+    }
+
     /// Asks for a heartbeat if nothing was written for `interval`.
     func postHeartbeatIfIdle(for interval: Duration, now: ContinuousClock.Instant) {
         perform { state in

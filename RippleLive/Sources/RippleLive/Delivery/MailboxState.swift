@@ -63,6 +63,13 @@ struct MailboxState {
         return wake()
     }
 
+    /// The client left the subscriptions `ids`: what waits for them is not sent.
+    mutating func forget(_ ids: [Int]) {
+        for id in ids {
+            pending.removeValue(forKey: id)
+        }
+    }
+
     /// Asks for a heartbeat, sent if nothing else waits.
     mutating func postHeartbeat() -> PostAction {
         guard !isFinished else { return .none }

@@ -1,4 +1,5 @@
 import Hummingbird
+import ServiceLifecycle
 
 /// The stream of one connection: takes messages from its mailbox and writes them at the
 /// client's pace, while a watchdog sends heartbeats and closes the connection when one
@@ -11,9 +12,10 @@ enum EventStreamConnection {
 
     static func run(
         hub: LiveHub,
-        subscriptions: [(key: SharedQueryKey, job: LiveFetch)],
+        subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)],
         plan: ResumePlan,
-        writer: inout any ResponseBodyWriter
+        writer: inout any ResponseBodyWriter,
+        reauthorize: (@Sendable () async throws -> Void)? = nil
     ) async throws {
         let (id, mailbox) = hub.connect(subscriptions, plan: plan)
         defer { hub.disconnect(id) }
@@ -22,28 +24,43 @@ enum EventStreamConnection {
         let box = WriterBox(writer)
         // The response's head goes with this first comment: the client sees the stream open.
         try await box.writer.write(ByteBuffer(string: ": open\n\n"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while let message = await mailbox.next() {
-                    mailbox.writeBegan(now: .now)
-                    try await box.writer.write(contentsOf: encoder.buffers(for: message))
-                    mailbox.writeEnded(now: .now)
+        // A server that shuts down gracefully waits for its responses: the stream ends then.
+        try await withGracefulShutdownHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while let message = await mailbox.next() {
+                        mailbox.writeBegan(now: .now)
+                        try await box.writer.write(contentsOf: encoder.buffers(for: message))
+                        mailbox.writeEnded(now: .now)
+                    }
                 }
-            }
-            group.addTask {
-                let tick = max(min(configuration.stallTimeout, configuration.heartbeatInterval) / 4, .milliseconds(5))
-                while true {
-                    try await Task.sleep(for: tick)
-                    if mailbox.isStalled(limit: configuration.stallTimeout, now: .now) { throw Stalled() }
-                    mailbox.postHeartbeatIfIdle(for: configuration.heartbeatInterval, now: .now)
+                group.addTask {
+                    try await watch(mailbox, configuration)
                 }
+                if let reauthorize {
+                    // Ends the connection when a subscription is refused at its expiry.
+                    group.addTask { try await reauthorize() }
+                }
+                // The first to end (the mailbox finished, a failed write, a stall) ends both.
+                defer { group.cancelAll() }
+                try await group.next()
             }
-            // The first to end (the mailbox finished, a failed write, a stall) ends both.
-            defer { group.cancelAll() }
-            try await group.next()
+        } onGracefulShutdown: {
+            mailbox.finish()
         }
         let finished = box.writer
         try await finished.finish(nil)
+    }
+
+    /// Posts heartbeats to an idle connection, and throws when one write waited for the
+    /// client longer than the stall timeout; runs until cancelled.
+    static func watch(_ mailbox: Mailbox, _ configuration: LiveConfiguration) async throws {
+        let tick = max(min(configuration.stallTimeout, configuration.heartbeatInterval) / 4, .milliseconds(5))
+        while true {
+            try await Task.sleep(for: tick)
+            if mailbox.isStalled(limit: configuration.stallTimeout, now: .now) { throw Stalled() }
+            mailbox.postHeartbeatIfIdle(for: configuration.heartbeatInterval, now: .now)
+        }
     }
 }
 

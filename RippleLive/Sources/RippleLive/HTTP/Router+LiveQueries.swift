@@ -15,10 +15,23 @@ extension RouterMethods {
         at path: RouterPath = "live",
         authorize: @escaping @Sendable (Request, Context, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public }
     ) -> Self {
+        addLiveQueries(hub, at: path, authorizeUntil: { LiveGrant(try await authorize($0, $1, $2)) })
+    }
+
+    /// Serves the live queries of `hub` as Server-Sent Events at `path`, with grants that
+    /// expire: when a subscription's grant expires, `authorizeUntil` runs again with the
+    /// same request; a refusal then closes the connection (the client reconnects, with
+    /// fresh credentials or to a 4xx), as does a scope that changed.
+    @discardableResult
+    public func addLiveQueries(
+        _ hub: LiveHub,
+        at path: RouterPath = "live",
+        authorizeUntil: @escaping @Sendable (Request, Context, LiveSubscription) async throws -> LiveGrant
+    ) -> Self {
         get(path) { request, context -> Response in
-            let subscriptions: [(key: SharedQueryKey, job: LiveFetch)]
+            let resolved: Resolved
             do throws(LiveRequestError) {
-                subscriptions = try await SubscriptionResolver.resolve(request, context: context, hub: hub, authorize: authorize)
+                resolved = try await SubscriptionResolver.resolve(request, context: context, hub: hub, authorize: authorizeUntil)
             } catch {
                 return Response(
                     status: error.status,
@@ -29,6 +42,7 @@ extension RouterMethods {
             // for a page that opens a new one after a reload, which cannot set headers.
             let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters["lastEventId"].map(String.init)
             let plan = ResumePlan(lastEventID: lastEventID, epoch: hub.epoch, latest: hub.commitSequence)
+            let reauthorize = Reauthorization.watchClosing(resolved.expiring, request: request, context: context, authorize: authorizeUntil)
             return Response(
                 status: .ok,
                 headers: [
@@ -38,7 +52,8 @@ extension RouterMethods {
                     .xAccelBuffering: "no",
                 ],
                 body: ResponseBody { writer in
-                    try await EventStreamConnection.run(hub: hub, subscriptions: subscriptions, plan: plan, writer: &writer)
+                    try await EventStreamConnection.run(
+                        hub: hub, subscriptions: resolved.subscriptions, plan: plan, writer: &writer, reauthorize: reauthorize)
                 })
         }
     }

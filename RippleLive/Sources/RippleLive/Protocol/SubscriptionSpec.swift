@@ -1,6 +1,9 @@
 /// One subscription of a connection, as its URL spells it: `q=<name>` or
 /// `q=<name>:<JSON parameters>`. Its position in the URL is its id in the messages.
 struct SubscriptionSpec: Equatable, Sendable {
+    /// Its id in the messages: its position in an event stream's URL, the client's own
+    /// on a WebSocket.
+    var id: Int
     var name: String
     /// The JSON text of the parameters, as sent; nil when the subscription has none.
     var parameters: String?
@@ -26,7 +29,7 @@ struct SubscriptionSpec: Equatable, Sendable {
             guard !name.isEmpty else {
                 throw LiveRequestError(.badRequest, "subscription \(index) has no query name", subscription: index)
             }
-            return SubscriptionSpec(name: String(name), parameters: parameters.map(String.init))
+            return SubscriptionSpec(id: index, name: String(name), parameters: parameters.map(String.init))
         }
     }
 }

@@ -25,10 +25,17 @@ struct SubscriptionRegistry<Job> {
     }
 
     struct Connection {
-        /// The shared query of each subscription, by position.
-        var keys: [SharedQueryKey]
-        /// What the connection is owed at the end of the next round, until it got it.
-        var start: ResumePlan?
+        /// The shared query of each subscription, by the subscription's id.
+        var keys: [Int: SharedQueryKey] = [:]
+        /// Subscriptions not sent yet, by the subscribe that made them, each with what it is
+        /// owed: sent together at the end of the first round where all of them have an
+        /// outcome.
+        var starts: [Start] = []
+    }
+
+    struct Start {
+        var ids: [Int]
+        var plan: ResumePlan
     }
 
     enum Phase: Equatable {
@@ -65,10 +72,18 @@ struct SubscriptionRegistry<Job> {
 
     // MARK: - Events
 
-    /// A connection subscribes: `subscriptions` gives the shared query of each position,
-    /// and the job that fetches it if it is new.
+    /// A connection subscribes, by position (an event stream's subscriptions are its URL's):
+    /// `subscriptions` gives the shared query of each, and the job that fetches it if it is
+    /// new.
     mutating func subscribe(_ id: ConnectionID, _ subscriptions: [(key: SharedQueryKey, job: Job)], plan: ResumePlan) -> ScheduleRound {
-        for (key, job) in subscriptions {
+        subscribe(id, subscriptions.enumerated().map { (index: $0.offset, key: $0.element.key, job: $0.element.job) }, plan: plan)
+    }
+
+    /// A connection adds subscriptions, with ids it does not use yet; their first values
+    /// come together, at the end of a round.
+    mutating func subscribe(_ id: ConnectionID, _ subscriptions: [(index: Int, key: SharedQueryKey, job: Job)], plan: ResumePlan) -> ScheduleRound {
+        var connection = connections[id] ?? Connection()
+        for (index, key, job) in subscriptions {
             if var query = queries[key] {
                 query.subscribers.insert(id)
                 query.idleSince = nil
@@ -81,8 +96,10 @@ struct SubscriptionRegistry<Job> {
                 queries[key] = query
                 dirty.insert(key)
             }
+            connection.keys[index] = key
         }
-        connections[id] = Connection(keys: subscriptions.map(\.key), start: plan)
+        connection.starts.append(Start(ids: subscriptions.map(\.index), plan: plan))
+        connections[id] = connection
         starting.insert(id)
         return requestRound()
     }
@@ -91,12 +108,33 @@ struct SubscriptionRegistry<Job> {
     mutating func unsubscribe(_ id: ConnectionID, now: ContinuousClock.Instant) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         starting.remove(id)
-        for key in connection.keys {
-            guard var query = queries[key] else { continue }
-            query.subscribers.remove(id)
-            if query.subscribers.isEmpty { query.idleSince = now }
-            queries[key] = query
+        for key in Set(connection.keys.values) {
+            leave(key, id, now: now)
         }
+    }
+
+    /// A connection drops the subscriptions of `ids`; a query it no longer subscribes to
+    /// under any id loses it as a subscriber.
+    mutating func unsubscribe(_ id: ConnectionID, _ ids: [Int], now: ContinuousClock.Instant) {
+        guard var connection = connections[id] else { return }
+        let removed = ids.compactMap { connection.keys.removeValue(forKey: $0) }
+        for position in connection.starts.indices {
+            connection.starts[position].ids.removeAll { ids.contains($0) }
+        }
+        connection.starts.removeAll { $0.ids.isEmpty }
+        if connection.starts.isEmpty { starting.remove(id) }
+        connections[id] = connection
+        let kept = Set(connection.keys.values)
+        for key in Set(removed) where !kept.contains(key) {
+            leave(key, id, now: now)
+        }
+    }
+
+    private mutating func leave(_ key: SharedQueryKey, _ id: ConnectionID, now: ContinuousClock.Instant) {
+        guard var query = queries[key] else { return }
+        query.subscribers.remove(id)
+        if query.subscribers.isEmpty { query.idleSince = now }
+        queries[key] = query
     }
 
     /// A commit changed the region of a query.
@@ -142,28 +180,36 @@ struct SubscriptionRegistry<Job> {
 
         var batches: [(ConnectionID, LiveBatch)] = []
         for id in affected {
-            guard let connection = connections[id] else { continue }
-            if let plan = connection.start {
-                // A newcomer waits until every one of its queries has an outcome.
-                let results = connection.keys.map { queries[$0]?.result }
-                guard results.allSatisfy({ $0 != nil }) else { continue }
-                connections[id]?.start = nil
-                starting.remove(id)
-                let entries = results.enumerated().compactMap { index, result -> LiveBatch.Entry? in
-                    guard let result, plan.sends(valueSince: result.since) else { return nil }
-                    return LiveBatch.Entry(index: index, outcome: result.outcome)
+            guard var connection = connections[id] else { continue }
+            var entries: [LiveBatch.Entry] = []
+            var reset = false
+            // Subscriptions still starting get nothing else; a start is sent whole, once
+            // every one of its queries has an outcome.
+            var started: Set<Int> = []
+            var waiting: [Start] = []
+            for start in connection.starts {
+                started.formUnion(start.ids)
+                let results = start.ids.map { connection.keys[$0].flatMap { queries[$0]?.result } }
+                guard results.allSatisfy({ $0 != nil }) else {
+                    waiting.append(start)
+                    continue
                 }
-                if plan == .reset || !entries.isEmpty {
-                    batches.append((id, LiveBatch(sequence: sequence, reset: plan == .reset, entries: entries)))
+                reset = reset || start.plan == .reset
+                for (index, result) in zip(start.ids, results) {
+                    guard let result, start.plan.sends(valueSince: result.since) else { continue }
+                    entries.append(LiveBatch.Entry(index: index, outcome: result.outcome))
                 }
-            } else {
-                let entries = connection.keys.enumerated().compactMap { index, key -> LiveBatch.Entry? in
-                    guard changed.contains(key), let result = queries[key]?.result else { return nil }
-                    return LiveBatch.Entry(index: index, outcome: result.outcome)
-                }
-                if !entries.isEmpty {
-                    batches.append((id, LiveBatch(sequence: sequence, reset: false, entries: entries)))
-                }
+            }
+            for (index, key) in connection.keys where !started.contains(index) && changed.contains(key) {
+                guard let result = queries[key]?.result else { continue }
+                entries.append(LiveBatch.Entry(index: index, outcome: result.outcome))
+            }
+            connection.starts = waiting
+            if waiting.isEmpty { starting.remove(id) }
+            connections[id] = connection
+            if reset || !entries.isEmpty {
+                entries.sort { $0.index < $1.index }
+                batches.append((id, LiveBatch(sequence: sequence, reset: reset, entries: entries)))
             }
         }
 
@@ -215,3 +261,4 @@ extension SubscriptionRegistry.Query: Sendable where Job: Sendable {}
 extension SubscriptionRegistry.Work: Sendable where Job: Sendable {}
 extension SubscriptionRegistry.Fetched: Sendable where Job: Sendable {}
 extension SubscriptionRegistry.Connection: Sendable where Job: Sendable {}
+extension SubscriptionRegistry.Start: Sendable where Job: Sendable {}

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdWebSocket
 import RippleLive
 
 /// A hub on a fresh database file, served on a loopback port, for one test. Its queries are
@@ -12,7 +13,8 @@ struct LiveFixture: Sendable {
     static func run(
         queries: [LiveQuery] = [],
         configuration: LiveConfiguration = LiveConfiguration(),
-        authorize: @escaping @Sendable (Request, BasicRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
+        authorize: @escaping @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
+        grant: (@Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveGrant)? = nil,
         _ body: @Sendable (LiveFixture) async throws -> Void
     ) async throws {
         let database = try TestDatabase()
@@ -20,7 +22,7 @@ struct LiveFixture: Sendable {
         let pool = try database.makePool()
         let fetches = Counter()
         let hub = try LiveHub(writer: pool, queries: [topQuery(fetches: fetches)] + queries, configuration: configuration)
-        try await LiveTestServer.run(hub, authorize: authorize) { port in
+        try await LiveTestServer.run(hub, authorize: authorize, grant: grant) { port in
             try await body(LiveFixture(hub: hub, port: port, fetches: fetches, path: database.path))
         }
     }

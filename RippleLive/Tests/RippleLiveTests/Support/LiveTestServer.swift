@@ -1,40 +1,58 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import Ripple
 import RippleLive
+import ServiceLifecycle
 
 /// A Hummingbird server on a free loopback port, serving a hub's live queries, for the
 /// time of `body`.
 enum LiveTestServer {
     static func run(
         _ hub: LiveHub,
-        authorize: @escaping @Sendable (Request, BasicRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
+        authorize: @escaping @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
+        grant: (@Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveGrant)? = nil,
         _ body: @Sendable (_ port: Int) async throws -> Void
     ) async throws {
-        let router = Router()
-        router.addLiveQueries(hub, authorize: authorize)
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        if let grant {
+            router.addLiveQueries(hub, authorizeUntil: grant)
+            router.addLiveWebSocket(hub, authorizeUntil: grant)
+        } else {
+            router.addLiveQueries(hub, authorize: authorize)
+            router.addLiveWebSocket(hub, authorize: authorize)
+        }
+        let (app, ports) = makeApplication(router)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            guard let port = await ports.first(where: { _ in true }) else { return }
+            defer { group.cancelAll() }
+            try await body(port)
+        }
+    }
+}
+
+extension LiveTestServer {
+    /// An application of `router` on a free loopback port, which upgrades WebSockets, and
+    /// the port once it listens.
+    static func makeApplication(_ router: Router<BasicWebSocketRequestContext>) -> (some ApplicationProtocol & Service, AsyncStream<Int>) {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // The server's own log (its connections cancelled at the end of each test) is noise.
         var logger = Logger(label: "ripple-live-tests")
         logger.logLevel = .critical
         let app = Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
             },
             logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { return }
-            defer { group.cancelAll() }
-            try await body(port)
-        }
+        return (app, ports)
     }
 }
 
