@@ -6,8 +6,9 @@ import Foundation
 /// Integers and reals compare numerically: `DatabaseValue(1)` equals `DatabaseValue(1.0)`,
 /// as they do in SQLite.
 public struct DatabaseValue: Hashable, Sendable, CustomStringConvertible {
-    /// The storage classes of SQLite.
-    public enum Storage: Sendable {
+    /// The storage classes of SQLite. Storages are equal when they are identical: unlike
+    /// database values, the integer 1 and the double 1.0 are different storages.
+    public enum Storage: Sendable, Equatable {
         case null
         case int64(Int64)
         case double(Double)
