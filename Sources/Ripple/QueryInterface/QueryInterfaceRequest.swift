@@ -354,7 +354,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             }
             let keyColumns = Set(dictionary.keys.map { $0.lowercased() })
             let isPrimaryKey = keyColumns == Set(primaryKey.columns.map { $0.lowercased() })
-            let isKey = try isPrimaryKey || (!keyColumns.isEmpty && isUniqueKey(db, keyColumns))
+            let isKey = try isPrimaryKey || (!keyColumns.isEmpty && db.uniqueKeys(of: tableName).contains(keyColumns))
             guard isKey else {
                 throw DatabaseError(
                     message: """
@@ -367,20 +367,6 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         }
         guard !alternatives.isEmpty else { return SQLExpression(sql: "0") }
         return alternatives.dropFirst().reduce(alternatives[0]) { $0 || $1 }
-    }
-
-    private func isUniqueKey(_ db: Database, _ columns: Set<String>) throws -> Bool {
-        try db.withoutRecordingReads { try readIsUniqueKey(db, columns) }
-    }
-
-    private func readIsUniqueKey(_ db: Database, _ columns: Set<String>) throws -> Bool {
-        for index in try Row.fetchAll(db, sql: "PRAGMA index_list(\(tableName.quotedDatabaseIdentifier))") {
-            guard try index.decode(Bool.self, forColumn: "unique") else { continue }
-            let name: String = try index.decode(forColumn: "name")
-            let indexColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name])
-            if Set(indexColumns.map { $0.lowercased() }) == columns { return true }
-        }
-        return false
     }
 
     public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
