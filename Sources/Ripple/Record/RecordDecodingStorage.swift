@@ -193,9 +193,10 @@ struct RecordDecodingStorage {
     /// The coding key names of the columns, for a record type with a column strategy.
     var keyNames: [String]? { keyRow?.columnNames }
 
-    /// The strategies of the record type, for a value of `type`.
+    /// The date and data strategies of the record type, for a value of `type`.
+    @inline(__always)
     private mutating func strategies(for type: Any.Type) -> RecordDecodingStrategies? {
-        guard let recordType, RecordDecodingStrategies.mayUseStrategies(type) else { return nil }
+        guard let recordType, type == Date.self || type == Data.self else { return nil }
         if let strategies { return strategies }
         let strategies = withRow { RecordDecodingStrategies(recordType, columnNames: $0.columnNames) }
         self.strategies = strategies
@@ -278,8 +279,9 @@ struct RecordDecodingStorage {
     mutating func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         guard let index = index(key) else { return try decodeWithoutColumn(T.self, key) }
         let strategies = strategies(for: T.self)
-        return try withRow { row in
-            try Self.decodeValue(T.self, row.databaseValue(atIndex: index), index: index, row: row, strategies: strategies)
+        return try withRow { [recordType] row in
+            try Self.decodeValue(
+                T.self, row.databaseValue(atIndex: index), index: index, row: row, recordType: recordType, strategies: strategies)
         }
     }
 
@@ -295,10 +297,10 @@ struct RecordDecodingStorage {
             return nil
         }
         let strategies = strategies(for: T.self)
-        return try withRow { row in
+        return try withRow { [recordType] row in
             let dbValue = row.databaseValue(atIndex: index)
             if dbValue.isNull { return nil }
-            return try Self.decodeValue(T.self, dbValue, index: index, row: row, strategies: strategies)
+            return try Self.decodeValue(T.self, dbValue, index: index, row: row, recordType: recordType, strategies: strategies)
         }
     }
 
@@ -332,7 +334,8 @@ struct RecordDecodingStorage {
     }
 
     private static func decodeValue<T: Decodable>(
-        _ type: T.Type, _ dbValue: DatabaseValue, index: Int, row: Row, strategies: RecordDecodingStrategies?
+        _ type: T.Type, _ dbValue: DatabaseValue, index: Int, row: Row,
+        recordType: (any FetchableRecord.Type)?, strategies: RecordDecodingStrategies?
     ) throws -> T {
         let statement = row.statement
         let column = index < row.columnNames.count ? row.columnNames[index] : ""
@@ -346,7 +349,8 @@ struct RecordDecodingStorage {
             return value as! T
         }
         return try decodeColumnValue(
-            T.self, dbValue, column: column, index: index, statement: statement, jsonDecoder: { strategies?.jsonDecoder(index) ?? .databaseDefault() }
+            T.self, dbValue, column: column, index: index, statement: statement,
+            jsonDecoder: { recordType?.databaseJSONDecoder(for: column) ?? .databaseDefault() }
         )
     }
 }

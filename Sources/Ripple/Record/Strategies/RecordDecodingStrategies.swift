@@ -1,13 +1,12 @@
 import Foundation
 
-/// The decoding strategies of one record type for the columns of one row, asked once per
-/// cursor and column rather than once per record.
+/// The date and data strategies of one record type for the columns of one row, asked once
+/// per cursor and column rather than once per record.
 final class RecordDecodingStrategies {
     let recordType: any FetchableRecord.Type
     private let columnNames: [String]
     private var dateStrategies: [Int: DatabaseDateDecodingStrategy] = [:]
     private var dataStrategies: [Int: DatabaseDataDecodingStrategy] = [:]
-    private var jsonDecoders: [Int: JSONDecoder] = [:]
 
     init(_ recordType: any FetchableRecord.Type, columnNames: [String]) {
         self.recordType = recordType
@@ -22,11 +21,6 @@ final class RecordDecodingStrategies {
         return columnNames.map { strategy.keyName(forColumn: $0) }
     }
 
-    /// Whether decoding a `type` may ask for a strategy: dates, data, and JSON.
-    static func mayUseStrategies(_ type: Any.Type) -> Bool {
-        type == Date.self || type == Data.self || !(type is any DatabaseValueConvertible.Type)
-    }
-
     /// A `Date` or `Data` read with the record's strategy for its column; nil for values of
     /// other types. `dbValue` is not NULL.
     func dateOrData<T>(_ type: T.Type, _ dbValue: DatabaseValue, index: Int, statement: Statement?) throws -> T? {
@@ -39,13 +33,6 @@ final class RecordDecodingStrategies {
             return (data as! T)
         }
         return nil
-    }
-
-    func jsonDecoder(_ index: Int) -> JSONDecoder {
-        if let decoder = jsonDecoders[index] { return decoder }
-        let decoder = recordType.databaseJSONDecoder(for: column(index))
-        jsonDecoders[index] = decoder
-        return decoder
     }
 
     private func dateStrategy(_ index: Int) -> DatabaseDateDecodingStrategy {
