@@ -205,10 +205,16 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         return DatabaseRegion(tables: tables.map { TableEntry(key: $0.key, region: TableRegion(columns: $0.region.columns, rowIDs: nil)) })
     }
 
-    /// The same region, where `table` is restricted to some rowids.
+    /// The same region, where `table` is restricted to some rowids; without `table` when
+    /// no rowid is left, since no change can then touch what the region reads of it.
     func restricting(table: String, toRowIDs rowIDs: RowIDSet) -> DatabaseRegion {
         guard var tables, let index = Self.index(of: table.lowercased(), in: tables) else { return self }
-        tables[index].region.rowIDs = tables[index].region.rowIDs.map { $0.intersection(rowIDs) } ?? rowIDs
+        let restricted = tables[index].region.rowIDs.map { $0.intersection(rowIDs) } ?? rowIDs
+        if restricted.isEmpty {
+            tables.remove(at: index)
+        } else {
+            tables[index].region.rowIDs = restricted
+        }
         return DatabaseRegion(tables: tables)
     }
 

@@ -455,11 +455,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return region
     }
 
-    /// Whether the request is filtered with `none()`.
+    /// Whether a filter can match no row: `none()`, or a test against an empty list.
     private var isNone: Bool {
         filters.contains { filter in
-            guard case .expression(let expression) = filter, case .atom("0") = expression.node else { return false }
-            return true
+            guard case .expression(let expression) = filter else { return false }
+            return expression.isAlwaysFalse
         }
     }
 

@@ -250,6 +250,19 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         return result
     }
 
+    /// Whether the expression is false for every row, whatever the row: `0` (as `none()`
+    /// writes it), `x IN ()`, and AND-ed terms of which one is so.
+    var isAlwaysFalse: Bool { Self.isAlwaysFalse(node) }
+
+    private static func isAlwaysFalse(_ node: Node) -> Bool {
+        switch node {
+        case .atom("0"): return true
+        case let .inList(_, list, negated: false): return list.isEmpty
+        case let .infix("AND", lhs, rhs): return isAlwaysFalse(lhs) || isAlwaysFalse(rhs)
+        default: return false
+        }
+    }
+
     /// The rowids this expression restricts `rowIDColumn` to, when it is an equality or an
     /// IN test on it, possibly among AND-ed terms; nil when it does not restrict rowids.
     func restrictedRowIDs(rowIDColumn: String) -> RowIDSet? {

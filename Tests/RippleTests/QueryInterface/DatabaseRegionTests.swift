@@ -56,6 +56,22 @@ final class DatabaseRegionTests: XCTestCase {
         XCTAssertEqual(try region(dbQueue, Table("item").filter(key: "x")), "item(code,label)")
     }
 
+    func testRequestsThatMatchNoRowHaveAnEmptyRegion() throws {
+        let dbQueue = try makeDatabase()
+        XCTAssertEqual(try region(dbQueue, Player.none()), "empty")
+        XCTAssertEqual(try region(dbQueue, Player.filter(keys: [Int]())), "empty")
+        XCTAssertEqual(try region(dbQueue, Player.filter([Int]().contains(Column("id")))), "empty")
+        XCTAssertEqual(try region(dbQueue, Player.filter([String]().contains(Column("name")))), "empty")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 1 && Column("id") == 2)), "empty")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Player.score > 0 && [Int]().contains(Player.score))), "empty")
+        // Only a term that is false for every row empties the region.
+        XCTAssertEqual(try region(dbQueue, Player.filter(Player.score > 0 || [Int]().contains(Player.score))), "player(id,name,score,teamid)")
+        XCTAssertEqual(try region(dbQueue, Player.filter(![Int]().contains(Player.score))), "player(id,name,score,teamid)")
+        try dbQueue.read { db in
+            XCTAssertEqual(try Player.filter([Int]().contains(Player.score)).fetchCount(db), 0)
+        }
+    }
+
     func testRegionAlgebraAndModificationChecks() {
         let scores = DatabaseRegion(table: "player", columns: ["score"])
         let names = DatabaseRegion(table: "player", columns: ["name"])
