@@ -18,6 +18,8 @@ struct PrefetchedRowsDecoder: Decoder {
     struct Container: UnkeyedDecodingContainer {
         let rows: [Row]
         var currentIndex = 0
+        /// What the elements are, found at the first one (all have one type).
+        var kind: (type: ObjectIdentifier, kind: RecordDecodingStorage.NestedKind)? = nil
         var codingPath: [any CodingKey] { [] }
         var count: Int? { rows.count }
         var isAtEnd: Bool { currentIndex >= rows.count }
@@ -29,9 +31,16 @@ struct PrefetchedRowsDecoder: Decoder {
                 throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: "no more prefetched rows"))
             }
             defer { currentIndex += 1 }
+            let kind: RecordDecodingStorage.NestedKind
+            if let known = self.kind, known.type == ObjectIdentifier(T.self) {
+                kind = known.kind
+            } else {
+                kind = RecordDecodingStorage.NestedKind(T.self)
+                self.kind = (ObjectIdentifier(T.self), kind)
+            }
             // Values (`var names: [String]` of an association that selects one column):
             // the first column.
-            if let valueType = T.self as? any DatabaseValueConvertible.Type {
+            if kind.isValue, let valueType = T.self as? any DatabaseValueConvertible.Type {
                 let row = rows[currentIndex]
                 let dbValue = row.databaseValue(atIndex: 0)
                 guard let value = valueType.fromDatabaseValue(dbValue) else {
@@ -39,7 +48,7 @@ struct PrefetchedRowsDecoder: Decoder {
                 }
                 return value as! T
             }
-            return try RecordDecodingStorage.decodeRecord(T.self, from: rows[currentIndex])
+            return try RecordDecodingStorage.decodeRecord(T.self, from: rows[currentIndex], as: kind)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

@@ -23,6 +23,17 @@ struct PrefetchedRowsTree: Equatable {
         nodes.first { $0.key == key }?.children
     }
 
+    /// The subtree at the end of `path`, the keys of joined associations; empty when
+    /// there is none.
+    func subtree(path: [String]) -> PrefetchedRowsTree {
+        var tree = self
+        for key in path {
+            guard !tree.isEmpty, let next = tree.subtree(key) else { return PrefetchedRowsTree() }
+            tree = next
+        }
+        return tree
+    }
+
     /// Sets the rows at the end of `path`: the keys of the joined associations, then the
     /// key of the prefetched one.
     mutating func setRows(_ rows: [Row], at path: ArraySlice<String>) {

@@ -59,9 +59,8 @@ extension Row {
 
         /// A scope's row, with the rows its association prefetched.
         private func scopeRow(_ name: String, _ base: Row, _ layout: RowAdapterLayout) -> Row {
-            let scope = Row(base: base, layout: layout)
-            if let prefetched = row.prefetchedRowsStorage.subtree(name) { scope.prefetchedRowsStorage = prefetched }
-            return scope
+            // (A scope of the row is what the breadth-first search finds first.)
+            row.scopeRow(name, base: base) { (layout, [name]) }!
         }
     }
 
@@ -83,24 +82,54 @@ extension Row {
 
         /// The first scope named `name`, breadth-first; nil when there is none.
         public subscript(_ name: String) -> Row? {
-            // The search walks the layouts, and makes the row of the scope it finds only:
-            // `Decodable` records look up each of their keys here.
+            // `Decodable` records look up each of their keys here: the search walks the
+            // layouts, and a cursor's row keeps what it found for the next records.
             guard case .adapted(let base, let layout) = row.storage, !layout.scopes.isEmpty else { return nil }
-            var level = [(layout: layout, prefetched: row.prefetchedRowsStorage)]
+            return row.scopeRow(name, base: base) { Self.search(name, in: layout) }
+        }
+
+        /// The layout of the first scope named `name`, breadth-first, and the names of
+        /// the scopes on the way to it, its own last.
+        private static func search(_ name: String, in layout: RowAdapterLayout) -> (RowAdapterLayout, [String])? {
+            var level = [(layout: layout, path: [String]())]
             while !level.isEmpty {
                 for candidate in level {
-                    guard let found = candidate.layout.scopes[name] else { continue }
-                    let scope = Row(base: base, layout: found)
-                    if let prefetched = candidate.prefetched.subtree(name) { scope.prefetchedRowsStorage = prefetched }
-                    return scope
+                    if let found = candidate.layout.scopes[name] { return (found, candidate.path + [name]) }
                 }
                 level = level.flatMap { candidate in
-                    candidate.layout.scopes.sorted { $0.key < $1.key }.map { scope in
-                        (layout: scope.value, prefetched: candidate.prefetched.subtree(scope.key) ?? PrefetchedRowsTree())
-                    }
+                    candidate.layout.scopes.sorted { $0.key < $1.key }.map { (layout: $0.value, path: candidate.path + [$0.key]) }
                 }
             }
             return nil
         }
+    }
+
+    /// The row of the scope `name` of this row, adapted from `base`, with the rows its
+    /// association prefetched; nil when `search` (the scope's layout and path) finds none.
+    /// A cursor's row keeps the scope rows it made, and the names of no scope, for the
+    /// next records (see `CursorRowReuse`).
+    fileprivate func scopeRow(_ name: String, base: Row, search: () -> (RowAdapterLayout, [String])?) -> Row? {
+        guard let cursorConnection else {
+            guard let (layout, path) = search() else { return nil }
+            let scope = Row(base: base, layout: layout)
+            scope.prefetchedRowsStorage = prefetchedRowsStorage.subtree(path: path)
+            return scope
+        }
+        if !Row.holdsAccess(cursorConnection) { Row.rowUsedOutsideOfAccess() }
+        let reuse = self.reuse ?? CursorRowReuse()
+        self.reuse = reuse
+        let scope: CursorRowReuse.Scope?
+        if let known = reuse.scopes[name] {
+            scope = known
+        } else {
+            scope = search().map { CursorRowReuse.Scope(row: Row(base: base, layout: $0.0), path: $0.1) }
+            reuse.scopes[name] = .some(scope)
+        }
+        guard let scope else { return nil }
+        // The prefetched rows are the current record's.
+        if !prefetchedRowsStorage.isEmpty || !scope.row.prefetchedRowsStorage.isEmpty {
+            scope.row.prefetchedRowsStorage = prefetchedRowsStorage.subtree(path: scope.path)
+        }
+        return scope.row
     }
 }

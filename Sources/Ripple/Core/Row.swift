@@ -76,9 +76,21 @@ public final class Row: @unchecked Sendable {
     /// by key; set by the fetch before the row is handed out, never after.
     var prefetchedRowsStorage = PrefetchedRowsTree()
 
+    /// The connection of the cursor this row is read in place from (a statement row, or a
+    /// row adapted from one), never dereferenced; nil for copied rows. Such a row is read
+    /// by one thread at a time, the one that runs the connection's access: it keeps what
+    /// serves from one record to the next (`recordDecoder`, `reuse`).
+    let cursorConnection: UnsafeRawPointer?
+
+    /// What a cursor's row keeps from one record to the next besides its decoder: the
+    /// decoders of records decoded from the whole row inside another one, and its scopes.
+    /// Made at first use, and only for rows with a `cursorConnection`.
+    var reuse: CursorRowReuse?
+
     deinit {
         // Containers of `Decodable` records kept beyond the row fail their check.
         if let recordDecoder { recordDecoder.state.release(generation: recordDecoder.generation) }
+        reuse?.releaseDecoders()
     }
 
     @usableFromInline
@@ -90,6 +102,7 @@ public final class Row: @unchecked Sendable {
         count = statement.columnCount
         columnIndexCache = statement.columnIndexCache
         isFetched = true
+        cursorConnection = statementRow?.connectionIdentity
     }
 
     init(columns: [String], values: [DatabaseValue], isFetched: Bool = false) {
@@ -98,6 +111,7 @@ public final class Row: @unchecked Sendable {
         count = values.count
         columnIndexCache = nil
         self.isFetched = isFetched
+        cursorConnection = nil
     }
 
     /// A row that presents `base` as `layout` says.
@@ -107,6 +121,7 @@ public final class Row: @unchecked Sendable {
         count = layout.names.count
         columnIndexCache = nil
         isFetched = base.isFetched
+        cursorConnection = base.cursorConnection
     }
 
     /// Stops the process when a statement row is read outside of an access to its

@@ -35,12 +35,22 @@ extension Row {
     @inline(__always)
     private var rowDecoder: DatabaseRowDecoder {
         // A copied row may be decoded from several threads at once: it keeps no decoder.
-        guard statementRow != nil else { return DatabaseRowDecoder(row: self, ownsRow: true) }
-        checkAccess()
+        guard let cursorConnection else { return DatabaseRowDecoder(row: self, ownsRow: true) }
+        if !Row.holdsAccess(cursorConnection) { Row.rowUsedOutsideOfAccess() }
         if let decoder = recordDecoder { return decoder }
         let decoder = DatabaseRowDecoder(row: self, ownsRow: false)
         recordDecoder = decoder
         return decoder
+    }
+
+    /// Runs `body`, in which records decoded from this row get a decoder other than the
+    /// one in use (see `CursorRowReuse`). Copied rows make a decoder for each record.
+    func withNestedRecordDecoder<R>(_ body: () throws -> R) rethrows -> R {
+        guard let cursorConnection else { return try body() }
+        if !Row.holdsAccess(cursorConnection) { Row.rowUsedOutsideOfAccess() }
+        let reuse = self.reuse ?? CursorRowReuse()
+        self.reuse = reuse
+        return try reuse.withNestedDecoder(of: self, body)
     }
 
     /// The decoder of a record of `type`, which decodes with the type's strategies.
@@ -104,8 +114,8 @@ final class DatabaseRowDecoder: Decoder {
 
     /// A decoder for `row`: a statement row keeps it in `recordDecoder`; a copied row makes
     /// one for each record (`ownsRow`), which keeps the row alive.
-    init(row: Row, ownsRow: Bool) {
-        state = RecordDecodingState.acquire(for: row)
+    init(row: Row, ownsRow: Bool, sharingPredictions: Bool = true) {
+        state = RecordDecodingState.acquire(for: row, sharingPredictions: sharingPredictions)
         generation = state.generation
         ownedRow = ownsRow ? row : nil
     }

@@ -17,9 +17,12 @@ final class RecordDecodingState {  // used by one decoder at a time; the free on
     // decoders that were alive at once.
     private static let free = LockedState<[RecordDecodingState]>([])
 
-    static func acquire(for row: Row) -> RecordDecodingState {
+    /// A state for `row`; `sharingPredictions`: whether it starts with the predictions of
+    /// the row's statement, and gives its own back (the row's own decoder does; a nested
+    /// one, which decodes another type, does not).
+    static func acquire(for row: Row, sharingPredictions: Bool = true) -> RecordDecodingState {
         let state = free.withLock { $0.popLast() } ?? RecordDecodingState()
-        state.storage.pointer.pointee.attach(row)
+        state.storage.pointer.pointee.attach(row, sharingPredictions: sharingPredictions)
         return state
     }
 
@@ -96,6 +99,9 @@ struct RecordDecodingStorage {
     /// Whether a property of the record being decoded, with neither a column nor a scope,
     /// was decoded from the whole row (see `decodeWithoutColumn`); once a record.
     var decodedRootKey = false
+    /// The types of the properties without a column decoded so far, and what they are:
+    /// the dynamic casts that tell it cost more than this lookup, for each record.
+    private var nestedTypes: [(type: ObjectIdentifier, kind: NestedKind)] = []
     /// The record type being decoded (nil for other `Decodable` types: the default
     /// strategies), its column of each key when keys are not column names, and its other
     /// strategies, asked when a value needs them.
@@ -114,12 +120,12 @@ struct RecordDecodingStorage {
     /// connection's access (a row kept beyond it may end anywhere).
     private var columnIndexCache: ColumnIndexCache?
 
-    mutating func attach(_ row: Row) {
+    mutating func attach(_ row: Row, sharingPredictions: Bool) {
         self.row = .passUnretained(row)
         lookupRow = self.row
         statementRow = row.statementRow
         columnCount = row.count
-        if let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
+        if sharingPredictions, let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
             columnIndexCache = cache
             predictions = cache.state.recordPredictions
         }
@@ -289,7 +295,7 @@ struct RecordDecodingStorage {
         guard let index = index(key) else {
             if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
                 // A scope of all NULLs is a missing optional association.
-                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow) : nil
+                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self)) : nil
             }
             if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
                 return try T(from: PrefetchedRowsDecoder(rows: rows))
@@ -311,23 +317,47 @@ struct RecordDecodingStorage {
     @inline(never)
     mutating func decodeWithoutColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
-            return try Self.decodeRecord(T.self, from: scopedRow)
+            return try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self))
         }
         if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
             return try T(from: PrefetchedRowsDecoder(rows: rows))
         }
-        guard !decodedRootKey, !(T.self is any DatabaseValueConvertible.Type) else { throw missingColumn(key) }
+        let kind = nestedKind(T.self)
+        guard !decodedRootKey, !kind.isValue else { throw missingColumn(key) }
         decodedRootKey = true
         let row = withRow { $0 }
-        // A statement row shares its decoder, in use for the record around: a decoder of
-        // its own. Other rows (the rows of associations are adapted) make new decoders.
-        if row.statementRow != nil { return try T(from: DatabaseRowDecoder(row: row, ownsRow: true)) }
-        return try Self.decodeRecord(T.self, from: row)
+        // A cursor's row keeps its decoder, in use for the record around: the nested
+        // record gets another one, which the row keeps too. Copied rows make new decoders.
+        return try row.withNestedRecordDecoder { try Self.decodeRecord(T.self, from: row, as: kind) }
+    }
+
+    /// What a type decoded from a row (a scope, the whole row, a prefetched row) is.
+    struct NestedKind {
+        /// The type as a record, which decodes with `init(row:)`; nil for other types.
+        let recordType: (any FetchableRecord.Type)?
+        /// Whether the type is a database value, which decodes from a column only.
+        let isValue: Bool
+
+        init(_ type: Any.Type) {
+            recordType = type as? any FetchableRecord.Type
+            isValue = type is any DatabaseValueConvertible.Type
+        }
+    }
+
+    /// What `type` is, found once for each type.
+    @inline(__always)
+    private mutating func nestedKind<T>(_ type: T.Type) -> NestedKind {
+        let identifier = ObjectIdentifier(T.self)
+        for entry in nestedTypes where entry.type == identifier { return entry.kind }
+        let kind = NestedKind(T.self)
+        // (A few types per record: the list stays short.)
+        if nestedTypes.count < 16 { nestedTypes.append((identifier, kind)) }
+        return kind
     }
 
     /// A record decoded from a scope of the row, or from a prefetched row.
-    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row) throws -> T {
-        if let recordType = T.self as? any FetchableRecord.Type {
+    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row, as kind: NestedKind) throws -> T {
+        if let recordType = kind.recordType {
             return try recordType.init(row: scopedRow) as! T
         }
         return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true))
