@@ -97,4 +97,30 @@ final class GRDBSpellingQueryInterfaceTests: XCTestCase {
             XCTAssertEqual(try SQL("ORDER BY email COLLATE \(.nocase)").build(db).sql, "ORDER BY email COLLATE NOCASE")
         }
     }
+
+    func testDerivedRequestSpellings() throws {
+        try makeQueue().read { db in
+            let request = Reader.filter(keys: [1, 2, 3])
+            let derived = AnyFetchRequest(request)
+            XCTAssertEqual(try derived.databaseRegion(db).description, "readers(age,id,name)[1,2,3]")
+            let adapted: AdaptedFetchRequest = request.adapted { db in SuffixRowAdapter(fromIndex: 1) }
+            XCTAssertEqual(try adapted.databaseRegion(db).description, "readers(age,id,name)[1,2,3]")
+            let rows: AnyFetchRequest<Row> = derived.asRequest(of: Row.self)
+            XCTAssertEqual(try rows.fetchAll(db).count, 2)
+        }
+    }
+
+    func testOperatorSpellings() throws {
+        try makeQueue().read { db in
+            let both = Reader.filter([Reader.Columns.id == 1, Reader.Columns.name != nil].joined(operator: .and))
+            XCTAssertEqual(try both.fetchCount(db), 1)
+            let sums = Reader.select([Reader.Columns.age, 2.databaseValue, Reader.Columns.age].joined(operator: .add), as: Int.self)
+            XCTAssertEqual(try sums.order(Reader.Columns.id).fetchAll(db), [86, 74])
+            XCTAssertEqual(try Reader.filter { [$0.id == 1].joined(operator: .and) || false }.fetchCount(db), 1)
+            XCTAssertEqual(try Reader.filter(Reader.Columns.age & 2).fetchCount(db), 1)
+            XCTAssertEqual(try Reader.filter(~Reader.Columns.age < 0).fetchCount(db), 2)
+            XCTAssertEqual(try Reader.select(average(Reader.Columns.age, filter: Reader.Columns.age > 40), as: Double.self).fetchOne(db), 42)
+            XCTAssertEqual(try Reader.filter(Reader.Columns.name.like("A%", escape: "\\")).fetchCount(db), 1)
+        }
+    }
 }

@@ -151,3 +151,6 @@ extension DatabaseValue.Storage {
     /// The stored value as a Swift value: nil, `Int64`, `Double`, `String` or `Data`.
     public var value: (any DatabaseValueConvertible)? { DatabaseValue(storage: self).storageValue }
 }
+
+/// A value is an expression of its own, as in GRDB: `[Column("a"), 2.databaseValue].joined(operator: .add)`.
+extension DatabaseValue: SQLSpecificExpressible {}

@@ -21,7 +21,7 @@ public struct PreparedRequest {
     /// The arguments.
     public let arguments: StatementArguments
     /// How fetched rows are presented (see ``RowAdapter``), if at all.
-    public let adapter: (any RowAdapter)?
+    public var adapter: (any RowAdapter)?
     /// What runs after the rows are fetched: the queries of the associations the request
     /// prefetches (`including(all:)`), whose rows it attaches to the fetched rows.
     @usableFromInline
@@ -81,26 +81,9 @@ extension FetchRequest {
             db, sql: "SELECT COUNT(*) FROM (\(prepared.statement.sql))", arguments: prepared.arguments) ?? 0
     }
 
-    /// The same request, fetching another type.
-    public func asRequest<T>(of type: T.Type) -> AdaptedFetchRequest<Self, T> {
-        AdaptedFetchRequest(base: self)
-    }
-}
-
-/// A request that fetches another type than its base request (see `asRequest(of:)`).
-public struct AdaptedFetchRequest<Base: FetchRequest, RowDecoder>: FetchRequest {
-    let base: Base
-
-    public func makePreparedRequest(_ db: Database, forSingleResult: Bool) throws -> PreparedRequest {
-        try base.makePreparedRequest(db, forSingleResult: forSingleResult)
-    }
-
-    public func fetchCount(_ db: Database) throws -> Int {
-        try base.fetchCount(db)
-    }
-
-    public func databaseRegion(_ db: Database) throws -> DatabaseRegion {
-        try base.databaseRegion(db)
+    /// The same request, fetching another type, as GRDB's: an ``AnyFetchRequest``.
+    public func asRequest<T>(of type: T.Type) -> AnyFetchRequest<T> {
+        AnyFetchRequest<T>(erasing: self)
     }
 }
 

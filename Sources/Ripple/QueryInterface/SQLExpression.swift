@@ -145,6 +145,11 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case inList(Node, [Node], negated: Bool)
         /// An aggregate function with a `FILTER (WHERE ...)` clause.
         case filteredAggregate(String, [Node], filter: Node)
+        /// Operands joined by an operator that is not strictly associative (`+`, `*`):
+        /// `"a" + 2 + "b"`, each operand parenthesized when needed.
+        case joined(String, [Node])
+        /// `operand LIKE pattern ESCAPE escape`.
+        case like(Node, Node, escape: Node)
     }
 
     var node: Node
@@ -188,11 +193,12 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             // Parenthesized only as an operand (see `parenthesized`).
             return context.bind(sql: sql, values: arguments)
         case let .prefix(op, operand):
-            // `-x`, as GRDB writes it; `NOT x`.
-            return op + (op == "-" || op == "+" ? "" : " ") + parenthesized(operand, &context)
+            // `-x` and `~x`, as GRDB writes them; `NOT x`.
+            return op + (op == "-" || op == "+" || op == "~" ? "" : " ") + parenthesized(operand, &context)
         case let .infix(op, lhs, rhs):
-            // AND and OR are associative: `(a) AND (b) AND (c)`, not `((a) AND (b)) AND (c)`.
-            if op == "AND" || op == "OR" {
+            // AND, OR, ||, & and | are associative: `(a) AND (b) AND (c)`, not
+            // `((a) AND (b)) AND (c)`.
+            if op == "AND" || op == "OR" || op == "||" || op == "&" || op == "|" {
                 return associativeOperand(lhs, op, &context) + " " + op + " " + associativeOperand(rhs, op, &context)
             }
             return parenthesized(lhs, &context) + " " + op + " " + parenthesized(rhs, &context)
@@ -217,6 +223,10 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             return parenthesized(operand, &context) + " COLLATE " + collation
         case let .filteredAggregate(name, arguments, filter):
             return sql(.function(name, arguments), &context) + " FILTER (WHERE " + sql(filter, &context) + ")"
+        case let .joined(op, operands):
+            return operands.map { parenthesized($0, &context) }.joined(separator: " " + op + " ")
+        case let .like(operand, pattern, escape):
+            return parenthesized(operand, &context) + " LIKE " + parenthesized(pattern, &context) + " ESCAPE " + parenthesized(escape, &context)
         }
     }
 
@@ -227,7 +237,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 
     private static func parenthesized(_ node: Node, _ context: inout SQLGenerationContext) -> String {
         switch node {
-        case .infix, .prefix, .inList, .literal, .exists:
+        case .infix, .prefix, .inList, .literal, .exists, .joined, .like:
             return "(" + sql(node, &context) + ")"
         default:
             return sql(node, &context)
@@ -398,8 +408,16 @@ public func / (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible)
 
 /// `lhs AND rhs`.
 public func && (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("AND", lhs, rhs) }
+/// `lhs AND rhs`: `Column("isActive") && true`.
+public func && (lhs: any SQLSpecificExpressible, rhs: any SQLExpressible) -> SQLExpression { infix("AND", lhs, rhs) }
+/// `lhs AND rhs`.
+public func && (lhs: any SQLExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("AND", lhs, rhs) }
 /// `lhs OR rhs`.
 public func || (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("OR", lhs, rhs) }
+/// `lhs OR rhs`: `Column("isActive") || false`.
+public func || (lhs: any SQLSpecificExpressible, rhs: any SQLExpressible) -> SQLExpression { infix("OR", lhs, rhs) }
+/// `lhs OR rhs`.
+public func || (lhs: any SQLExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("OR", lhs, rhs) }
 /// `NOT operand`.
 public prefix func ! (operand: any SQLSpecificExpressible) -> SQLExpression {
     let node = operand.sqlExpression.node

@@ -127,4 +127,41 @@ final class RowAdapterTests: XCTestCase {
         }
         XCTAssertEqual(cursorCopy.databaseValues, ["Reds".databaseValue])
     }
+
+    func testAdaptedRequests() throws {
+        try DatabaseQueue().write { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, teamId INTEGER)")
+            try db.execute(sql: "INSERT INTO player VALUES (1, 'Arthur', 10), (2, 'Barbara', 20)")
+            let base = SQLRequest<Row>("SELECT id, name, teamId FROM player ORDER BY id")
+            let adapted: AdaptedFetchRequest = base.adapted { _ in ScopeAdapter(["team": SuffixRowAdapter(fromIndex: 2)]) }
+            let rows = try adapted.fetchAll(db)
+            XCTAssertEqual(rows.map { $0.scopes["team"]?["teamId"] as Int? }, [10, 20])
+            XCTAssertEqual(try adapted.fetchCount(db), 2)
+            XCTAssertEqual(try adapted.databaseRegion(db), try base.databaseRegion(db))
+
+            // A second adapter adapts the rows the first one made, without its scopes.
+            let chained = adapted.adapted { _ in ColumnMapping(["label": "name"]) }
+            let row = try XCTUnwrap(chained.fetchOne(db))
+            XCTAssertEqual(row.columnNames, ["label"])
+            XCTAssertEqual(row["label"] as String?, "Arthur")
+            XCTAssertTrue(row.scopes.isEmpty)
+            let nested =
+                base
+                .adapted { _ in SuffixRowAdapter(fromIndex: 1) }
+                .adapted { _ in ScopeAdapter(["team": SuffixRowAdapter(fromIndex: 1)]) }
+            XCTAssertEqual(try nested.fetchAll(db).map { $0.scopes["team"]?["teamId"] as Int? }, [10, 20])
+            XCTAssertEqual(try nested.fetchAll(db).map { $0["name"] as String? }, ["Arthur", "Barbara"])
+
+            // As GRDB's, `asRequest(of:)` of a request makes an `AnyFetchRequest`.
+            let names: AnyFetchRequest<String> = SQLRequest<Row>("SELECT name FROM player ORDER BY id").asRequest(of: String.self)
+            XCTAssertEqual(try names.fetchAll(db), ["Arthur", "Barbara"])
+
+            // An adapter that does not fit the rows is an error of the fetch.
+            XCTAssertThrowsError(try base.adapted { _ in ColumnMapping(["x": "missing"]) }.fetchAll(db))
+            // Keys of a record request stay in its region.
+            struct Player: TableRecord {}
+            let byKeys = Player.filter(keys: [1, 2, 3])
+            XCTAssertEqual(try byKeys.adapted { _ in SuffixRowAdapter(fromIndex: 1) }.databaseRegion(db).description, "player(id,name,teamid)[1,2,3]")
+        }
+    }
 }
