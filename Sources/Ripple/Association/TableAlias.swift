@@ -104,8 +104,8 @@ extension SQLExpression {
         case let .filteredAggregate(name, arguments, filter):
             return .filteredAggregate(name, arguments.map { qualified($0, alias) }, filter: qualified(filter, alias))
         case let .joined(op, operands): return .joined(op, operands.map { qualified($0, alias) })
-        case let .like(operand, pattern, escape):
-            return .like(qualified(operand, alias), qualified(pattern, alias), escape: qualified(escape, alias))
+        case let .like(operand, pattern, escape, negated):
+            return .like(qualified(operand, alias), qualified(pattern, alias), escape: qualified(escape, alias), negated: negated)
         }
     }
 }

@@ -403,8 +403,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     }
 
     private func rowIDRestrictedRegion(_ db: Database, _ region: DatabaseRegion) throws -> DatabaseRegion {
-        guard let predicate = try wherePredicate(db),
-            let primaryKey = try? db.primaryKey(tableName),
+        guard let predicate = try wherePredicate(db) else { return region }
+        // (`filter(keys: [])`: the keys make their predicate with the connection.)
+        if predicate.isAlwaysFalse { return DatabaseRegion() }
+        guard let primaryKey = try? db.primaryKey(tableName),
             let rowIDColumn = primaryKey.rowIDColumn,
             let rowIDs = predicate.restrictedRowIDs(rowIDColumn: rowIDColumn)
         else { return region }

@@ -131,6 +131,6 @@ extension SQLSpecificExpressible {
     /// `self LIKE pattern ESCAPE escape`: `Column("name").like("100\\%", escape: "\\")`
     /// matches the names that start with `100%`.
     public func like(_ pattern: any SQLExpressible, escape: any SQLExpressible) -> SQLExpression {
-        SQLExpression(.like(sqlExpression.node, pattern.sqlExpression.node, escape: escape.sqlExpression.node))
+        SQLExpression(.like(sqlExpression.node, pattern.sqlExpression.node, escape: escape.sqlExpression.node, negated: false))
     }
 }

@@ -148,8 +148,8 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         /// Operands joined by an operator that is not strictly associative (`+`, `*`):
         /// `"a" + 2 + "b"`, each operand parenthesized when needed.
         case joined(String, [Node])
-        /// `operand LIKE pattern ESCAPE escape`.
-        case like(Node, Node, escape: Node)
+        /// `operand LIKE pattern ESCAPE escape`, or `NOT LIKE`.
+        case like(Node, Node, escape: Node, negated: Bool)
     }
 
     var node: Node
@@ -220,13 +220,15 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             let items = list.map { sql($0, &context) }.joined(separator: ", ")
             return parenthesized(operand, &context) + (negated ? " NOT IN (" : " IN (") + items + ")"
         case let .collated(operand, collation):
-            return parenthesized(operand, &context) + " COLLATE " + collation
+            // (Parenthesized as an operand: see `parenthesized`.)
+            return sql(operand, &context) + " COLLATE " + collation
         case let .filteredAggregate(name, arguments, filter):
             return sql(.function(name, arguments), &context) + " FILTER (WHERE " + sql(filter, &context) + ")"
         case let .joined(op, operands):
             return operands.map { parenthesized($0, &context) }.joined(separator: " " + op + " ")
-        case let .like(operand, pattern, escape):
-            return parenthesized(operand, &context) + " LIKE " + parenthesized(pattern, &context) + " ESCAPE " + parenthesized(escape, &context)
+        case let .like(operand, pattern, escape, negated):
+            return parenthesized(operand, &context) + (negated ? " NOT LIKE " : " LIKE ") + parenthesized(pattern, &context) + " ESCAPE "
+                + parenthesized(escape, &context)
         }
     }
 
@@ -237,7 +239,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 
     private static func parenthesized(_ node: Node, _ context: inout SQLGenerationContext) -> String {
         switch node {
-        case .infix, .prefix, .inList, .literal, .exists, .joined, .like:
+        case .infix, .prefix, .inList, .literal, .exists, .joined, .like, .collated:
             return "(" + sql(node, &context) + ")"
         default:
             return sql(node, &context)
@@ -321,8 +323,18 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 // a Bool because neither side is specific.
 
 func infix(_ op: String, _ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?) -> SQLExpression {
-    SQLExpression(.infix(op, (lhs?.sqlExpression ?? SQLExpression(.value(.null))).node, (rhs?.sqlExpression ?? SQLExpression(.value(.null))).node))
+    let lhs = (lhs?.sqlExpression ?? SQLExpression(.value(.null))).node
+    let rhs = (rhs?.sqlExpression ?? SQLExpression(.value(.null))).node
+    if comparisonOperators.contains(op) {
+        // A collated operand collates the comparison: `"name" = 'foo' COLLATE NOCASE`,
+        // as GRDB writes it (SQLite compares with the collation of either operand).
+        if case let .collated(operand, collation) = lhs { return SQLExpression(.collated(.infix(op, operand, rhs), collation)) }
+        if case let .collated(operand, collation) = rhs { return SQLExpression(.collated(.infix(op, lhs, operand), collation)) }
+    }
+    return SQLExpression(.infix(op, lhs, rhs))
 }
+
+private let comparisonOperators: Set<String> = ["=", "<>", "IS", "IS NOT", "<", "<=", ">", ">="]
 
 private func isNull(_ value: (any SQLExpressible)?) -> Bool {
     guard let value else { return true }
@@ -331,7 +343,9 @@ private func isNull(_ value: (any SQLExpressible)?) -> Bool {
 }
 
 private func equality(_ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?, negated: Bool) -> SQLExpression {
-    // Comparing with NULL is `IS NULL`, as Swift programmers expect of `== nil`.
+    // Comparing with NULL is `IS NULL`, as Swift programmers expect of `== nil`; NULL
+    // goes right, as GRDB writes it.
+    if isNull(lhs) && !isNull(rhs) { return infix(negated ? "IS NOT" : "IS", rhs, lhs) }
     if isNull(lhs) || isNull(rhs) { return infix(negated ? "IS NOT" : "IS", lhs, rhs) }
     return infix(negated ? "<>" : "=", lhs, rhs)
 }
@@ -420,10 +434,29 @@ public func || (lhs: any SQLSpecificExpressible, rhs: any SQLExpressible) -> SQL
 public func || (lhs: any SQLExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("OR", lhs, rhs) }
 /// `NOT operand`.
 public prefix func ! (operand: any SQLSpecificExpressible) -> SQLExpression {
-    let node = operand.sqlExpression.node
-    // `!alias.exists` is `"author"."id" IS NULL`, as GRDB writes it.
-    if case let .exists(alias, negated) = node { return SQLExpression(.exists(alias, negated: !negated)) }
-    return SQLExpression(.prefix("NOT", node))
+    SQLExpression(negated(operand.sqlExpression.node))
+}
+
+/// The negation of `node`, written with the negated operator where there is one, as GRDB
+/// writes it: `"a" <> 1`, `"a" IS NOT NULL`, `"a" NOT IN (...)`, `"a" NOT LIKE ...`.
+private func negated(_ node: SQLExpression.Node) -> SQLExpression.Node {
+    switch node {
+    case let .exists(alias, negated):
+        // `!alias.exists` is `"author"."id" IS NULL`.
+        return .exists(alias, negated: !negated)
+    case let .infix(op, lhs, rhs):
+        let opposites = ["=": "<>", "<>": "=", "IS": "IS NOT", "IS NOT": "IS", "LIKE": "NOT LIKE", "NOT LIKE": "LIKE"]
+        guard let opposite = opposites[op] else { return .prefix("NOT", node) }
+        return .infix(opposite, lhs, rhs)
+    case let .inList(operand, list, isNegated):
+        return .inList(operand, list, negated: !isNegated)
+    case let .like(operand, pattern, escape, isNegated):
+        return .like(operand, pattern, escape: escape, negated: !isNegated)
+    case let .collated(operand, collation):
+        return .collated(negated(operand), collation)
+    default:
+        return .prefix("NOT", node)
+    }
 }
 /// `-operand`.
 public prefix func - (operand: any SQLSpecificExpressible) -> SQLExpression { SQLExpression(.prefix("-", operand.sqlExpression.node)) }
@@ -449,14 +482,23 @@ extension Sequence where Element: SQLExpressible {
     /// `expression IN (values...)`:
     /// `[1, 2, 3].contains(Column("id"))` is `id IN (1, 2, 3)`.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(.inList(expression.sqlExpression.node, map(\.sqlExpression.node), negated: false))
+        .inList(expression, map(\.sqlExpression.node))
     }
 }
 
 extension Sequence where Element == any SQLExpressible {
     /// `expression IN (values...)`, for a list of values of several types.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        SQLExpression(.inList(expression.sqlExpression.node, map(\.sqlExpression.node), negated: false))
+        .inList(expression, map(\.sqlExpression.node))
+    }
+}
+
+extension SQLExpression {
+    /// `expression IN (list)`; `0` for an empty list, which no value is in, as GRDB
+    /// writes it.
+    fileprivate static func inList(_ expression: some SQLSpecificExpressible, _ list: [Node]) -> SQLExpression {
+        if list.isEmpty { return SQLExpression(.atom("0")) }
+        return SQLExpression(.inList(expression.sqlExpression.node, list, negated: false))
     }
 }
 
@@ -529,6 +571,10 @@ extension SQLSpecificExpressible {
     /// The expression compared with a collation: `Column("name").collating(.nocase) == "arthur"`,
     /// or `order(Column("name").collating(.nocase))`.
     public func collating(_ collation: Database.CollationName) -> SQLExpression {
-        SQLExpression(.collated(sqlExpression.node, collation.rawValue))
+        // SQLite compares `x IN (...)` with the collation of `x`: the collation goes there.
+        if case let .inList(operand, list, negated) = sqlExpression.node {
+            return SQLExpression(.inList(.collated(operand, collation.rawValue), list, negated: negated))
+        }
+        return SQLExpression(.collated(sqlExpression.node, collation.rawValue))
     }
 }

@@ -107,4 +107,40 @@ final class SQLOperatorTests: XCTestCase {
             XCTAssertEqual(try Player.filter(!name.like("%\\_%", escape: "\\")).fetchCount(db), 2)
         }
     }
+
+    func testNegationNullAndCollationAsGRDBWritesThem() throws {
+        try makeDatabase().read { db in
+            let id = Column("id")
+            let name = Column("name")
+            let cases: [(SQLExpression, String)] = [
+                (!(id == 1), #""id" <> ?"#),
+                (!(id != 1), #""id" = ?"#),
+                (!(id === 1), #""id" IS NOT ?"#),
+                (!(id !== 1), #""id" IS ?"#),
+                (!name.like("A%"), #""name" NOT LIKE ?"#),
+                (![1, 2].contains(id), #""id" NOT IN (?, ?)"#),
+                (!(id < 1), #"NOT ("id" < ?)"#),
+                (nil == id, #""id" IS NULL"#),
+                (nil != id, #""id" IS NOT NULL"#),
+                ([Int]().contains(id), "0"),
+                (name.collating(.nocase) == "arthur", #""name" = ? COLLATE NOCASE"#),
+                ("arthur" < name.collating(.nocase), #"? < "name" COLLATE NOCASE"#),
+                (!(name.collating(.nocase) == "arthur"), #""name" <> ? COLLATE NOCASE"#),
+                (["a", "b"].contains(name.collating(.nocase)), #"("name" COLLATE NOCASE) IN (?, ?)"#),
+                (["a", "b"].contains(name).collating(.nocase), #"("name" COLLATE NOCASE) IN (?, ?)"#),
+            ]
+            for (expression, expected) in cases {
+                XCTAssertEqual(try sql(db, Player.filter(expression)), #"SELECT * FROM "player" WHERE "# + expected)
+            }
+            // What they select.
+            XCTAssertEqual(try String.fetchAll(db, Player.select(name).filter(name.collating(.nocase) == "ARTHUR")), ["Arthur"])
+            XCTAssertEqual(
+                try String.fetchAll(db, Player.select(name).filter(["ARTHUR", "craig"].contains(name).collating(.nocase)).order(name)),
+                ["Arthur", "Craig"])
+            XCTAssertEqual(try Player.filter(!(id == 1)).fetchCount(db), 2)
+            XCTAssertEqual(try Player.filter(nil == Column("teamId")).fetchCount(db), 1)
+            XCTAssertEqual(try Player.filter([Int]().contains(id)).fetchCount(db), 0)
+            XCTAssertEqual(try Player.filter(![Int]().contains(id)).fetchCount(db), 3)
+        }
+    }
 }
