@@ -275,8 +275,9 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         }
     }
 
-    /// The rowids this expression restricts `rowIDColumn` to, when it is an equality or an
-    /// IN test on it, possibly among AND-ed terms; nil when it does not restrict rowids.
+    /// The rowids this expression restricts `rowIDColumn` to, when it is an equality (`=`,
+    /// `IS`) or an IN test on it, possibly among AND-ed and OR-ed terms; nil when it does
+    /// not restrict rowids.
     func restrictedRowIDs(rowIDColumn: String) -> RowIDSet? {
         Self.rowIDs(node, rowIDColumn.lowercased())
     }
@@ -291,11 +292,20 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             guard case .value(let value) = node else { return nil }
             return Int64.fromDatabaseValue(value)
         }
+        func isNull(_ node: Node) -> Bool {
+            guard case .value(let value) = node else { return false }
+            return value.isNull
+        }
         switch node {
-        case let .infix("=", lhs, rhs):
+        case let .infix("=", lhs, rhs), let .infix("IS", lhs, rhs):
             if isRowIDColumn(lhs), let id = integer(rhs) { return [id] }
             if isRowIDColumn(rhs), let id = integer(lhs) { return [id] }
+            // A rowid is never NULL.
+            if (isRowIDColumn(lhs) && isNull(rhs)) || (isRowIDColumn(rhs) && isNull(lhs)) { return [] }
             return nil
+        case let .infix("OR", lhs, rhs):
+            guard let lhsIDs = rowIDs(lhs, column), let rhsIDs = rowIDs(rhs, column) else { return nil }
+            return lhsIDs.union(rhsIDs)
         case let .inList(operand, list, negated: false):
             guard isRowIDColumn(operand) else { return nil }
             var ids: Set<Int64> = []
@@ -352,15 +362,15 @@ private func equality(_ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?
 
 /// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
 public func == (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: false) }
-/// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
-public func == (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
+/// `rhs = lhs` (the expression first, as GRDB writes it), or `rhs IS NULL` when lhs is nil.
+public func == (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(rhs, lhs, negated: false) }
 /// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
 public func == (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
 
 /// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
 public func != (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: true) }
-/// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
-public func != (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
+/// `rhs <> lhs` (the expression first), or `rhs IS NOT NULL` when lhs is nil.
+public func != (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(rhs, lhs, negated: true) }
 /// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
 public func != (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
 
@@ -450,6 +460,10 @@ private func negated(_ node: SQLExpression.Node) -> SQLExpression.Node {
         return .infix(opposite, lhs, rhs)
     case let .inList(operand, list, isNegated):
         return .inList(operand, list, negated: !isNegated)
+    case .atom("0"):
+        return .atom("1")
+    case .atom("1"):
+        return .atom("0")
     case let .like(operand, pattern, escape, isNegated):
         return .like(operand, pattern, escape: escape, negated: !isNegated)
     case let .collated(operand, collation):
@@ -498,6 +512,8 @@ extension SQLExpression {
     /// writes it.
     fileprivate static func inList(_ expression: some SQLSpecificExpressible, _ list: [Node]) -> SQLExpression {
         if list.isEmpty { return SQLExpression(.atom("0")) }
+        // One value: `x = value`, as GRDB writes it, which is `x IN (value)` also for NULL.
+        if list.count == 1 { return infix("=", expression, SQLExpression(list[0])) }
         return SQLExpression(.inList(expression.sqlExpression.node, list, negated: false))
     }
 }
@@ -519,14 +535,14 @@ extension ClosedRange where Bound: SQLExpressible {
 
 /// `lhs IS rhs`: equality where NULL equals NULL.
 public func === (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { infix("IS", lhs, rhs) }
-/// `lhs IS rhs`.
-public func === (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS", lhs, rhs) }
+/// `rhs IS lhs` (the expression first, as GRDB writes it).
+public func === (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS", rhs, lhs) }
 /// `lhs IS rhs`.
 public func === (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS", lhs, rhs) }
 /// `lhs IS NOT rhs`.
 public func !== (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { infix("IS NOT", lhs, rhs) }
-/// `lhs IS NOT rhs`.
-public func !== (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS NOT", lhs, rhs) }
+/// `rhs IS NOT lhs` (the expression first).
+public func !== (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS NOT", rhs, lhs) }
 /// `lhs IS NOT rhs`.
 public func !== (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS NOT", lhs, rhs) }
 

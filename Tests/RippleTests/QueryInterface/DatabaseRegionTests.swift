@@ -52,6 +52,12 @@ final class DatabaseRegionTests: XCTestCase {
         XCTAssertEqual(try region(dbQueue, Player.filter(keys: [1, 2])), "player(id,name,score,teamid)[1,2]")
         XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 && Player.score > 0)), "player(id,name,score,teamid)[3]")
         XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 || Player.score > 0)), "player(id,name,score,teamid)")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") === 3)), "player(id,name,score,teamid)[3]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 1 || Column.rowID == 2)), "player(id,name,score,teamid)[1,2]")
+        XCTAssertEqual(
+            try region(dbQueue, Player.filter([1, 2].contains(Column("id")) || [2, 3].contains(Column.rowID))), "player(id,name,score,teamid)[1,2,3]")
+        XCTAssertEqual(
+            try region(dbQueue, Player.filter((Column("id") == 1 && Player.score > 0) || Column("id") == 2)), "player(id,name,score,teamid)[1,2]")
         // Not a rowid table: no rowids.
         XCTAssertEqual(try region(dbQueue, Table("item").filter(key: "x")), "item(code,label)")
     }
@@ -63,6 +69,10 @@ final class DatabaseRegionTests: XCTestCase {
         XCTAssertEqual(try region(dbQueue, Player.filter([Int]().contains(Column("id")))), "empty")
         XCTAssertEqual(try region(dbQueue, Player.filter([String]().contains(Column("name")))), "empty")
         XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 1 && Column("id") == 2)), "empty")
+        // A rowid is never NULL.
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == nil)), "empty")
+        XCTAssertEqual(try region(dbQueue, Player.filter(nil === Column("id"))), "empty")
+        XCTAssertEqual(try region(dbQueue, Player.filter(key: 1).filter(key: 2)), "empty")
         XCTAssertEqual(try region(dbQueue, Player.filter(Player.score > 0 && [Int]().contains(Player.score))), "empty")
         // Only a term that is false for every row empties the region.
         XCTAssertEqual(try region(dbQueue, Player.filter(Player.score > 0 || [Int]().contains(Player.score))), "player(id,name,score,teamid)")

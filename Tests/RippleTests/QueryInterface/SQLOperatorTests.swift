@@ -122,6 +122,14 @@ final class SQLOperatorTests: XCTestCase {
                 (!(id < 1), #"NOT ("id" < ?)"#),
                 (nil == id, #""id" IS NULL"#),
                 (nil != id, #""id" IS NOT NULL"#),
+                (1 == id, #""id" = ?"#),
+                (1 != id, #""id" <> ?"#),
+                (1 === id, #""id" IS ?"#),
+                (1 !== id, #""id" IS NOT ?"#),
+                ([1].contains(id), #""id" = ?"#),
+                (![1].contains(id), #""id" <> ?"#),
+                (![Int]().contains(id), "1"),
+                (["arthur"].contains(name).collating(.nocase), #""name" = ? COLLATE NOCASE"#),
                 ([Int]().contains(id), "0"),
                 (name.collating(.nocase) == "arthur", #""name" = ? COLLATE NOCASE"#),
                 ("arthur" < name.collating(.nocase), #"? < "name" COLLATE NOCASE"#),
@@ -141,6 +149,9 @@ final class SQLOperatorTests: XCTestCase {
             XCTAssertEqual(try Player.filter(nil == Column("teamId")).fetchCount(db), 1)
             XCTAssertEqual(try Player.filter([Int]().contains(id)).fetchCount(db), 0)
             XCTAssertEqual(try Player.filter(![Int]().contains(id)).fetchCount(db), 3)
+            // One value: `=`, which no NULL equals, as `IN (NULL)`.
+            XCTAssertEqual(try Player.filter([DatabaseValue.null].contains(Column("teamId"))).fetchCount(db), 0)
+            XCTAssertEqual(try Player.filter(["ARTHUR"].contains(name).collating(.nocase)).fetchCount(db), 1)
         }
     }
 }
