@@ -160,7 +160,8 @@ final class DatabaseRowDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        throw DecodingError.typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "a row decodes as a keyed container only"))
+        state.check(generation)
+        return RowSingleValueDecodingContainer(row: state.storage.pointer.pointee.withRow { $0 })
     }
 }
 
