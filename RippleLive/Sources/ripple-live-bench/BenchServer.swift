@@ -90,10 +90,26 @@ struct BenchDatabase {
 }
 
 /// A Hummingbird server of a hub's live queries on a free loopback port, for the time of
-/// `body`.
-func serveLiveQueries(_ hub: LiveHub, _ body: @Sendable (_ port: Int) async throws -> Void) async throws {
+/// `body`; with `bare`, the same path serves a plain stream instead, without the hub: one
+/// stamped event, then nothing until the client leaves (what Hummingbird alone costs a
+/// held connection).
+func serveLiveQueries(_ hub: LiveHub, bare: Bool = false, _ body: @Sendable (_ port: Int) async throws -> Void) async throws {
     let router = Router()
-    router.addLiveQueries(hub, at: "live")
+    if bare {
+        router.get("live") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/event-stream"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "event: update\ndata: {\"stamp\":\(monotonicNanoseconds())}\n\n"))
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: .seconds(3600))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    } else {
+        router.addLiveQueries(hub, at: "live")
+    }
     let (ports, portContinuation) = AsyncStream<Int>.makeStream()
     // Clients that leave while their stream is written are routine here, not news.
     var logger = Logger(label: "ripple-live-bench")

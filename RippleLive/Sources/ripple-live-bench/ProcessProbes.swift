@@ -16,3 +16,14 @@ func residentBytes(of pid: String = "self") -> Int? {
     guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+/// Gives the pages that the allocator holds free back to the system (glibc's
+/// `malloc_trim`, looked up at run time: Swift's Glibc module does not declare it), so
+/// that the resident size is closer to what is in use; false where there is none.
+@discardableResult
+func trimAllocator() -> Bool {
+    typealias Trim = @convention(c) (Int) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return false }
+    _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    return true
+}
