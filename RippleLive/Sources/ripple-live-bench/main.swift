@@ -2,7 +2,7 @@ import Foundation
 
 // Live queries over HTTP, measured on loopback, with the clients in other processes.
 //
-//   ripple-live-bench                  the whole benchmark (about three minutes)
+//   ripple-live-bench                  the whole benchmark (about six minutes)
 //   ripple-live-bench --quick          2 rounds, 2,000 idle subscribers
 //   ripple-live-bench client --port P --connections N [--bulky | --throttled]   a client process
 //   ripple-live-bench serve [--bare]   a server process (the idle-memory rounds)
