@@ -60,6 +60,7 @@ struct Driver {
             let unrelated = try await UnrelatedRound.run(database, client: many, commits: 100)
             ranges.add("fetches per unrelated commit, \(fanOut) subscribers", unrelated.fetchesPerCommit, unit: "fetches", goal: "0")
             ranges.add("events sent per unrelated commit, \(fanOut) subscribers", unrelated.eventsPerCommit, unit: "events", goal: "0")
+            ranges.add("commits the hub counted per unrelated commit made", unrelated.countedPerCommit, unit: "commits", goal: "1")
         }
         await many.quit()
         let p99 = "commit-to-client p99, \(fanOut) subscribers"
