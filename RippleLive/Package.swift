@@ -46,6 +46,17 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // The speed of live queries (not a test: CI builds it and never runs it).
+        .executableTarget(name: "ripple-live-bench", dependencies: [
+            "RippleLive",
+            .product(name: "Ripple", package: "Ripple"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

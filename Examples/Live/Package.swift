@@ -16,6 +16,7 @@ let package = Package(
         .package(path: "../../RippleLive/Ripple"),
         .package(path: "../../RippleLive"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .target(
@@ -24,6 +25,7 @@ let package = Package(
                 .product(name: "Ripple", package: "Ripple"),
                 .product(name: "RippleLive", package: "RippleLive"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
             resources: [.copy("Resources/index.html")]),
         .executableTarget(name: "live-todo", dependencies: ["LiveTodo"]),

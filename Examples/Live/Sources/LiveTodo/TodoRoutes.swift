@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Ripple
 import RippleLive
 
@@ -21,11 +22,12 @@ public enum TodoRoutes {
         var title: String
     }
 
-    /// `GET /` (the page), `GET /live` (the live queries), and the writes:
-    /// `POST /todos` with `{"title":"..."}`, `POST /todos/{id}/toggle`,
-    /// `POST /todos/{id}/delete`, `POST /todos/clear-done`.
-    public static func makeRouter(hub: LiveHub, page: ByteBuffer) -> Router<BasicRequestContext> {
-        let router = Router()
+    /// `GET /` (the page), `GET /live` (the live queries as an event stream),
+    /// `GET /live/ws` (the same over WebSocket), and the writes: `POST /todos` with
+    /// `{"title":"..."}`, `POST /todos/{id}/toggle`, `POST /todos/{id}/delete`,
+    /// `POST /todos/clear-done`.
+    public static func makeRouter(hub: LiveHub, page: ByteBuffer) -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
         router.get("/") { _, _ in
             Response(
                 status: .ok,
@@ -33,6 +35,7 @@ public enum TodoRoutes {
                 body: ResponseBody(byteBuffer: page))
         }
         router.addLiveQueries(hub, at: "live")
+        router.addLiveWebSocket(hub, at: "live/ws")
         router.post("todos") { request, context -> WriteReceipt in
             let new = try await request.decode(as: NewTodo.self, context: context)
             return try await write(hub) { db in try TodoStore.add(new.title, db) }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import RippleLive
 
@@ -24,6 +25,7 @@ public enum TodoServer {
         logger.logLevel = .warning
         let app = Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname(host, port: port), serverName: "live-todo"),
             onServerRunning: { channel in
                 onRunning("http://\(host):\(channel.localAddress?.port ?? port)/")

@@ -7,17 +7,26 @@ import XCTest
 final class LiveTodoBrowserTests: XCTestCase {
     func testTwoWindowsAndAnotherProcessConverge() async throws {
         try await withTwoWindows { alice, bob, server in
-            try await self.converge(alice, bob, server)
+            try await self.converge(alice, bob, server, transport: "sse")
         }
     }
 
-    private func converge(_ alice: BrowserSession, _ bob: BrowserSession, _ server: LiveTodoServer) async throws {
+    /// The same, with both pages on the WebSocket transport (`?transport=ws`).
+    func testTwoWindowsOverWebSocketAndAnotherProcessConverge() async throws {
+        try await withTwoWindows { alice, bob, server in
+            try await self.converge(alice, bob, server, transport: "ws")
+        }
+    }
+
+    private func converge(_ alice: BrowserSession, _ bob: BrowserSession, _ server: LiveTodoServer, transport: String) async throws {
         for window in [alice, bob] {
-            try await window.open(server.url)
+            try await window.open(transport == "ws" ? server.url + "?transport=ws" : server.url)
             try await eventually("the page is live") {
                 let state = try await window.state()
                 return state.connected && state.total == 0
             }
+            let state = try await window.state()
+            XCTAssertEqual(state.transport, transport)
         }
 
         // Typed in the page: the page calls the write done once its stream carried the

@@ -101,6 +101,8 @@ struct PageState: Decodable, Equatable {
     var connected: Bool
     var pending: Int
     var status: String
+    /// `sse` or `ws`: what the page subscribed with.
+    var transport: String
     var todos: [Todo]
     var total: Int?
     var done: Int?
@@ -111,6 +113,7 @@ struct PageState: Decodable, Equatable {
           connected: document.body.dataset.connected === 'true',
           pending: Number(document.body.dataset.pending),
           status: document.getElementById('status').dataset.state,
+          transport: document.body.dataset.transport,
           todos: [...document.querySelectorAll('#todos li')].map((li) => ({
             id: Number(li.dataset.id),
             title: li.querySelector('.title').textContent,

@@ -30,7 +30,7 @@ enum EventStreamConnection {
                 group.addTask {
                     while let message = await mailbox.next() {
                         mailbox.writeBegan(now: .now)
-                        try await box.writer.write(contentsOf: encoder.buffers(for: message))
+                        try await box.writer.write(encoder.event(for: message))
                         mailbox.writeEnded(now: .now)
                     }
                 }

@@ -10,6 +10,19 @@ import Hummingbird
 struct EventStreamEncoder {
     var epoch: String
 
+    /// The events of `message` in one buffer, written as one chunk of the response: a
+    /// chunk per buffer would cost each its framing and its pass through the channel's
+    /// pipeline, far more than copying a value of a few kilobytes.
+    func event(for message: MailboxState.Message) -> ByteBuffer {
+        let buffers = buffers(for: message)
+        var event = ByteBuffer()
+        event.reserveCapacity(buffers.reduce(0) { $0 + $1.readableBytes })
+        for var buffer in buffers {
+            event.writeBuffer(&buffer)
+        }
+        return event
+    }
+
     func buffers(for message: MailboxState.Message) -> [ByteBuffer] {
         guard let sequence = message.sequence else {
             return [ByteBuffer(string: ": heartbeat\n\n")]
