@@ -85,7 +85,9 @@ extension Row {
 final class DatabaseRowDecoder: Decoder {
     let state: RecordDecodingState
     let generation: UInt64
-    var codingPath: [any CodingKey] { [] }
+    /// Empty for a row's own decoder; the key of the property for the decoder of a value
+    /// that is not a record, decoded from a scope or from the whole row.
+    let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] {
         state.check(generation)
         return state.storage.pointer.pointee.recordType?.databaseDecodingUserInfo ?? [:]
@@ -114,7 +116,8 @@ final class DatabaseRowDecoder: Decoder {
 
     /// A decoder for `row`: a statement row keeps it in `recordDecoder`; a copied row makes
     /// one for each record (`ownsRow`), which keeps the row alive.
-    init(row: Row, ownsRow: Bool, sharingPredictions: Bool = true) {
+    init(row: Row, ownsRow: Bool, sharingPredictions: Bool = true, codingPath: [any CodingKey] = []) {
+        self.codingPath = codingPath
         state = RecordDecodingState.acquire(for: row, sharingPredictions: sharingPredictions)
         generation = state.generation
         ownedRow = ownsRow ? row : nil
@@ -265,12 +268,13 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 /// the value itself for single-value types (enums with raw values), from JSON otherwise.
 func decodeColumnValue<T: Decodable>(
     _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
-    usingConversion: Bool = true, jsonDecoder: () -> JSONDecoder = { .databaseDefault() }
+    usingConversion: Bool = true, key: String? = nil, jsonDecoder: () -> JSONDecoder = { .databaseDefault() }
 ) throws -> T {
     do {
         // (Not through `fromDatabaseValue` at the top for the default conversion of
         // Decodable types, which would call this again.)
-        return try T(from: ColumnValueDecoder(dbValue: dbValue, typeWithoutConversion: usingConversion ? nil : T.self))
+        let decoder = ColumnValueDecoder(dbValue: dbValue, typeWithoutConversion: usingConversion ? nil : T.self, key: key)
+        return try T(from: decoder)
     } catch is ColumnValueDecoder.NeedsJSON {
         let data: Data
         switch dbValue.storage {
@@ -300,7 +304,10 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     /// The type whose default conversion runs this decoder: it does not decode through
     /// that conversion again. Other `DatabaseValueConvertible` types do.
     var typeWithoutConversion: Any.Type?
-    var codingPath: [any CodingKey] { [] }
+    /// The key of the property decoded from the column, if any (the coding path is made
+    /// only when asked for).
+    var key: String?
+    var codingPath: [any CodingKey] { key.map { [ColumnCodingKey(stringValue: $0)] } ?? [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw NeedsJSON() }
@@ -318,4 +325,12 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
         }
         return try T(from: self)
     }
+}
+
+/// The coding key of a column, for the coding path of a value decoded from it.
+struct ColumnCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

@@ -295,7 +295,7 @@ struct RecordDecodingStorage {
         guard let index = index(key) else {
             if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
                 // A scope of all NULLs is a missing optional association.
-                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self)) : nil
+                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key) : nil
             }
             if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
                 return try T(from: PrefetchedRowsDecoder(rows: rows))
@@ -317,7 +317,7 @@ struct RecordDecodingStorage {
     @inline(never)
     mutating func decodeWithoutColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
-            return try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self))
+            return try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key)
         }
         if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
             return try T(from: PrefetchedRowsDecoder(rows: rows))
@@ -328,7 +328,7 @@ struct RecordDecodingStorage {
         let row = withRow { $0 }
         // A cursor's row keeps its decoder, in use for the record around: the nested
         // record gets another one, which the row keeps too. Copied rows make new decoders.
-        return try row.withNestedRecordDecoder { try Self.decodeRecord(T.self, from: row, as: kind) }
+        return try row.withNestedRecordDecoder { try Self.decodeRecord(T.self, from: row, as: kind, key: key) }
     }
 
     /// What a type decoded from a row (a scope, the whole row, a prefetched row) is.
@@ -356,11 +356,12 @@ struct RecordDecodingStorage {
     }
 
     /// A record decoded from a scope of the row, or from a prefetched row.
-    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row, as kind: NestedKind) throws -> T {
+    /// A value that is not a record gets a decoder whose coding path is `key`.
+    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row, as kind: NestedKind, key: (any CodingKey)? = nil) throws -> T {
         if let recordType = kind.recordType {
             return try recordType.init(row: scopedRow) as! T
         }
-        return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true))
+        return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true, codingPath: key.map { [$0] } ?? []))
     }
 
     private static func decodeValue<T: Decodable>(
@@ -379,7 +380,7 @@ struct RecordDecodingStorage {
             return value as! T
         }
         return try decodeColumnValue(
-            T.self, dbValue, column: column, index: index, statement: statement,
+            T.self, dbValue, column: column, index: index, statement: statement, key: column,
             jsonDecoder: { recordType?.databaseJSONDecoder(for: column) ?? .databaseDefault() }
         )
     }
