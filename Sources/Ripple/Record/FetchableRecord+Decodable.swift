@@ -195,7 +195,15 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
         }
     }
 
-    func contains(_ key: Key) -> Bool { withState { $0.index(key) != nil } }
+    /// Whether `key` is a column, a scope (an included association) or prefetched rows.
+    func contains(_ key: Key) -> Bool {
+        withState { state in
+            if state.index(key) != nil { return true }
+            return state.withRow { row in
+                row.scopesTree[key.stringValue] != nil || row.prefetchedRowsStorage[key.stringValue] != nil
+            }
+        }
+    }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         withState { state in
