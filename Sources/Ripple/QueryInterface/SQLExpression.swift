@@ -201,6 +201,10 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
             if op == "AND" || op == "OR" || op == "||" || op == "&" || op == "|" {
                 return associativeOperand(lhs, op, &context) + " " + op + " " + associativeOperand(rhs, op, &context)
             }
+            // `x BETWEEN low AND high`: the bounds are an AND node, written without parentheses.
+            if op == "BETWEEN" || op == "NOT BETWEEN", case let .infix("AND", low, high) = rhs {
+                return parenthesized(lhs, &context) + " " + op + " " + parenthesized(low, &context) + " AND " + parenthesized(high, &context)
+            }
             return parenthesized(lhs, &context) + " " + op + " " + parenthesized(rhs, &context)
         case let .function(name, arguments):
             return name + "(" + arguments.map { sql($0, &context) }.joined(separator: ", ") + ")"
@@ -362,15 +366,15 @@ private func equality(_ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?
 
 /// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
 public func == (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: false) }
-/// `rhs = lhs` (the expression first, as GRDB writes it), or `rhs IS NULL` when lhs is nil.
-public func == (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(rhs, lhs, negated: false) }
+/// `lhs = rhs`, or `rhs IS NULL` when lhs is nil.
+public func == (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
 /// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
 public func == (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
 
 /// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
 public func != (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: true) }
-/// `rhs <> lhs` (the expression first), or `rhs IS NOT NULL` when lhs is nil.
-public func != (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(rhs, lhs, negated: true) }
+/// `lhs <> rhs`, or `rhs IS NOT NULL` when lhs is nil.
+public func != (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
 /// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
 public func != (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
 
@@ -455,7 +459,10 @@ private func negated(_ node: SQLExpression.Node) -> SQLExpression.Node {
         // `!alias.exists` is `"author"."id" IS NULL`.
         return .exists(alias, negated: !negated)
     case let .infix(op, lhs, rhs):
-        let opposites = ["=": "<>", "<>": "=", "IS": "IS NOT", "IS NOT": "IS", "LIKE": "NOT LIKE", "NOT LIKE": "LIKE"]
+        let opposites = [
+            "=": "<>", "<>": "=", "IS": "IS NOT", "IS NOT": "IS", "LIKE": "NOT LIKE", "NOT LIKE": "LIKE", "BETWEEN": "NOT BETWEEN",
+            "NOT BETWEEN": "BETWEEN",
+        ]
         guard let opposite = opposites[op] else { return .prefix("NOT", node) }
         return .infix(opposite, lhs, rhs)
     case let .inList(operand, list, isNegated):
@@ -526,23 +533,29 @@ extension Range where Bound: SQLExpressible {
 }
 
 extension ClosedRange where Bound: SQLExpressible {
-    /// `expression BETWEEN lowerBound AND upperBound`, written as two comparisons:
-    /// `("A"..."M").contains(Column("name"))`.
+    /// `expression BETWEEN lowerBound AND upperBound`: `("A"..."M").contains(Column("name"))`.
     public func contains(_ expression: some SQLSpecificExpressible) -> SQLExpression {
-        (expression >= lowerBound) && (expression <= upperBound)
+        let bounds = SQLExpression.Node.infix("AND", lowerBound.sqlExpression.node, upperBound.sqlExpression.node)
+        // (A collated operand stays on the left, where SQLite reads the collation of both
+        // comparisons: `("name" COLLATE NOCASE) BETWEEN 'a' AND 'm'`.)
+        return SQLExpression(.infix("BETWEEN", expression.sqlExpression.node, bounds))
     }
 }
 
 /// `lhs IS rhs`: equality where NULL equals NULL.
 public func === (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { infix("IS", lhs, rhs) }
-/// `rhs IS lhs` (the expression first, as GRDB writes it).
-public func === (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS", rhs, lhs) }
+/// `lhs IS rhs`; `rhs IS NULL` when lhs is nil, as GRDB writes it.
+public func === (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression {
+    isNull(lhs) ? infix("IS", rhs, lhs) : infix("IS", lhs, rhs)
+}
 /// `lhs IS rhs`.
 public func === (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS", lhs, rhs) }
 /// `lhs IS NOT rhs`.
 public func !== (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { infix("IS NOT", lhs, rhs) }
-/// `rhs IS NOT lhs` (the expression first).
-public func !== (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS NOT", rhs, lhs) }
+/// `lhs IS NOT rhs`; `rhs IS NOT NULL` when lhs is nil.
+public func !== (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression {
+    isNull(lhs) ? infix("IS NOT", rhs, lhs) : infix("IS NOT", lhs, rhs)
+}
 /// `lhs IS NOT rhs`.
 public func !== (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { infix("IS NOT", lhs, rhs) }
 
@@ -587,9 +600,15 @@ extension SQLSpecificExpressible {
     /// The expression compared with a collation: `Column("name").collating(.nocase) == "arthur"`,
     /// or `order(Column("name").collating(.nocase))`.
     public func collating(_ collation: Database.CollationName) -> SQLExpression {
-        // SQLite compares `x IN (...)` with the collation of `x`: the collation goes there.
-        if case let .inList(operand, list, negated) = sqlExpression.node {
+        // SQLite compares `x IN (...)` and `x BETWEEN y AND z` with the collation of `x`
+        // (after `z`, it would collate one comparison of the two): the collation goes there.
+        switch sqlExpression.node {
+        case let .inList(operand, list, negated):
             return SQLExpression(.inList(.collated(operand, collation.rawValue), list, negated: negated))
+        case let .infix(op, operand, bounds) where op == "BETWEEN" || op == "NOT BETWEEN":
+            return SQLExpression(.infix(op, .collated(operand, collation.rawValue), bounds))
+        default:
+            break
         }
         return SQLExpression(.collated(sqlExpression.node, collation.rawValue))
     }

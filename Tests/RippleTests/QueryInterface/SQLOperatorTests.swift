@@ -122,10 +122,15 @@ final class SQLOperatorTests: XCTestCase {
                 (!(id < 1), #"NOT ("id" < ?)"#),
                 (nil == id, #""id" IS NULL"#),
                 (nil != id, #""id" IS NOT NULL"#),
-                (1 == id, #""id" = ?"#),
-                (1 != id, #""id" <> ?"#),
-                (1 === id, #""id" IS ?"#),
-                (1 !== id, #""id" IS NOT ?"#),
+                (1 == id, #"? = "id""#),
+                (1 != id, #"? <> "id""#),
+                (1 === id, #"? IS "id""#),
+                (nil === id, #""id" IS NULL"#),
+                (nil !== id, #""id" IS NOT NULL"#),
+                ((1...3).contains(id), #""id" BETWEEN ? AND ?"#),
+                (!(1...3).contains(id), #""id" NOT BETWEEN ? AND ?"#),
+                (("A"..."M").contains(name.collating(.nocase)), #"("name" COLLATE NOCASE) BETWEEN ? AND ?"#),
+                (("A"..."M").contains(name).collating(.nocase), #"("name" COLLATE NOCASE) BETWEEN ? AND ?"#),
                 ([1].contains(id), #""id" = ?"#),
                 (![1].contains(id), #""id" <> ?"#),
                 (![Int]().contains(id), "1"),
@@ -149,6 +154,9 @@ final class SQLOperatorTests: XCTestCase {
             XCTAssertEqual(try Player.filter(nil == Column("teamId")).fetchCount(db), 1)
             XCTAssertEqual(try Player.filter([Int]().contains(id)).fetchCount(db), 0)
             XCTAssertEqual(try Player.filter(![Int]().contains(id)).fetchCount(db), 3)
+            XCTAssertEqual(try Player.filter((2...3).contains(id)).fetchCount(db), 2)
+            XCTAssertEqual(try Player.filter(!(2...3).contains(id)).fetchCount(db), 1)
+            XCTAssertEqual(try String.fetchAll(db, Player.select(name).filter(("a"..."b").contains(name).collating(.nocase)).order(name)), ["Arthur"])
             // One value: `=`, which no NULL equals, as `IN (NULL)`.
             XCTAssertEqual(try Player.filter([DatabaseValue.null].contains(Column("teamId"))).fetchCount(db), 0)
             XCTAssertEqual(try Player.filter(["ARTHUR"].contains(name).collating(.nocase)).fetchCount(db), 1)
