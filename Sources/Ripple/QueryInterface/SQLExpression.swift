@@ -366,15 +366,20 @@ private func equality(_ lhs: (any SQLExpressible)?, _ rhs: (any SQLExpressible)?
 
 /// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
 public func == (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: false) }
-/// `lhs = rhs`, or `rhs IS NULL` when lhs is nil.
-public func == (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
+/// `lhs = rhs`, or `rhs IS NULL` when lhs is nil; a boolean goes right, as GRDB writes
+/// it (`true == Column("isActive")` is `"isActive" = 1`).
+public func == (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression {
+    lhs is Bool ? equality(rhs, lhs, negated: false) : equality(lhs, rhs, negated: false)
+}
 /// `lhs = rhs`, or `lhs IS NULL` when one side is nil.
 public func == (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: false) }
 
 /// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
 public func != (lhs: any SQLSpecificExpressible, rhs: (any SQLExpressible)?) -> SQLExpression { equality(lhs, rhs, negated: true) }
-/// `lhs <> rhs`, or `rhs IS NOT NULL` when lhs is nil.
-public func != (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
+/// `lhs <> rhs`, or `rhs IS NOT NULL` when lhs is nil; a boolean goes right.
+public func != (lhs: (any SQLExpressible)?, rhs: any SQLSpecificExpressible) -> SQLExpression {
+    lhs is Bool ? equality(rhs, lhs, negated: true) : equality(lhs, rhs, negated: true)
+}
 /// `lhs <> rhs`, or `lhs IS NOT NULL` when one side is nil.
 public func != (lhs: any SQLSpecificExpressible, rhs: any SQLSpecificExpressible) -> SQLExpression { equality(lhs, rhs, negated: true) }
 

@@ -125,6 +125,8 @@ final class SQLOperatorTests: XCTestCase {
                 (1 == id, #"? = "id""#),
                 (1 != id, #"? <> "id""#),
                 (1 === id, #"? IS "id""#),
+                (true == id, #""id" = ?"#),
+                (false != id, #""id" <> ?"#),
                 (nil === id, #""id" IS NULL"#),
                 (nil !== id, #""id" IS NOT NULL"#),
                 ((1...3).contains(id), #""id" BETWEEN ? AND ?"#),
