@@ -120,7 +120,12 @@ extension ExternalChangeTrackerState {
                 return .nothing
             }
         }
-        guard let commits = otherWALCommits(reader) else { return .fullDatabase }
+        let commits: [CommitKey]
+        switch otherWALCommits(reader) {
+        case .commits(let found): commits = found
+        case .notReadableNow: return nil
+        case .lost: return .fullDatabase
+        }
         if commits.isEmpty { return .nothing }
         guard logsChangedTables else { return .fullDatabase }
         // The commits were read from the log first, up to the last one the wal-index shows
@@ -142,28 +147,45 @@ extension ExternalChangeTrackerState {
         } ?? false
     }
 
+    /// What the log shows since the position (see `otherWALCommits`).
+    private enum WALCommits {
+        /// The keys of the visible commits of other connections (maybe none).
+        case commits([CommitKey])
+        /// A writer is publishing a commit or starting a new generation of the log: the
+        /// position stays, and a check soon reads the log again.
+        case notReadableNow
+        /// No position, or lost (the log was reset): commits may have gone unseen.
+        case lost
+    }
+
     /// The keys of the commits in the log since the last check, except this connection's
-    /// own; nil when they cannot be told. Moves the position past the commits that are
-    /// visible: a commit frame is written a little before the commit is published in the
-    /// wal-index, and the refetches that follow must see each commit the position moves
-    /// past. Commits not visible yet are counted by a later check (`hasPendingCommit`).
-    private mutating func otherWALCommits<Reader: ExternalFileReader>(_ reader: Reader) -> [CommitKey]? {
-        defer { forgetOwnCommits() }
-        return reader.withWALFile { read -> [CommitKey]? in
+    /// own. Moves the position past the commits that are visible: a commit frame is
+    /// written a little before the commit is published in the wal-index, and the refetches
+    /// that follow must see each commit the position moves past. Commits not visible yet
+    /// are counted by a later check (`hasPendingCommit`).
+    private mutating func otherWALCommits<Reader: ExternalFileReader>(_ reader: Reader) -> WALCommits {
+        let found = reader.withWALFile { read -> WALCommits in
             guard let position = walPosition,
                 case .commits(let endFrames, let end) = WALFile.scan(from: position, read)
             else {
-                // No position, or lost (the log was reset): commits may have gone unseen.
                 walPosition = Self.visiblePosition(read, reader)
                 if walPosition == nil { hasPendingCommit = true }
-                return nil
+                return .lost
             }
             guard let index = reader.readWALIndexHeader(), index.salt1 == end.salt1, index.salt2 == end.salt2 else {
-                // The wal-index does not tell which commits are visible: the position
-                // stays, until it does.
-                hasPendingCommit = true
-                return nil
+                // The wal-index does not tell which commits are visible (a writer is
+                // changing it): the position stays, until it does. Nothing is lost, so
+                // this is no change to the whole database, unless it lasts.
+                unreadableIndexChecks += 1
+                if unreadableIndexChecks >= Self.unreadableIndexChecksBeforeFullDatabase {
+                    unreadableIndexChecks = 0
+                    walPosition = Self.visiblePosition(read, reader)
+                    if walPosition == nil { hasPendingCommit = true }
+                    return .lost
+                }
+                return .notReadableNow
             }
+            unreadableIndexChecks = 0
             let visibleFrames = endFrames.filter { $0 <= index.maxFrame }
             var newPosition = end
             if visibleFrames.count < endFrames.count {
@@ -173,7 +195,7 @@ extension ExternalChangeTrackerState {
                         let lastVisiblePosition = WALFile.commitPosition(at: lastVisible, header: header, read)
                     else {
                         // (The position stays, until that frame can be read.)
-                        return nil
+                        return .notReadableNow
                     }
                     newPosition = lastVisiblePosition
                 } else {
@@ -184,9 +206,20 @@ extension ExternalChangeTrackerState {
             // Since the position, the log was not reset: the frame numbers of this
             // connection's commits are those of this generation of the log.
             let own = Set(ownCommits.endFrames)
-            return CommitKey.walCommits(generation: position.salt1, start: position.frame, endFrames: visibleFrames)
-                .enumerated().filter { !own.contains(visibleFrames[$0.offset]) }.map(\.element)
-        } ?? nil
+            return .commits(
+                CommitKey.walCommits(generation: position.salt1, start: position.frame, endFrames: visibleFrames)
+                    .enumerated().filter { !own.contains(visibleFrames[$0.offset]) }.map(\.element))
+        }
+        // (The log cannot be opened: commits cannot be told.)
+        guard let found else {
+            forgetOwnCommits()
+            return .lost
+        }
+        // (This connection's commits since a position that stays are still to be stepped
+        // over by the next check.)
+        if case .notReadableNow = found { return found }
+        forgetOwnCommits()
+        return found
     }
 
     /// The position after the last visible commit of the log; nil when the log or the

@@ -34,6 +34,12 @@ struct ExternalChangeTrackerState {
     /// Set by a check that found commit frames not visible yet, or a position that could
     /// not be found: check again soon.
     var hasPendingCommit = false
+    /// WAL mode: how many checks in a row found the wal-index changing under them.
+    var unreadableIndexChecks = 0
+    /// How many such checks wait for the writer before the next one tells a change to the
+    /// whole database: the index changes for microseconds at a commit, and a damaged one
+    /// must not keep changes untold.
+    static let unreadableIndexChecksBeforeFullDatabase = 16
     /// The number of checks so far that read the file (for tests).
     var checks = 0
 

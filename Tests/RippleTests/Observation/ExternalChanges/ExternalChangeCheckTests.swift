@@ -125,6 +125,37 @@ final class ExternalChangeCheckTests: XCTestCase {
         XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .done, verdict: .fullDatabase))
     }
 
+    func testAWALIndexBeingWrittenIsCheckedAgainSoonNotAChangeToTheWholeDatabase() {
+        let files = walFiles()
+        var state = trackedState(files, logs: true)
+        let generation = files.wal!.salt1
+        let previous = files.otherProcessCommitsToWAL()
+        files.logEntries = [entry(previous, generation: generation, writer: otherWriter, ["player"])]
+        // The writer is between the two copies of the wal-index header: they differ.
+        files.walIndex = nil
+        XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .checkAgainSoon, verdict: .nothing))
+        XCTAssertEqual(state.walPosition?.frame, 2, "the position stays")
+        files.walIndex = files.wal!.index()
+        XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .done, verdict: .tables(["player"])))
+        XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .nothingNew, verdict: .nothing))
+    }
+
+    func testAWALIndexThatStaysUnreadableEndsInAChangeToTheWholeDatabase() {
+        let files = walFiles()
+        var state = trackedState(files, logs: true)
+        files.otherProcessCommitsToWAL()
+        files.walIndex = nil
+        for attempt in 1..<ExternalChangeTrackerState.unreadableIndexChecksBeforeFullDatabase {
+            XCTAssertEqual(
+                check(&state, files), ExternalCheckResult(outcome: .checkAgainSoon, verdict: .nothing), "attempt \(attempt)")
+        }
+        // Never told is worse than told too much.
+        XCTAssertEqual(check(&state, files).verdict, .fullDatabase)
+        files.walIndex = files.wal!.index()
+        XCTAssertEqual(check(&state, files).verdict, .fullDatabase, "the position is found again: from there on, precise")
+        XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .nothingNew, verdict: .nothing))
+    }
+
     func testOnlyPublishedCommitsMoveThePosition() {
         let files = walFiles()
         var state = trackedState(files)
