@@ -123,4 +123,28 @@ final class GRDBSpellingQueryInterfaceTests: XCTestCase {
             XCTAssertEqual(try Reader.filter(Reader.Columns.name.like("A%", escape: "\\")).fetchCount(db), 1)
         }
     }
+
+    func testSubquerySpellings() throws {
+        try makeQueue().read { db in
+            let tableRequest = Reader.all()
+            // Requests as values, with trailing-closure filters (QueryInterfaceExpressionsTests).
+            let subquery1 = tableRequest.select { max($0.age) }
+            let subquery2 = tableRequest.filter { $0.age == subquery1 }
+            XCTAssertEqual(try tableRequest.filter { subquery2.select($0.id).contains($0.id) }.fetchCount(db), 1)
+            // Correlated EXISTS, with a named alias and with a typed one.
+            let alias = TableAlias(name: "r")
+            let subquery = tableRequest.filter(Reader.Columns.age > alias[Reader.Columns.age])
+            XCTAssertEqual(try tableRequest.aliased(alias).filter(!subquery.exists()).fetchOne(db)?.name, "Arthur")
+            // (Named: an unnamed alias of the outer table would be the subquery's table,
+            // as in GRDB.)
+            let typedAlias = TableAlias<Reader>(name: "outer")
+            let younger = Reader.filter { $0.age < typedAlias.age }
+            XCTAssertEqual(try Reader.aliased(typedAlias).filter(younger.exists()).fetchOne(db)?.name, "Arthur")
+            // A raw SQL request is a subquery too.
+            let older = SQLRequest<Row>("SELECT * FROM readers WHERE age > \(alias[Reader.Columns.age])")
+            XCTAssertEqual(try tableRequest.aliased(alias).filter(older.exists()).fetchCount(db), 1)
+            let condition: SQLExpression = Reader.select(Reader.Columns.age, as: Int.self).contains(42)
+            XCTAssertEqual(try Reader.filter(condition).fetchCount(db), 2)
+        }
+    }
 }

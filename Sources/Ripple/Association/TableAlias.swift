@@ -93,7 +93,9 @@ extension SQLExpression {
     private static func qualified(_ node: Node, _ alias: TableAliasIdentity) -> Node {
         switch node {
         case .column(let name): return .qualifiedColumn(alias, name)
-        case .qualifiedColumn, .value, .literal, .atom, .exists, .countAll: return node
+        // (A subquery's columns are its own tables'.)
+        case .qualifiedColumn, .value, .literal, .atom, .exists, .countAll, .subquery, .existsSubquery: return node
+        case let .inSubquery(operand, subquery, negated): return .inSubquery(qualified(operand, alias), subquery, negated: negated)
         case let .prefix(op, operand): return .prefix(op, qualified(operand, alias))
         case let .infix(op, lhs, rhs): return .infix(op, qualified(lhs, alias), qualified(rhs, alias))
         case let .function(name, arguments): return .function(name, arguments.map { qualified($0, alias) })

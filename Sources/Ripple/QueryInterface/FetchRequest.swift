@@ -3,7 +3,7 @@
 /// ``QueryInterfaceRequest`` (`Player.all()`) and ``SQLRequest``
 /// (`SQLRequest<Row>("SELECT ...")`) are fetch requests. Each one knows the region of the
 /// database it reads, which is what observation tracks.
-public protocol FetchRequest<RowDecoder>: DatabaseRegionConvertible {
+public protocol FetchRequest<RowDecoder>: SQLSubqueryable, DatabaseRegionConvertible {
     /// The type of fetched values.
     associatedtype RowDecoder
 

@@ -39,6 +39,7 @@ extension QueryInterfaceRequest {
         _ context: inout SQLGenerationContext
     ) throws -> Statement {
         let returning = selection.map { $0.sqlSelection.sql(&context) }.joined(separator: ", ")
+        try context.checkSubqueries()
         let statement = try db.makeStatement(sql: sql + " RETURNING " + returning)
         try statement.setArguments(StatementArguments(context.arguments))
         return statement

@@ -220,51 +220,74 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// The SQL and arguments of the request.
     public func makeSQL(_ db: Database, forSingleResult: Bool = false) throws -> SQL {
+        try makeSQL(db, forSingleResult: forSingleResult, outerAliasNames: [:])
+    }
+
+    /// The SQL and arguments of the request, embedded as a subquery in requests whose
+    /// aliases have the SQL names `outerAliasNames`. Without a connection (in an SQL
+    /// literal), only a request that needs no schema information can be written.
+    func makeSQL(_ db: Database?, forSingleResult: Bool = false, outerAliasNames: [ObjectIdentifier: String]) throws -> SQL {
+        func connection() throws -> Database {
+            guard let db else {
+                throw DatabaseError(
+                    message: """
+                        the SQL of this request needs the schema (associations, keys, primary key orderings, \
+                        common table expressions): use it as a subquery of another request, not in an SQL literal
+                        """)
+            }
+            return db
+        }
         var context = SQLGenerationContext()
-        var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "SELECT "
+        context.database = db
+        context.outerAliasNames = outerAliasNames
+        var sql = try commonTableExpressions.isEmpty ? "" : CTEDefinition.withClause(commonTableExpressions, connection(), &context)
+        sql += "SELECT "
         // Columns are qualified by their table when the request joins associations.
         // (Checked here, without generic code, for the requests without associations.)
         let plan = joins.isEmpty && alias == nil ? nil : JoinPlan(self)
-        plan?.enter(db, &context)
+        if let plan { plan.enter(try connection(), &context) }
         if isDistinct { sql += "DISTINCT " }
         let selection =
             try self.selection.contains(where: { $0.waitsForConnection })
-            ? self.selection.flatMap { try $0.resolved(db, table: tableName) }
+            ? self.selection.flatMap { try $0.resolved(connection(), table: tableName) }
             : self.selection
         if let plan {
             var selectionSQL = selection.map { $0.sql(&context) }.joined(separator: ", ")
-            selectionSQL += try plan.joinedSelectionSQL(db, &context)
+            selectionSQL += try plan.joinedSelectionSQL(connection(), &context)
             if selectionSQL.hasPrefix(", ") { selectionSQL.removeFirst(2) }
             sql += selectionSQL
         } else {
             sql += selection.map { $0.sql(&context) }.joined(separator: ", ")
         }
         sql += " FROM " + tableName.quotedDatabaseIdentifier
-        if let plan { sql += try plan.tableAliasSQL(0) + plan.joinSQL(db, &context) }
-        let predicate = try wherePredicate(db)
+        if let plan { sql += try plan.tableAliasSQL(0) + plan.joinSQL(connection(), &context) }
+        let predicate = try expressionPredicate ?? wherePredicate(connection())
         if let predicate {
             sql += " WHERE " + predicate.sql(&context)
         }
         var groupings = self.groupings
         if groupings.isEmpty, groupsByPrimaryKey {
-            groupings = try db.primaryKey(tableName).columns.map { Column($0).sqlExpression }
+            groupings = try connection().primaryKey(tableName).columns.map { Column($0).sqlExpression }
         }
         if !groupings.isEmpty {
             sql += " GROUP BY " + groupings.map { $0.sql(&context) }.joined(separator: ", ")
         }
-        let havings = havingsWhenConnected.isEmpty ? self.havings : try self.havings + havingsWhenConnected.map { try $0(db) }
+        let havings = try havingsWhenConnected.isEmpty ? self.havings : self.havings + havingsWhenConnected.map { try $0(connection()) }
         if !havings.isEmpty {
             sql += " HAVING " + Self.conjunction(havings).sql(&context)
         }
-        var orderingSQL = try effectiveOrderings(db).map { $0.sql(&context) }
-        if let plan { orderingSQL += try plan.joinedOrderingSQL(db, &context, reversed: isReversed) }
+        let orderings =
+            try ordersByPrimaryKey || hasStableOrder
+            ? effectiveOrderings(connection()) : (isReversed ? self.orderings.map(\.reversed) : self.orderings)
+        var orderingSQL = orderings.map { $0.sql(&context) }
+        if let plan { orderingSQL += try plan.joinedOrderingSQL(connection(), &context, reversed: isReversed) }
         if !orderingSQL.isEmpty {
             sql += " ORDER BY " + orderingSQL.joined(separator: ", ")
         }
         // One row at most: `LIMIT 1`, unless the request says how many or yields one row
         // at most already (GRDB's SQL).
         var limit = limitCount
-        if limit == nil, forSingleResult, try !expectsSingleResult(db, selection: selection, predicate: predicate) { limit = 1 }
+        if limit == nil, forSingleResult, try !expectsSingleResult(connection(), selection: selection, predicate: predicate) { limit = 1 }
         if let limit {
             sql += " LIMIT \(limit)"
             if let offsetCount { sql += " OFFSET \(offsetCount)" }
@@ -278,6 +301,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
                     give it to `aliased(_:)` of the request or of one of its associations
                     """)
         }
+        try context.checkSubqueries()
         return SQL(sql: sql, arguments: StatementArguments(context.arguments))
     }
 
@@ -296,6 +320,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     static func conjunction(_ expressions: [SQLExpression]) -> SQLExpression {
         expressions.dropFirst().reduce(expressions[0]) { $0 && $1 }
+    }
+
+    /// The WHERE clause when it is made of expressions only (no key filter, nothing
+    /// made with the connection); nil otherwise.
+    private var expressionPredicate: SQLExpression?? {
+        var terms: [SQLExpression] = []
+        for filter in filters {
+            guard case .expression(let expression) = filter else { return nil }
+            terms.append(expression)
+        }
+        return .some(terms.isEmpty ? nil : Self.conjunction(terms))
     }
 
     /// The WHERE clause, with key filters resolved against the schema.
@@ -472,6 +507,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     public func deleteAll(_ db: Database) throws -> Int {
         var context = SQLGenerationContext()
         let sql = try deleteSQL(db, &context)
+        try context.checkSubqueries()
         try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
         return db.changesCount
     }
@@ -511,6 +547,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// `DELETE FROM ... WHERE ...`, its arguments in `context`.
     func deleteSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
+        context.database = db
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
         sql += try batchWhereClause(db, &context)
         return sql
@@ -535,6 +572,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         guard !assignments.isEmpty else { return 0 }
         var context = SQLGenerationContext()
         let sql = try updateSQL(db, conflictResolution, assignments, &context)
+        try context.checkSubqueries()
         try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
         return db.changesCount
     }
@@ -544,6 +582,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         _ db: Database, _ conflictResolution: Database.ConflictResolution?,
         _ assignments: [ColumnAssignment], _ context: inout SQLGenerationContext
     ) throws -> String {
+        context.database = db
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "UPDATE "
         if let conflictResolution { sql += "OR \(conflictResolution.rawValue) " }
         sql += tableName.quotedDatabaseIdentifier + " SET "

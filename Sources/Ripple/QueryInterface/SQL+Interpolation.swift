@@ -50,6 +50,23 @@ extension SQL {
             appendOrNull(expressible?.sqlExpression.sql)
         }
 
+        /// The SQL of a request, not parenthesized: `score = (\(subquery))`.
+        ///
+        /// ```swift
+        /// let subquery = Player.select { max($0.score) }
+        /// // SELECT * FROM player WHERE score = (SELECT MAX("score") FROM "player")
+        /// let request: SQLRequest<Player> = "SELECT * FROM player WHERE score = (\(subquery))"
+        /// ```
+        ///
+        /// An SQL literal is written without a connection: a query interface request that
+        /// needs the schema (associations, key filters, primary key orderings) makes a
+        /// statement that fails to compile, with an error that says so.
+        ///
+        /// - Parameter subquery: A request.
+        public mutating func appendInterpolation(_ subquery: some SQLSubqueryable) {
+            append { context in context.sql(of: subquery.sqlSubquery) }
+        }
+
         /// An expression that is also a selection and an ordering, such as a column.
         ///
         /// - Parameter expressible: A column or an expression.

@@ -33,10 +33,16 @@ struct SQLGenerationContext {
     /// reads the key of the aliased table.
     var aliasTables: [ObjectIdentifier: String] = [:]
     var database: Database?
+    /// The SQL names of the aliases of the requests that embed this one as a subquery:
+    /// `EXISTS (SELECT * FROM "player" WHERE "teamId" = "team"."id")`.
+    var outerAliasNames: [ObjectIdentifier: String] = [:]
+    /// A subquery could not be written (see ``SQLSubquery``): the request fails with it.
+    var subqueryError: (any Error)?
 
     /// The quoted SQL name of `alias` in the request being written.
     mutating func sqlName(of alias: TableAliasIdentity) -> String {
         if let name = aliasNames[ObjectIdentifier(alias)] { return name }
+        if let name = outerAliasNames[ObjectIdentifier(alias)] { return name }
         if aliasNames.isEmpty, let name = alias.userName { return name.quotedDatabaseIdentifier }
         undefinedAlias = alias.userName ?? "an unnamed TableAlias"
         return (alias.userName ?? "undefined").quotedDatabaseIdentifier
@@ -55,6 +61,31 @@ struct SQLGenerationContext {
         guard let primaryKey = try? database.primaryKey(table) else { return ["rowid"] }
         if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
         return primaryKey.isWithoutRowID ? primaryKey.columns : ["rowid"]
+    }
+
+    /// The SQL of a subquery, its arguments bound here; the subquery sees the aliases of
+    /// this request. A failure is kept in `subqueryError`.
+    mutating func sql(of subquery: SQLSubquery) -> String {
+        do {
+            var names = outerAliasNames
+            for (alias, name) in aliasNames {
+                // (An empty name: the alias names the only table, unqualified here but not
+                // in the subquery.)
+                names[alias] = name.isEmpty ? aliasTables[alias]?.quotedDatabaseIdentifier ?? name : name
+            }
+            let literal = try subquery.sql(database, outerAliasNames: names)
+            return bind(sql: literal.sql, values: literal.arguments.values)
+        } catch {
+            if subqueryError == nil { subqueryError = error }
+            // SQL written without a connection (an SQL literal) does not throw: a statement
+            // of it fails to compile, and SQLite's error names the problem.
+            return "SELECT * FROM " + ("ripple: " + ((error as? DatabaseError)?.message ?? "\(error)")).quotedDatabaseIdentifier
+        }
+    }
+
+    /// Throws what went wrong while writing: a subquery that failed.
+    func checkSubqueries() throws {
+        if let subqueryError { throw subqueryError }
     }
 
     mutating func bind(_ value: DatabaseValue) -> String {
@@ -150,6 +181,12 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case joined(String, [Node])
         /// `operand LIKE pattern ESCAPE escape`, or `NOT LIKE`.
         case like(Node, Node, escape: Node, negated: Bool)
+        /// A subquery as a value: `(SELECT MAX("score") FROM "player")`.
+        case subquery(SQLSubquery)
+        /// `EXISTS (SELECT ...)`, or `NOT EXISTS`.
+        case existsSubquery(SQLSubquery, negated: Bool)
+        /// `operand IN (SELECT ...)`, or `NOT IN`.
+        case inSubquery(Node, SQLSubquery, negated: Bool)
     }
 
     var node: Node
@@ -233,6 +270,12 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
         case let .like(operand, pattern, escape, negated):
             return parenthesized(operand, &context) + (negated ? " NOT LIKE " : " LIKE ") + parenthesized(pattern, &context) + " ESCAPE "
                 + parenthesized(escape, &context)
+        case .subquery(let subquery):
+            return "(" + context.sql(of: subquery) + ")"
+        case let .existsSubquery(subquery, negated):
+            return (negated ? "NOT EXISTS (" : "EXISTS (") + context.sql(of: subquery) + ")"
+        case let .inSubquery(operand, subquery, negated):
+            return parenthesized(operand, &context) + (negated ? " NOT IN (" : " IN (") + context.sql(of: subquery) + ")"
         }
     }
 
@@ -243,7 +286,7 @@ public struct SQLExpression: SQLSpecificExpressible, CustomStringConvertible {
 
     private static func parenthesized(_ node: Node, _ context: inout SQLGenerationContext) -> String {
         switch node {
-        case .infix, .prefix, .inList, .literal, .exists, .joined, .like, .collated:
+        case .infix, .prefix, .inList, .literal, .exists, .joined, .like, .collated, .existsSubquery, .inSubquery:
             return "(" + sql(node, &context) + ")"
         default:
             return sql(node, &context)
@@ -478,6 +521,10 @@ private func negated(_ node: SQLExpression.Node) -> SQLExpression.Node {
         return .atom("0")
     case let .like(operand, pattern, escape, isNegated):
         return .like(operand, pattern, escape: escape, negated: !isNegated)
+    case let .existsSubquery(subquery, isNegated):
+        return .existsSubquery(subquery, negated: !isNegated)
+    case let .inSubquery(operand, subquery, isNegated):
+        return .inSubquery(operand, subquery, negated: !isNegated)
     case let .collated(operand, collation):
         return .collated(negated(operand), collation)
     default:
