@@ -239,7 +239,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         }
         var context = SQLGenerationContext()
         context.database = db
-        context.outerAliasNames = outerAliasNames
+        if !outerAliasNames.isEmpty { context.outerAliasNames = outerAliasNames }
         var sql = try commonTableExpressions.isEmpty ? "" : CTEDefinition.withClause(commonTableExpressions, connection(), &context)
         sql += "SELECT "
         // Columns are qualified by their table when the request joins associations.
@@ -261,7 +261,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         }
         sql += " FROM " + tableName.quotedDatabaseIdentifier
         if let plan { sql += try plan.tableAliasSQL(0) + plan.joinSQL(connection(), &context) }
-        let predicate = try expressionPredicate ?? wherePredicate(connection())
+        let predicate: SQLExpression?
+        if let db {
+            predicate = try wherePredicate(db)
+        } else {
+            predicate = try expressionPredicate ?? wherePredicate(connection())
+        }
         if let predicate {
             sql += " WHERE " + predicate.sql(&context)
         }
