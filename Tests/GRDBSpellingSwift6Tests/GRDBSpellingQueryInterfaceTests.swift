@@ -147,4 +147,17 @@ final class GRDBSpellingQueryInterfaceTests: XCTestCase {
             XCTAssertEqual(try Reader.filter(condition).fetchCount(db), 2)
         }
     }
+
+    func testFunctionSpellings() throws {
+        try makeQueue().read { db in
+            XCTAssertEqual(
+                try Reader.select { $0.name.capitalized }.order(Reader.Columns.id).asRequest(of: String.self).fetchAll(db), ["Arthur", "Barbara"])
+            XCTAssertEqual(
+                try Reader.select(Reader.Columns.name.localizedUppercased, as: String.self).order(Reader.Columns.id).fetchOne(db), "ARTHUR")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT \(DatabaseFunction.lowercase.name)('A')"), "a")
+            XCTAssertEqual(try Reader.select(max(Reader.Columns.age, 40), as: Int.self).order(Reader.Columns.id).fetchAll(db), [42, 40])
+            let request = Reader.annotated(with: Reader.Columns.name.forKey("alt")).filter(Column("alt").detached != "Arthur")
+            XCTAssertEqual(try request.fetchCount(db), 1)
+        }
+    }
 }

@@ -101,6 +101,7 @@ public final class Database {
             setUpBusyMode()
         }
         for collation in DatabaseCollation.builtIn { add(collation: collation) }
+        for function in DatabaseFunction.builtIn { add(function: function) }
         // Fails with SQLITE_NOTADB for a file that is not a database.
         try execute(sql: "SELECT * FROM sqlite_master LIMIT 1")
         if configuration.foreignKeysEnabled {

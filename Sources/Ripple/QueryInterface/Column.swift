@@ -41,6 +41,19 @@ public protocol ColumnExpression: SQLSpecificExpressible {
 
 extension ColumnExpression {
     public var sqlExpression: SQLExpression { SQLExpression(.column(name)) }
+
+    /// The column, never qualified by a table: a column the request selects under this
+    /// name (`annotated(with: ...forKey("total"))`), in a request that joins tables.
+    ///
+    /// ```swift
+    /// // SELECT "player".*, ("player"."score" + "player"."bonus") AS "total", "team".*
+    /// // FROM "player" JOIN "team" ON ... ORDER BY "total"
+    /// let request = Player
+    ///     .annotated(with: (Column("score") + Column("bonus")).forKey("total"))
+    ///     .including(required: Player.team)
+    ///     .order(Column("total").detached)
+    /// ```
+    public var detached: SQLExpression { SQLExpression(.atom(name.quotedDatabaseIdentifier)) }
 }
 
 extension ColumnExpression where Self: RawRepresentable, RawValue == String {
@@ -126,6 +139,15 @@ extension SQLExpression: SQLOrderingTerm {
 
 /// What a request selects: all columns, or expressions.
 public struct SQLSelection: Sendable {
+    /// Whether the selection names a column that a filter may read: an aliased
+    /// expression, or raw SQL.
+    var namesColumns: Bool {
+        switch kind {
+        case .aliased, .literal: return true
+        default: return false
+        }
+    }
+
     enum Kind: Sendable {
         case allColumns
         /// `"team".*`: all columns of an aliased table.

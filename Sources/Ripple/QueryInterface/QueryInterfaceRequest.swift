@@ -467,6 +467,10 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             count = SQLExpression(.countDistinct(expression.node))
         } else if isAggregated || isLimited {
             return try fetchCountOfSubquery(db)
+        } else if selection.count > 1, selection.contains(where: \.namesColumns) {
+            // A filter may read a column the selection names (`annotated(with: x.forKey("alt"))
+            // .filter(Column("alt").detached)`): the selection stays, as GRDB counts it.
+            return try fetchCountOfSubquery(db)
         }
         var request = select(count).withoutJoinedSelection().asRequest(of: Int.self).unordered()
         request.isDistinct = false

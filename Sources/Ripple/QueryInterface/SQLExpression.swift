@@ -633,6 +633,16 @@ public func min(_ expression: some SQLSpecificExpressible) -> SQLExpression {
     SQLExpression(.function("MIN", [expression.sqlExpression.node]))
 }
 
+/// `MAX(a, b, ...)`: the largest of the values of one row (SQLite's scalar `MAX`).
+public func max(_ value1: any SQLSpecificExpressible, _ value2: any SQLExpressible, _ values: any SQLExpressible...) -> SQLExpression {
+    SQLExpression(.function("MAX", ([value1, value2] + values).map(\.sqlExpression.node)))
+}
+
+/// `MIN(a, b, ...)`: the smallest of the values of one row (SQLite's scalar `MIN`).
+public func min(_ value1: any SQLSpecificExpressible, _ value2: any SQLExpressible, _ values: any SQLExpressible...) -> SQLExpression {
+    SQLExpression(.function("MIN", ([value1, value2] + values).map(\.sqlExpression.node)))
+}
+
 /// `SUM(expression)`.
 public func sum(_ expression: some SQLSpecificExpressible) -> SQLExpression {
     SQLExpression(.function("SUM", [expression.sqlExpression.node]))

@@ -23,6 +23,63 @@ final class SQLFunctionsAndTableFetchingTests: XCTestCase {
         return dbQueue
     }
 
+    func testSwiftStringFunctionsOnEveryConnection() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let name = Column("name")
+            let request = Player.filter(Column("id") == 1)
+            XCTAssertEqual(
+                try request.select(name.uppercased, as: String.self).makeSQL(db).sql,
+                #"SELECT swiftUppercaseString("name") FROM "player" WHERE "id" = ?"#)
+            XCTAssertEqual(try request.select(name.uppercased, as: String.self).fetchOne(db), "ARTHUR")
+            XCTAssertEqual(try request.select(name.lowercased, as: String.self).fetchOne(db), "arthur")
+            XCTAssertEqual(try request.select(name.localizedUppercased, as: String.self).fetchOne(db), "ARTHUR")
+            XCTAssertEqual(try request.select(name.localizedLowercased, as: String.self).fetchOne(db), "arthur")
+            // All of Unicode, where SQLite's LOWER and UPPER know ASCII only.
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT swiftLowercaseString('ÉCOLE')"), "école")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT swiftCapitalizedString('hello wORLD')"), "Hello World")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT swiftLocalizedCapitalizedString('hello')"), "Hello")
+            // Not a string: NULL.
+            XCTAssertNil(try DatabaseValue.fetchOne(db, sql: "SELECT swiftUppercaseString(12)")?.storage.value)
+            XCTAssertEqual(try Player.filter(name.capitalized == "Barbara").fetchCount(db), 1)
+        }
+        // Every connection of a pool has them.
+        let pool = try DatabasePool(path: makeTemporaryDatabasePath(self, name: "functions.sqlite"))
+        XCTAssertEqual(try pool.read { try String.fetchOne($0, sql: "SELECT swiftUppercaseString('a')") }, "A")
+    }
+
+    func testScalarMinAndMax() throws {
+        try makeDatabase().read { db in
+            let score = Column("score")
+            let request = Player.select(max(score, 0, Column("id")), as: Int.self).order(Column("id"))
+            XCTAssertEqual(try request.makeSQL(db).sql, #"SELECT MAX("score", ?, "id") FROM "player" ORDER BY "id""#)
+            XCTAssertEqual(try request.fetchAll(db), [1, 30])
+            XCTAssertEqual(try Player.select(min(score, 0), as: Int.self).order(Column("id")).fetchAll(db), [-10, 0])
+        }
+    }
+
+    func testDetachedColumnIsNeverQualified() throws {
+        try makeDatabase().read { db in
+            struct Member: TableRecord {
+                static let databaseTableName = "player"
+                static let team = belongsTo(Team.self)
+            }
+            let request = Member.annotated(with: (Column("score") * 2).forKey("double"))
+                .including(required: Member.team)
+                .order(Column("double").detached.desc)
+                .asRequest(of: Row.self)
+            XCTAssertEqual(
+                try request.makeSQL(db).sql,
+                #"SELECT "player".*, "player"."score" * ? AS "double", "team".* FROM "player" JOIN "team" ON "team"."id" = "player"."teamId" ORDER BY "double" DESC"#
+            )
+            XCTAssertEqual(try request.fetchAll(db).map { $0["double"] as Int }, [60])
+            // A filter on the annotation: counted with the selection that names it.
+            let filtered = Player.annotated(with: Column("name").forKey("alt")).filter(Column("alt").detached != "Arthur")
+            XCTAssertEqual(try filtered.fetchCount(db), 1)
+            XCTAssertEqual(try filtered.fetchAll(db).map(\.name), ["Barbara"])
+        }
+    }
+
     func testFunctions() throws {
         try makeDatabase().read { db in
             let score = Column("score")
