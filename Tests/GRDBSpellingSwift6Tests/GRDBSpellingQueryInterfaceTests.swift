@@ -156,6 +156,9 @@ final class GRDBSpellingQueryInterfaceTests: XCTestCase {
                 try Reader.select(Reader.Columns.name.localizedUppercased, as: String.self).order(Reader.Columns.id).fetchOne(db), "ARTHUR")
             XCTAssertEqual(try String.fetchOne(db, sql: "SELECT \(DatabaseFunction.lowercase.name)('A')"), "a")
             XCTAssertEqual(try Reader.select(max(Reader.Columns.age, 40), as: Int.self).order(Reader.Columns.id).fetchAll(db), [42, 40])
+            let ids: [Int64] = try Reader.selectPrimaryKey().fetchAll(db)
+            XCTAssertEqual(ids, [1, 2])
+            XCTAssertEqual(try Reader.all().selectPrimaryKey(as: Row.self).fetchCount(db), 2)
             let request = Reader.annotated(with: Reader.Columns.name.forKey("alt")).filter(Column("alt").detached != "Arthur")
             XCTAssertEqual(try request.fetchCount(db), 1)
         }

@@ -121,7 +121,7 @@ extension SQLSelection {
         case let .aliased(expression, name): return SQLSelection(.aliased(expression.qualified(by: alias), name))
         case .literal: return self
         case .whenConnected(let make): return SQLSelection(.whenConnected { try make($0).qualified(by: alias) })
-        case .allColumnsExcluding: return self
+        case .allColumnsExcluding, .primaryKey: return self
         }
     }
 }

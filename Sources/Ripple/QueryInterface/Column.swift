@@ -162,6 +162,9 @@ public struct SQLSelection: Sendable {
         /// `allColumns(excluding:)`: the columns of the request's table but these
         /// (lowercased), read when the request runs.
         case allColumnsExcluding(Set<String>)
+        /// `selectPrimaryKey()`: the primary key columns of the request's table (`rowid`
+        /// for a table without one), read when the request runs.
+        case primaryKey
     }
 
     let kind: Kind
@@ -177,7 +180,7 @@ public struct SQLSelection: Sendable {
     var countableExpression: SQLExpression? {
         switch kind {
         case .expression(let expression), .aliased(let expression, _): return expression
-        case .allColumns, .qualifiedAllColumns, .literal, .whenConnected, .allColumnsExcluding: return nil
+        case .allColumns, .qualifiedAllColumns, .literal, .whenConnected, .allColumnsExcluding, .primaryKey: return nil
         }
     }
 
@@ -195,7 +198,7 @@ public struct SQLSelection: Sendable {
         case .expression(let expression): return expression.sql(&context)
         case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
         case .literal(let fragment): return context.bind(sql: fragment.sql, values: fragment.values)
-        case .whenConnected, .allColumnsExcluding:
+        case .whenConnected, .allColumnsExcluding, .primaryKey:
             assertionFailure("a selection made with the connection is resolved before its SQL is written")
             return "NULL"
         }
@@ -204,7 +207,7 @@ public struct SQLSelection: Sendable {
     /// Whether the selection is made with the connection, when the request runs.
     var waitsForConnection: Bool {
         switch kind {
-        case .whenConnected, .allColumnsExcluding: return true
+        case .whenConnected, .allColumnsExcluding, .primaryKey: return true
         default: return false
         }
     }
@@ -219,6 +222,10 @@ public struct SQLSelection: Sendable {
             return try db.columns(in: table)
                 .filter { !excluded.contains($0.name.lowercased()) }
                 .map { Column($0.name).sqlSelection }
+        case .primaryKey:
+            let primaryKey = try db.primaryKey(table)
+            let columns = primaryKey.columns.isEmpty ? ["rowid"] : primaryKey.columns
+            return columns.map { Column($0).sqlSelection }
         default:
             return [self]
         }

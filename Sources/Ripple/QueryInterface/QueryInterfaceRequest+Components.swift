@@ -48,6 +48,13 @@ extension TableRecord {
         all().select(sql: sql, arguments: arguments)
     }
 
+    /// See `QueryInterfaceRequest.selectPrimaryKey(as:)`.
+    ///
+    /// - Parameter type: The fetched type.
+    public static func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+        all().selectPrimaryKey(as: type)
+    }
+
     /// See `QueryInterfaceRequest.select(literal:)`.
     ///
     /// - Parameter sqlLiteral: The selected columns.

@@ -46,6 +46,49 @@ extension QueryInterfaceRequest {
         select(selection).asRequest(of: T.self)
     }
 
+    /// Selects the primary key, instead of the current selection: `SELECT "id" FROM ...`
+    /// (`rowid` for a table without a primary key). A composite key is fetched as rows,
+    /// or as a record:
+    ///
+    /// ```swift
+    /// let ids: [Int64] = try Player.filter(Column("score") > 100).selectPrimaryKey().fetchAll(db)
+    /// let keys = try Citizenship.all().selectPrimaryKey(as: Row.self).fetchAll(db)
+    /// ```
+    ///
+    /// - Parameter type: The fetched type.
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+        var request = self
+        request.selection = [SQLSelection(.primaryKey)]
+        return request.asRequest(of: PrimaryKey.self)
+    }
+
+    /// Selects the identifier, a single-column primary key: `SELECT "id" FROM ...`.
+    ///
+    /// ```swift
+    /// let ids: [Int64] = try Player.filter(Column("score") > 100).selectID().fetchAll(db)
+    /// ```
+    ///
+    /// A table whose primary key has several columns makes the request fail with an
+    /// error (use ``selectPrimaryKey(as:)``).
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> where RowDecoder: Identifiable {
+        let table = tableName
+        var request = self
+        request.selection = [
+            SQLSelection(
+                .whenConnected { db in
+                    let primaryKey = try db.primaryKey(table)
+                    if primaryKey.columns.count > 1 {
+                        throw DatabaseError(
+                            message:
+                                "selectID needs a primary key of one column; table \(table) has \(primaryKey.columns.count): use selectPrimaryKey(as:)"
+                        )
+                    }
+                    return Column(primaryKey.columns.first ?? "rowid").sqlSelection
+                })
+        ]
+        return request.asRequest(of: RowDecoder.ID.self)
+    }
+
     /// Appends columns or expressions to the selection: `annotated(with: [Column("score") * 2])`.
     ///
     /// - Parameter selection: The columns or expressions to append.

@@ -18,6 +18,9 @@ extension TableRecord where Self: Identifiable, ID: DatabaseValueConvertible {
 
     /// Whether a record with this id exists.
     public static func exists(_ db: Database, id: ID) throws -> Bool { try exists(db, key: id) }
+
+    /// The ids of the records: `SELECT "id" FROM "player"` (see `QueryInterfaceRequest.selectID()`).
+    public static func selectID() -> QueryInterfaceRequest<ID> { all().selectID() }
 }
 
 extension QueryInterfaceRequest where RowDecoder: TableRecord & Identifiable, RowDecoder.ID: DatabaseValueConvertible {
