@@ -20,7 +20,11 @@ extension Database {
     /// Introspection runs `PRAGMA` statements, as GRDB's does, so that an application that
     /// filters its trace for its own `SELECT` statements does not see them.
     func schemaNames() throws -> [String] {
-        try Row.fetchAll(self, sql: "PRAGMA database_list").map { try $0.decode(String.self, forColumn: "name") }
+        // (Not a cached statement: SQLite compiles this pragma again at each run, and a
+        // cached statement compiled again tells of a schema change, which would drop the
+        // schema cache at each introspection.)
+        let statement = try makeStatement(sql: "PRAGMA database_list")
+        return try Row.fetchAll(statement).map { try $0.decode(String.self, forColumn: "name") }
     }
 
     /// The key of `table` in the schema cache: its lowercased name, qualified by the
