@@ -8,9 +8,14 @@ public struct PrimaryKeyInfo: Hashable, Sendable {
     public let rowIDColumn: String?
     /// Whether the table is a WITHOUT ROWID table.
     public let isWithoutRowID: Bool
+    /// The primary key columns, in order; nil for the hidden `rowid`, and for a view whose
+    /// key the configuration's schema source tells.
+    public var columnInfos: [ColumnInfo]? = nil
 
     /// Whether the primary key is the rowid.
     public var isRowID: Bool { rowIDColumn != nil }
+    /// Whether the table has a rowid: it is not a WITHOUT ROWID table.
+    public var tableHasRowID: Bool { !isWithoutRowID }
 }
 
 /// A column of a table, as the schema defines it (`Database.columns(in:in:)`).
@@ -130,12 +135,14 @@ extension Database {
         guard !rows.isEmpty else {
             throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
         }
-        var pkColumns: [(position: Int, name: String, type: String)] = []
-        for row in rows {
-            let position: Int = try row.decode(forColumn: "pk")
-            if position > 0 { pkColumns.append((position, try row.decode(forColumn: "name"), try row.decode(forColumn: "type"))) }
+        var pkColumns: [ColumnInfo] = []
+        for row in rows where try row.decode(Int.self, forColumn: "pk") > 0 {
+            pkColumns.append(
+                ColumnInfo(
+                    name: try row.decode(forColumn: "name"), type: try row.decode(forColumn: "type"), isNotNull: try row.decode(forColumn: "notnull"),
+                    defaultValueSQL: try row.decodeIfPresent(String.self, forColumn: "dflt_value"), primaryKeyIndex: try row.decode(forColumn: "pk")))
         }
-        pkColumns.sort { $0.position < $1.position }
+        pkColumns.sort { $0.primaryKeyIndex < $1.primaryKeyIndex }
         let listPrefix = (schemaName ?? "main").quotedDatabaseIdentifier + "."
         let isWithoutRowID =
             try Row.fetchOne(self, sql: "PRAGMA \(listPrefix)table_list(\(table.sqlStringLiteral))")
@@ -144,9 +151,9 @@ extension Database {
         if pkColumns.isEmpty {
             info = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isWithoutRowID: false)
         } else if !isWithoutRowID, pkColumns.count == 1, pkColumns[0].type.uppercased() == "INTEGER" {
-            info = PrimaryKeyInfo(columns: [pkColumns[0].name], rowIDColumn: pkColumns[0].name, isWithoutRowID: false)
+            info = PrimaryKeyInfo(columns: [pkColumns[0].name], rowIDColumn: pkColumns[0].name, isWithoutRowID: false, columnInfos: pkColumns)
         } else {
-            info = PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isWithoutRowID: isWithoutRowID)
+            info = PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isWithoutRowID: isWithoutRowID, columnInfos: pkColumns)
         }
         schemaCache.primaryKeys[key] = info
         return info

@@ -38,7 +38,8 @@ extension QueryInterfaceRequest {
         _ db: Database, _ sql: String, _ selection: [any SQLSelectable],
         _ context: inout SQLGenerationContext
     ) throws -> Statement {
-        let returning = selection.map { $0.sqlSelection.sql(&context) }.joined(separator: ", ")
+        let returning = try selection.flatMap { try $0.sqlSelection.resolved(db, table: tableName) }
+            .map { $0.sql(&context) }.joined(separator: ", ")
         try context.checkSubqueries()
         let statement = try db.makeStatement(sql: sql + " RETURNING " + returning)
         try statement.setArguments(StatementArguments(context.arguments))

@@ -29,7 +29,7 @@ extension MutablePersistableRecord {
                 try record.insertWithCallbacks(db) { record in
                     let container = try record.persistenceContainer()
                     let statement = try db.makeStatement(
-                        sql: type(of: record).insertSQL(container, conflict: conflict) + " RETURNING " + Self.returningSQL(selection))
+                        sql: type(of: record).insertSQL(container, conflict: conflict) + " RETURNING " + Self.returningSQL(db, selection))
                     try statement.setArguments(StatementArguments(container.values))
                     fetched = try fetch(statement)
                     let rowIDColumn = try db.primaryKey(type(of: record).databaseTableName).rowIDColumn
@@ -118,7 +118,7 @@ extension MutablePersistableRecord {
         var fetched: T?
         let conflict = updateConflictClause(conflictResolution)
         try record.withSaveCallbacks(db) { record in
-            try record.updateWithCallbacks(db, columns: columns, conflict: conflict, returning: Self.returningSQL(selection)) { statement in
+            try record.updateWithCallbacks(db, columns: columns, conflict: conflict, returning: Self.returningSQL(db, selection)) { statement in
                 fetched = try fetch(statement)
             }
         }
@@ -176,10 +176,12 @@ extension MutablePersistableRecord {
         }
     }
 
-    /// `RETURNING` columns.
-    static func returningSQL(_ selection: [any SQLSelectable]) -> String {
+    /// `RETURNING` columns of the record's table; a selection made with the connection
+    /// (`.allColumns(excluding:)`) is resolved first.
+    static func returningSQL(_ db: Database, _ selection: [any SQLSelectable]) throws -> String {
         var context = SQLGenerationContext()
-        let sql = selection.map { $0.sqlSelection.sql(&context) }.joined(separator: ", ")
+        let sql = try selection.flatMap { try $0.sqlSelection.resolved(db, table: databaseTableName) }
+            .map { $0.sql(&context) }.joined(separator: ", ")
         precondition(context.arguments.isEmpty, "A RETURNING selection can not hold values: select columns or constant-free expressions")
         return sql
     }

@@ -70,7 +70,7 @@ extension MutablePersistableRecord {
                     let rowIDSQL = primaryKey.isWithoutRowID ? "" : ", rowid"
                     let sql =
                         try record.upsertSQL(db, container, onConflict: conflictTarget, updating: strategy)
-                        + " RETURNING " + Self.returningSQL(T.databaseSelection) + rowIDSQL
+                        + " RETURNING " + Self.returningSQL(db, T.databaseSelection) + rowIDSQL
                     let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(container.values))
                     guard let row = rows.first else {
                         throw DatabaseError(message: "upsert of \(Self.self) returned no row")

@@ -30,6 +30,19 @@ final class RequestDeleteUpdateAndFetchTests: XCTestCase {
         return dbQueue
     }
 
+    func testReturningAllColumnsExcluding() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            // A selection made with the connection is resolved before the RETURNING clause.
+            let record = Player(id: 4, name: "Diane", score: 40)
+            let row = try record.insertAndFetch(db, selection: [.allColumns(excluding: ["score"])]) { try Row.fetchOne($0)! }
+            XCTAssertEqual(row, ["id": 4, "name": "Diane"])
+            let statement = try Player.filter(id: 1).deleteAndFetchStatement(db, selection: [.allColumns(excluding: ["name"])])
+            XCTAssertEqual(try Row.fetchAll(statement), [["id": 1, "score": 10]])
+            XCTAssertEqual(try Player.fetchCount(db), 3)
+        }
+    }
+
     func testDeleteAndFetch() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
