@@ -159,6 +159,9 @@ final class GRDBSpellingQueryInterfaceTests: XCTestCase {
             let ids: [Int64] = try Reader.selectPrimaryKey().fetchAll(db)
             XCTAssertEqual(ids, [1, 2])
             XCTAssertEqual(try Reader.all().selectPrimaryKey(as: Row.self).fetchCount(db), 2)
+            let columns = Reader.all().selectWhenConnected { _ in [Reader.Columns.id] }.annotatedWhenConnected { _ in [Reader.Columns.age] }
+            XCTAssertEqual(try columns.asRequest(of: Row.self).fetchOne(db)?.count, 2)
+            XCTAssertEqual(try Reader.all().group(Reader.Columns.age).havingWhenConnected { _ in Reader.Columns.age > 40 }.fetchCount(db), 1)
             let request = Reader.annotated(with: Reader.Columns.name.forKey("alt")).filter(Column("alt").detached != "Arthur")
             XCTAssertEqual(try request.fetchCount(db), 1)
         }

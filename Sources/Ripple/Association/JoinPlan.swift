@@ -274,7 +274,7 @@ extension QueryInterfaceRequest {
             switch selection.kind {
             case .allColumns, .qualifiedAllColumns: count += try db.columns(in: tableName).count
             case .expression, .aliased, .literal, .whenConnected: count += 1
-            case .allColumnsExcluding, .primaryKey: count += try selection.resolved(db, table: tableName).count
+            case .allColumnsExcluding, .primaryKey, .whenConnectedList: count += try selection.resolved(db, table: tableName).count
             }
         }
         return count

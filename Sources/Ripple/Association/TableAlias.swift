@@ -122,6 +122,7 @@ extension SQLSelection {
         case .literal: return self
         case .whenConnected(let make): return SQLSelection(.whenConnected { try make($0).qualified(by: alias) })
         case .allColumnsExcluding, .primaryKey: return self
+        case .whenConnectedList(let make): return SQLSelection(.whenConnectedList { try make($0).map { $0.qualified(by: alias) } })
         }
     }
 }

@@ -162,6 +162,8 @@ public struct SQLSelection: Sendable {
         /// `allColumns(excluding:)`: the columns of the request's table but these
         /// (lowercased), read when the request runs.
         case allColumnsExcluding(Set<String>)
+        /// Selections made with the connection (`selectWhenConnected`), any number.
+        case whenConnectedList(@Sendable (Database) throws -> [SQLSelection])
         /// `selectPrimaryKey()`: the primary key columns of the request's table (`rowid`
         /// for a table without one), read when the request runs.
         case primaryKey
@@ -180,7 +182,7 @@ public struct SQLSelection: Sendable {
     var countableExpression: SQLExpression? {
         switch kind {
         case .expression(let expression), .aliased(let expression, _): return expression
-        case .allColumns, .qualifiedAllColumns, .literal, .whenConnected, .allColumnsExcluding, .primaryKey: return nil
+        case .allColumns, .qualifiedAllColumns, .literal, .whenConnected, .whenConnectedList, .allColumnsExcluding, .primaryKey: return nil
         }
     }
 
@@ -198,7 +200,7 @@ public struct SQLSelection: Sendable {
         case .expression(let expression): return expression.sql(&context)
         case let .aliased(expression, name): return expression.sql(&context) + " AS " + name.quotedDatabaseIdentifier
         case .literal(let fragment): return context.bind(sql: fragment.sql, values: fragment.values)
-        case .whenConnected, .allColumnsExcluding, .primaryKey:
+        case .whenConnected, .whenConnectedList, .allColumnsExcluding, .primaryKey:
             assertionFailure("a selection made with the connection is resolved before its SQL is written")
             return "NULL"
         }
@@ -207,7 +209,7 @@ public struct SQLSelection: Sendable {
     /// Whether the selection is made with the connection, when the request runs.
     var waitsForConnection: Bool {
         switch kind {
-        case .whenConnected, .allColumnsExcluding, .primaryKey: return true
+        case .whenConnected, .whenConnectedList, .allColumnsExcluding, .primaryKey: return true
         default: return false
         }
     }
@@ -222,6 +224,8 @@ public struct SQLSelection: Sendable {
             return try db.columns(in: table)
                 .filter { !excluded.contains($0.name.lowercased()) }
                 .map { Column($0.name).sqlSelection }
+        case .whenConnectedList(let make):
+            return try make(db)
         case .primaryKey:
             let primaryKey = try db.primaryKey(table)
             let columns = primaryKey.columns.isEmpty ? ["rowid"] : primaryKey.columns

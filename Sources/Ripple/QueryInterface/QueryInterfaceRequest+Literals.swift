@@ -89,6 +89,42 @@ extension QueryInterfaceRequest {
         return request.asRequest(of: RowDecoder.ID.self)
     }
 
+    /// Selects what `selection` makes with the connection when the request runs.
+    ///
+    /// ```swift
+    /// // SELECT "id", "name" FROM "player": the columns the table has now
+    /// let request = Player.all().selectWhenConnected { db in
+    ///     try db.columns(in: "player").filter { $0.name != "secret" }.map { Column($0.name) }
+    /// }
+    /// ```
+    ///
+    /// - Parameter selection: Makes the selected columns or expressions.
+    public func selectWhenConnected(_ selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self {
+        var request = self
+        request.selection = [SQLSelection(.whenConnectedList { db in try selection(db).map(\.sqlSelection) })]
+        return request
+    }
+
+    /// Appends to the selection what `selection` makes with the connection when the
+    /// request runs.
+    ///
+    /// - Parameter selection: Makes the appended columns or expressions.
+    public func annotatedWhenConnected(with selection: @escaping @Sendable (Database) throws -> [any SQLSelectable]) -> Self {
+        var request = self
+        request.selection.append(SQLSelection(.whenConnectedList { db in try selection(db).map(\.sqlSelection) }))
+        return request
+    }
+
+    /// Filters groups with a predicate made with the connection when the request runs:
+    /// `HAVING`.
+    ///
+    /// - Parameter predicate: Makes the predicate.
+    public func havingWhenConnected(_ predicate: @escaping @Sendable (Database) throws -> any SQLExpressible) -> Self {
+        var request = self
+        request.havingsWhenConnected.append { db in try predicate(db).sqlExpression }
+        return request
+    }
+
     /// Appends columns or expressions to the selection: `annotated(with: [Column("score") * 2])`.
     ///
     /// - Parameter selection: The columns or expressions to append.
