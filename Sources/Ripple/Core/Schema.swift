@@ -38,6 +38,15 @@ public struct ColumnInfo: Hashable, Sendable {
     }
 }
 
+extension ColumnInfo {
+    /// A column from a row of `PRAGMA table_info` or `table_xinfo`.
+    init(tableInfoRow row: Row) throws {
+        self.init(
+            name: try row.decode(forColumn: "name"), type: try row.decode(forColumn: "type"), isNotNull: try row.decode(forColumn: "notnull"),
+            defaultValueSQL: try row.decodeIfPresent(String.self, forColumn: "dflt_value"), primaryKeyIndex: try row.decode(forColumn: "pk"))
+    }
+}
+
 /// Schema facts cached by a connection, dropped whenever a statement changes the schema.
 struct SchemaCache {
     var primaryKeys: [String: PrimaryKeyInfo] = [:]
@@ -74,9 +83,7 @@ extension Database {
         let columns: [ColumnInfo] = try rows.compactMap { row in
             let hidden: Int = try row.decode(forColumn: "hidden")
             guard hidden != 1 else { return nil }
-            return ColumnInfo(
-                name: try row.decode(forColumn: "name"), type: try row.decode(forColumn: "type"), isNotNull: try row.decode(forColumn: "notnull"),
-                defaultValueSQL: try row.decodeIfPresent(String.self, forColumn: "dflt_value"), primaryKeyIndex: try row.decode(forColumn: "pk"))
+            return try ColumnInfo(tableInfoRow: row)
         }
         schemaCache.columns[key] = columns
         return columns
@@ -137,10 +144,7 @@ extension Database {
         }
         var pkColumns: [ColumnInfo] = []
         for row in rows where try row.decode(Int.self, forColumn: "pk") > 0 {
-            pkColumns.append(
-                ColumnInfo(
-                    name: try row.decode(forColumn: "name"), type: try row.decode(forColumn: "type"), isNotNull: try row.decode(forColumn: "notnull"),
-                    defaultValueSQL: try row.decodeIfPresent(String.self, forColumn: "dflt_value"), primaryKeyIndex: try row.decode(forColumn: "pk")))
+            pkColumns.append(try ColumnInfo(tableInfoRow: row))
         }
         pkColumns.sort { $0.primaryKeyIndex < $1.primaryKeyIndex }
         let listPrefix = (schemaName ?? "main").quotedDatabaseIdentifier + "."
