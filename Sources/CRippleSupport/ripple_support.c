@@ -10,6 +10,8 @@
 
 #include "ripple_support.h"
 
+#include <stdlib.h>
+
 _Thread_local void *ripple_current_broker_storage = 0;
 
 _Thread_local const ripple_access_frame *ripple_access_top = 0;
@@ -18,6 +20,16 @@ _Thread_local const void *ripple_access_innermost = &ripple_access_none;
 
 _Thread_local unsigned ripple_row_decoding_depth = 0;
 _Thread_local void *ripple_row_decoding_failure = 0;
+
+void *ripple_atomic_word_create(void) {
+    _Atomic(intptr_t) *word = malloc(sizeof *word);
+    if (word != NULL) atomic_init(word, 0);
+    return word;
+}
+
+void ripple_atomic_word_destroy(void *word) {
+    free(word);
+}
 
 #if defined(__linux__)
 int ripple_wait_readable(int first, int second, int64_t timeout_ns) {

@@ -93,4 +93,19 @@ final class GRDBSpellingDatabaseTests: XCTestCase {
             XCTAssertEqual(DatabaseError.SQLITE_OK, .SQLITE_OK)
         }
     }
+
+    func testSuspensionNotifications() throws {
+        var config = Configuration()
+        config.observesSuspensionNotifications = true
+        let dbQueue = try DatabaseQueue(configuration: config)
+        try dbQueue.write { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        NotificationCenter.default.post(name: Database.suspendNotification, object: nil)
+        do {
+            try dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
+            XCTFail("expected an error")
+        } catch DatabaseError.SQLITE_ABORT {
+        }
+        NotificationCenter.default.post(name: Database.resumeNotification, object: nil)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO t DEFAULT VALUES") }
+    }
 }

@@ -106,6 +106,25 @@ static inline void ripple_row_decoding_set_failure(void *failure) {
     ripple_row_decoding_failure = failure;
 }
 
+// The suspension of a connection (see `InterruptHandle` in Swift): a number that any
+// thread sets and the connection's thread reads before each statement (0: not
+// suspended). C11 atomics, because Swift's `Atomic` needs macOS 15, and a lock would cost
+// every statement a lock and an unlock. Made by `ripple_atomic_word_create` (zero), freed
+// by `ripple_atomic_word_destroy`.
+#include <stdatomic.h>
+#include <stdint.h>
+
+void *ripple_atomic_word_create(void);
+void ripple_atomic_word_destroy(void *word);
+
+static inline intptr_t ripple_atomic_word_load(const void *word) {
+    return atomic_load_explicit((const _Atomic(intptr_t) *)word, memory_order_acquire);
+}
+
+static inline void ripple_atomic_word_store(void *word, intptr_t value) {
+    atomic_store_explicit((_Atomic(intptr_t) *)word, value, memory_order_release);
+}
+
 #if defined(__linux__)
 #include <stdint.h>
 

@@ -48,6 +48,9 @@ public final class DatabasePool: DatabaseWriter {
 
     /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
     let externalChangeMonitor: ExternalChangeMonitor?
+    /// Suspends the database at ``Database/suspendNotification`` (see
+    /// ``Configuration/observesSuspensionNotifications``).
+    private let suspensionObserver: SuspensionNotificationObserver?
 
     /// The path of the database file.
     public let path: String
@@ -87,6 +90,9 @@ public final class DatabasePool: DatabaseWriter {
                 readStarts: .counts(readStarts))
         }
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
+        suspensionObserver =
+            configuration.observesSuspensionNotifications && !configuration.readonly
+            ? SuspensionNotificationObserver(writer.interruptHandle) : nil
         observationFetches = ConcurrencyLimiter(
             limit: max(
                 1,
@@ -103,6 +109,21 @@ public final class DatabasePool: DatabaseWriter {
     public func interrupt() {
         writer.interruptHandle.interrupt()
         for reader in readers.elements { reader.interruptHandle.interrupt() }
+    }
+
+    /// Suspends the database, as ``Database/suspendNotification`` does: the writer's
+    /// running statement is interrupted, its transaction is rolled back at its next
+    /// statement, and until ``resume()``, its statements that could take a lock on the
+    /// database file throw `SQLITE_ABORT` ("Database is suspended"). Reads go on: in WAL
+    /// mode they take no lock that blocks other processes. Any thread may call it. A
+    /// read-only pool takes no lock and is not suspended.
+    public func suspend() {
+        if !configuration.readonly { writer.interruptHandle.suspend() }
+    }
+
+    /// Ends a suspension (see ``suspend()``). Any thread may call it.
+    public func resume() {
+        writer.interruptHandle.resume()
     }
 
     private func checkNotInsideAccess() {

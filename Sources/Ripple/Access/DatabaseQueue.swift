@@ -27,6 +27,10 @@ public final class DatabaseQueue: DatabaseWriter {
     /// The path of the database file, or `:memory:`.
     public let path: String
 
+    /// Suspends the database at ``Database/suspendNotification`` (see
+    /// ``Configuration/observesSuspensionNotifications``).
+    private let suspensionObserver: SuspensionNotificationObserver?
+
     /// Opens the database file at `path`, creating it when missing (unless read-only).
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
@@ -41,6 +45,7 @@ public final class DatabaseQueue: DatabaseWriter {
             try writer.sync { try $0.setUpWALMode() }
         }
         externalChangeMonitor = ExternalChangeMonitor.setUp(writer: writer, path: path, configuration: configuration)
+        suspensionObserver = configuration.observesSuspensionNotifications ? SuspensionNotificationObserver(writer.interruptHandle) : nil
     }
 
     /// Opens a private in-memory database.
@@ -54,6 +59,20 @@ public final class DatabaseQueue: DatabaseWriter {
 
     public func interrupt() {
         writer.interruptHandle.interrupt()
+    }
+
+    /// Suspends the database, as ``Database/suspendNotification`` does: the statement
+    /// that runs is interrupted, the transaction in progress is rolled back at the next
+    /// statement, and until ``resume()``, statements that could take a lock on the
+    /// database file throw `SQLITE_ABORT` ("Database is suspended"). Reads in WAL mode go
+    /// on. Any thread may call it.
+    public func suspend() {
+        writer.interruptHandle.suspend()
+    }
+
+    /// Ends a suspension (see ``suspend()``). Any thread may call it.
+    public func resume() {
+        writer.interruptHandle.resume()
     }
 
     // MARK: - Reading

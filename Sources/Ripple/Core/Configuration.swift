@@ -77,6 +77,22 @@ public struct Configuration: Sendable {
     /// ```
     public var observesExternalChanges = true
 
+    /// Whether the database is suspended when the application posts
+    /// ``Database/suspendNotification``, and resumed at ``Database/resumeNotification``.
+    /// Default false.
+    ///
+    /// Set it in each process that writes to a database in a shared container (an app and
+    /// its extensions), so that the suspended app holds no lock on the file (see
+    /// ``Database/suspendNotification``). ``DatabaseQueue/suspend()`` and
+    /// ``DatabasePool/suspend()`` do the same without notifications.
+    ///
+    /// ```swift
+    /// var config = Configuration()
+    /// config.observesSuspensionNotifications = true
+    /// let dbPool = try DatabasePool(path: path, configuration: config)
+    /// ```
+    public var observesSuspensionNotifications = false
+
     /// The interval, in seconds, of the safety poll that checks the database file for
     /// other processes' commits even when no file event came (network and FUSE file
     /// systems deliver none). Default 2. Nil: no poll, file events only.

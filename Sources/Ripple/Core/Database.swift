@@ -47,6 +47,8 @@ public final class Database {
     let authorizer = Authorizer()
     /// Lets any thread interrupt the connection (``interrupt()``).
     let interruptHandle: InterruptHandle
+    /// The journal mode, as read during a suspension (see `checkSuspension`).
+    var suspensionJournalMode: (suspension: Int, isWAL: Bool)?
 
     /// The read transactions that this connection counts as it begins them: set for the
     /// readers of a pool (see ``ReadTransactionStarts``).
@@ -454,6 +456,7 @@ public final class Database {
     private func statementWillStart(_ statement: Statement, hook: StatementExecutionHook?) throws {
         if readOnlyDepth > 0 { try checkReadOnly(statement) }
         if transactionWasAborted { throw abortedTransactionError(statement.sql, statement.arguments) }
+        if interruptHandle.suspensionNumber != 0 { try checkSuspension(statement) }
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionDateState.transactionStatementWillStart(insideTransaction: isInsideTransaction)
