@@ -21,6 +21,8 @@ _Thread_local const void *ripple_access_innermost = &ripple_access_none;
 _Thread_local unsigned ripple_row_decoding_depth = 0;
 _Thread_local void *ripple_row_decoding_failure = 0;
 
+_Thread_local void *ripple_offered_row_decoder_storage = 0;
+
 void *ripple_atomic_word_create(void) {
     _Atomic(intptr_t) *word = malloc(sizeof *word);
     if (word != NULL) atomic_init(word, 0);

@@ -106,6 +106,19 @@ static inline void ripple_row_decoding_set_failure(void *failure) {
     ripple_row_decoding_failure = failure;
 }
 
+// A decoder offered to the next copied row that decodes a record on this thread: the
+// records of prefetched rows share one (see `PrefetchedRowsDecoder` in Swift). An
+// unretained Swift object, or NULL; its offerer keeps it alive while it is offered.
+extern _Thread_local void *ripple_offered_row_decoder_storage;
+
+static inline void *ripple_offered_row_decoder(void) {
+    return ripple_offered_row_decoder_storage;
+}
+
+static inline void ripple_offer_row_decoder(void *decoder) {
+    ripple_offered_row_decoder_storage = decoder;
+}
+
 // The suspension of a connection (see `InterruptHandle` in Swift): a number that any
 // thread sets and the connection's thread reads before each statement (0: not
 // suspended). C11 atomics, because Swift's `Atomic` needs macOS 15, and a lock would cost

@@ -1,3 +1,5 @@
+import CRippleSupport
+
 /// Decodes the records of a prefetched association (`including(all:)`), as an array or a
 /// set: `var books: [Book]`.
 struct PrefetchedRowsDecoder: Decoder {
@@ -20,6 +22,8 @@ struct PrefetchedRowsDecoder: Decoder {
         var currentIndex = 0
         /// What the elements are, found at the first one (all have one type).
         var kind: (type: ObjectIdentifier, kind: RecordDecodingStorage.NestedKind)? = nil
+        /// The decoder that the records share, from one row to the next.
+        var sharedDecoder: SharedRecordDecoder? = nil
         var codingPath: [any CodingKey] { [] }
         var count: Int? { rows.count }
         var isAtEnd: Bool { currentIndex >= rows.count }
@@ -48,7 +52,18 @@ struct PrefetchedRowsDecoder: Decoder {
                 }
                 return value as! T
             }
-            return try RecordDecodingStorage.decodeRecord(T.self, from: rows[currentIndex], as: kind)
+            let row = rows[currentIndex]
+            if kind.recordType != nil {
+                let shared: SharedRecordDecoder
+                if let current = sharedDecoder, current.move(to: row) {
+                    shared = current
+                } else {
+                    shared = SharedRecordDecoder(row)
+                    sharedDecoder = shared
+                }
+                return try shared.decode { try RecordDecodingStorage.decodeRecord(T.self, from: row, as: kind) }
+            }
+            return try RecordDecodingStorage.decodeRecord(T.self, from: row, as: kind)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
@@ -62,5 +77,43 @@ struct PrefetchedRowsDecoder: Decoder {
         mutating func superDecoder() throws -> any Decoder {
             throw DecodingError.typeMismatch(Any.self, .init(codingPath: [], debugDescription: "prefetched rows decode as records"))
         }
+    }
+}
+
+/// One decoder for the records of prefetched rows, moved from one row to the next, as a
+/// cursor's row keeps its decoder: the records of an association get the same keyed
+/// container, with its predicted column indexes, instead of a new decoder and container
+/// each (generic metadata, allocations, column lookups by name).
+///
+/// The rows come from one query: they have the same columns, which the move checks.
+final class SharedRecordDecoder {
+    private let decoder: DatabaseRowDecoder
+    private var columnNames: [String]
+
+    init(_ row: Row) {
+        decoder = DatabaseRowDecoder(row: row, ownsRow: false, sharingPredictions: false)
+        columnNames = row.columnNames
+    }
+
+    /// Moves the decoder to `row`; false when its columns differ.
+    func move(to row: Row) -> Bool {
+        guard row.columnNames == columnNames else { return false }
+        decoder.state.storage.pointer.pointee.move(to: row)
+        return true
+    }
+
+    /// Runs `body`, in which the first record decoded from the current row gets the
+    /// decoder (see `Row.rowDecoder`).
+    func decode<R>(_ body: () throws -> R) rethrows -> R {
+        let previous = ripple_offered_row_decoder()
+        ripple_offer_row_decoder(Unmanaged.passUnretained(decoder).toOpaque())
+        defer { ripple_offer_row_decoder(previous) }
+        return try body()
+    }
+
+    deinit {
+        // The rows go with the container: a decoder kept beyond it fails its check (it
+        // does not keep its row alive).
+        decoder.state.release(generation: decoder.generation)
     }
 }

@@ -1,3 +1,4 @@
+import CRippleSupport
 import CSQLite
 import Foundation
 
@@ -35,11 +36,28 @@ extension Row {
     @inline(__always)
     private var rowDecoder: DatabaseRowDecoder {
         // A copied row may be decoded from several threads at once: it keeps no decoder.
-        guard let cursorConnection else { return DatabaseRowDecoder(row: self, ownsRow: true) }
+        guard let cursorConnection else { return offeredDecoder() ?? DatabaseRowDecoder(row: self, ownsRow: true) }
         if !Row.holdsAccess(cursorConnection) { Row.rowUsedOutsideOfAccess() }
         if let decoder = recordDecoder { return decoder }
         let decoder = DatabaseRowDecoder(row: self, ownsRow: false)
         recordDecoder = decoder
+        return decoder
+    }
+
+    /// The decoder that the records of prefetched rows share, when it is offered to this
+    /// row (see `PrefetchedRowsDecoder`); taken once.
+    @inline(__always)
+    private func offeredDecoder() -> DatabaseRowDecoder? {
+        guard let offered = ripple_offered_row_decoder() else { return nil }
+        return Row.takeOfferedDecoder(offered, for: self)
+    }
+
+    @inline(never)
+    private static func takeOfferedDecoder(_ offered: UnsafeMutableRawPointer, for row: Row) -> DatabaseRowDecoder? {
+        // Offered by `SharedRecordDecoder.decode`, which keeps the decoder alive meanwhile.
+        let decoder = Unmanaged<DatabaseRowDecoder>.fromOpaque(offered).takeUnretainedValue()
+        guard decoder.state.storage.pointer.pointee.isAttached(to: row) else { return nil }
+        ripple_offer_row_decoder(nil)
         return decoder
     }
 

@@ -131,6 +131,21 @@ struct RecordDecodingStorage {
         }
     }
 
+    /// Moves to `row`, a copied row with the same columns as the current one (the next of
+    /// prefetched rows): the predictions, the record type and its strategies still hold.
+    mutating func move(to row: Row) {
+        assert(self.row != nil && statementRow == nil && columnIndexCache == nil, "only the state of a copied row moves")
+        let lookupIsRow = keyRow == nil
+        self.row = .passUnretained(row)
+        if lookupIsRow { lookupRow = self.row }
+        columnCount = row.count
+    }
+
+    /// Whether the state reads `row`.
+    func isAttached(to row: Row) -> Bool {
+        self.row?.toOpaque() == Unmanaged.passUnretained(row).toOpaque()
+    }
+
     /// Forgets the row, once for a generation; false when it was done already.
     mutating func detach(generation expected: UInt64) -> Bool {
         guard generation == expected else { return false }

@@ -249,6 +249,18 @@ extension TableRecord {
 
 /// `Player` is `player`, `HTTPRequest` is `httpRequest`, `URL` is `url`.
 func defaultTableName(for type: Any.Type) -> String {
+    // `String(describing:)` of a type demangles its name: too dear for each request.
+    let key = ObjectIdentifier(type)
+    if let name = defaultTableNames.withLock({ $0[key] }) { return name }
+    let name = uncachedDefaultTableName(for: type)
+    defaultTableNames.withLock { $0[key] = name }
+    return name
+}
+
+/// The default table names of the record types met so far.
+private let defaultTableNames = LockedState<[ObjectIdentifier: String]>([:])
+
+private func uncachedDefaultTableName(for type: Any.Type) -> String {
     var name = String(describing: type)
     if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
     if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }

@@ -36,6 +36,11 @@ private struct AuthorWithBooks: Decodable, FetchableRecord, Equatable {
     var books: [Book]
 }
 
+private struct CountryWithAuthors: Decodable, FetchableRecord, Equatable {
+    var country: Country
+    var authors: [AuthorWithBooks]
+}
+
 private struct BookWithAuthorAndBooks: Decodable, FetchableRecord, Equatable {
     var book: Book
     var author: AuthorWithBooks
@@ -153,6 +158,53 @@ final class AssociationCursorDecodingTests: XCTestCase {
         }
     }
 
+    /// The records of prefetched rows share one decoder, moved from row to row: each has
+    /// its own row's values, also with prefetched rows inside prefetched rows.
+    func testPrefetchedRecordsHaveEachRowsValues() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let authors = try Author.order(Column("id")).fetchAll(db)
+            let books = try Book.order(Column("id")).fetchAll(db)
+            func expectedBooks(_ author: Author) -> [Book] { books.filter { $0.authorId == author.id } }
+
+            let authorInfos = try Author.including(all: Author.books.order(Column("id"))).order(Column("id"))
+                .asRequest(of: AuthorWithBooks.self).fetchAll(db)
+            XCTAssertEqual(authorInfos, authors.map { AuthorWithBooks(author: $0, books: expectedBooks($0)) })
+
+            let countryInfos =
+                try Country
+                .including(all: Country.hasMany(Author.self).forKey("authors").order(Column("id")).including(all: Author.books.order(Column("id"))))
+                .order(Column("code"))
+                .asRequest(of: CountryWithAuthors.self)
+                .fetchAll(db)
+            XCTAssertEqual(
+                countryInfos,
+                try Country.order(Column("code")).fetchAll(db).map { country in
+                    CountryWithAuthors(
+                        country: country,
+                        authors: authors.filter { $0.countryCode == country.code }.map { AuthorWithBooks(author: $0, books: expectedBooks($0)) })
+                })
+        }
+    }
+
+    /// Copied rows may be decoded from several threads at once: each thread shares its own
+    /// decoder among the prefetched rows.
+    func testPrefetchedRowsDecodeOnSeveralThreadsAtOnce() throws {
+        let dbQueue = try makeDatabase()
+        let (rows, expected) = try dbQueue.read { db in
+            let request = Author.including(all: Author.books.order(Column("id"))).order(Column("id"))
+            return (try Row.fetchAll(db, request), try request.asRequest(of: AuthorWithBooks.self).fetchAll(db))
+        }
+        let results = LockedResults()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<20 {
+                results.append(Result { try rows.map { try AuthorWithBooks(row: $0) } })
+            }
+        }
+        XCTAssertEqual(results.count, 80)
+        for result in results.all { XCTAssertEqual(try result.get(), expected) }
+    }
+
     func testScopeRowsOfACursorHaveEachRecordsValues() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
@@ -197,4 +249,12 @@ final class AssociationCursorDecodingTests: XCTestCase {
             }
         }
     }
+}
+
+private final class LockedResults: @unchecked Sendable {  // reached under the lock only
+    private let lock = NSLock()
+    private var results: [Result<[AuthorWithBooks], any Error>] = []
+    func append(_ result: Result<[AuthorWithBooks], any Error>) { lock.withLock { results.append(result) } }
+    var all: [Result<[AuthorWithBooks], any Error>] { lock.withLock { results } }
+    var count: Int { all.count }
 }

@@ -134,8 +134,11 @@ final class InflectionsTests: XCTestCase {
         XCTAssertEqual("person".pluralized, "people")
         XCTAssertEqual("people".singularized, "person")
         Inflections.default.irregularSuffix("person", "persons")
+        // Words inflected before the change are inflected anew.
         XCTAssertEqual("person".pluralized, "persons")
+        XCTAssertEqual("persons".singularized, "person")
         Inflections.default = original
+        XCTAssertEqual("persons".singularized, "person")
         XCTAssertEqual("person".pluralized, "people")
     }
 }

@@ -301,6 +301,11 @@ final class RecordTests: XCTestCase {
         try assertFatalError(inScenario: "RippleTests.RecordFatalErrorScenarios/testKeepDecodingContainer", "was used after its row was gone")
     }
 
+    func testDecodingContainerOfAPrefetchedRecordKeptBeyondItsRowIsFatal() throws {
+        try assertFatalError(
+            inScenario: "RippleTests.RecordFatalErrorScenarios/testKeepDecodingContainerOfPrefetchedRecord", "was used after its row was gone")
+    }
+
     func testFetchableRecordByHand() throws {
         struct Pair: FetchableRecord {
             var x: Int

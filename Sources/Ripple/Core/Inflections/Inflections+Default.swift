@@ -10,11 +10,44 @@ extension Inflections {
     /// Reading and writing are thread-safe (each access holds a lock), but two threads that
     /// both modify the default inflections may lose one of the changes.
     public static var `default`: Inflections {
-        get { defaultStorage.withLock { $0 } }
-        set { defaultStorage.withLock { $0 = newValue } }
+        get { defaultStorage.withLock { $0.inflections } }
+        set { defaultStorage.withLock { $0 = DefaultState(inflections: newValue) } }
     }
 
-    private static let defaultStorage = LockedState(Inflections.english)
+    /// The default inflections, and the words they inflected: an association's key is
+    /// inflected each time a request is built, and each inflection runs dozens of regular
+    /// expressions. (Bounded: the words are an application's table and association names.)
+    private struct DefaultState {
+        var inflections: Inflections
+        var plurals: [String: String] = [:]
+        var singulars: [String: String] = [:]
+
+        static let maximumCachedWords = 1000
+    }
+
+    private static let defaultStorage = LockedState(DefaultState(inflections: Inflections.english))
+
+    /// `word`, pluralized by the default inflections.
+    static func defaultPlural(of word: String) -> String {
+        defaultInflection(of: word, cache: \.plurals) { $0.pluralize($1) }
+    }
+
+    /// `word`, singularized by the default inflections.
+    static func defaultSingular(of word: String) -> String {
+        defaultInflection(of: word, cache: \.singulars) { $0.singularize($1) }
+    }
+
+    private static func defaultInflection(
+        of word: String, cache: WritableKeyPath<DefaultState, [String: String]>, _ inflect: (Inflections, String) -> String
+    ) -> String {
+        defaultStorage.withLock { state in
+            if let known = state[keyPath: cache][word] { return known }
+            let inflected = inflect(state.inflections, word)
+            if state[keyPath: cache].count >= DefaultState.maximumCachedWords { state[keyPath: cache].removeAll() }
+            state[keyPath: cache][word] = inflected
+            return inflected
+        }
+    }
 
     /// English inflections: the rules of Ruby on Rails' ActiveSupport, which GRDB follows,
     /// so that names derived from tables are the same.

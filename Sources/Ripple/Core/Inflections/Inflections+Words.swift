@@ -48,12 +48,12 @@ extension Inflections {
 extension String {
     /// The plural form of the string, by ``Inflections/default``: `"player"` → `"players"`.
     var pluralized: String {
-        Inflections.default.pluralize(self)
+        Inflections.defaultPlural(of: self)
     }
 
     /// The singular form of the string, by ``Inflections/default``: `"players"` → `"player"`.
     var singularized: String {
-        Inflections.default.singularize(self)
+        Inflections.defaultSingular(of: self)
     }
 
     /// The string without its trailing digits: `"player12"` → `"player"`.
