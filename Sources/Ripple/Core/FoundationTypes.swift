@@ -9,7 +9,11 @@ extension Data: DatabaseValueConvertible, StatementColumnConvertible {
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
-                return sqlite3_bind_zeroblob(sqliteStatement, index, 0)
+                // A blob of no byte needs an address (a null one binds NULL): traces show
+                // `x''`, where a zeroblob shows `zeroblob(0)`.
+                return Swift.withUnsafeBytes(of: 0 as UInt8) {
+                    sqlite3_bind_blob(sqliteStatement, index, $0.baseAddress, 0, ripple_sqlite_transient())
+                }
             }
             guard buffer.count <= Int(CInt.max) else { return SQLITE_TOOBIG }
             return sqlite3_bind_blob(sqliteStatement, index, base, CInt(buffer.count), ripple_sqlite_transient())

@@ -4,6 +4,7 @@ extension QueryInterfaceRequest {
     /// Deletes the rows of the request and returns how many were deleted.
     @discardableResult
     public func deleteAll(_ db: Database) throws -> Int {
+        if filtersNoKey { return 0 }
         var context = SQLGenerationContext()
         let sql = try deleteSQL(db, &context)
         try context.checkSubqueries()
@@ -68,7 +69,7 @@ extension QueryInterfaceRequest {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment]
     ) throws -> Int {
-        guard !assignments.isEmpty else { return 0 }
+        guard !assignments.isEmpty, !filtersNoKey else { return 0 }
         var context = SQLGenerationContext()
         let sql = try updateSQL(db, conflictResolution, assignments, &context)
         try context.checkSubqueries()

@@ -97,9 +97,19 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     }
 
     /// Keeps the rows with these primary keys: `Player.filter(keys: [1, 2, 3])`.
+    ///
+    /// Dates, data and UUIDs are encoded with the strategies of the record type, if it is
+    /// an ``EncodableRecord``, as its `insert` stores them: `Player.filter(id: uuid)` finds
+    /// the row of a record that stores its id as uppercase text.
     public func filter<S: Sequence>(keys: S) -> Self where S.Element: DatabaseValueConvertible {
         var request = self
-        request.filters.append(.keys(keys.map { [$0.databaseValue] }))
+        if !keys.contains(where: { !$0.databaseValue.isNull }) {
+            request.filters.append(.noKey)
+        } else if let encodedKeys = EncodedPrimaryKeys(RowDecoder.self, keys) {
+            request.filters.append(.encodedKeys(encodedKeys))
+        } else {
+            request.filters.append(.keys(keys.map { [$0.databaseValue] }))
+        }
         return request
     }
 
@@ -352,7 +362,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             case .expression(let expression):
                 expressions.append(expression)
             case .keys(let keys):
-                expressions.append(try keyPredicate(db, keys))
+                expressions.append(try keyPredicate(db) { _ in keys.map { $0[0] } })
+            case .encodedKeys(let keys):
+                expressions.append(try keyPredicate(db, keys.databaseValues))
+            case .noKey:
+                expressions.append(SQLExpression(.atom("0")))
             case .keyDictionaries(let dictionaries):
                 expressions.append(try keyDictionaryPredicate(db, dictionaries))
             case .whenConnected(let predicate):
@@ -369,7 +383,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         return try db.primaryKey(tableName)
     }
 
-    private func keyPredicate(_ db: Database, _ keys: [[DatabaseValue]]) throws -> SQLExpression {
+    /// `values`: the keys' values for the primary key column.
+    private func keyPredicate(_ db: Database, _ values: (_ column: String) throws -> [DatabaseValue]) throws -> SQLExpression {
         let primaryKey = try primaryKey(db)
         guard primaryKey.columns.count == 1 else {
             throw DatabaseError(
@@ -379,7 +394,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
                     """)
         }
         let column = Column(primaryKey.columns[0])
-        let values = keys.map { $0[0] }.filter { !$0.isNull }
+        let values = try values(primaryKey.columns[0]).filter { !$0.isNull }
         if values.count == 1 { return column == values[0] }
         return values.contains(column)
     }
@@ -504,9 +519,17 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// Whether a filter can match no row: `none()`, or a test against an empty list.
     private var isNone: Bool {
         filters.contains { filter in
-            guard case .expression(let expression) = filter else { return false }
-            return expression.isAlwaysFalse
+            switch filter {
+            case .expression(let expression): return expression.isAlwaysFalse
+            case .noKey: return true
+            case .keys, .encodedKeys, .keyDictionaries, .whenConnected: return false
+            }
         }
+    }
+
+    /// Whether the request was filtered by no primary key (see `QueryFilter.noKey`).
+    var filtersNoKey: Bool {
+        filters.contains { if case .noKey = $0 { true } else { false } }
     }
 }
 
@@ -515,6 +538,11 @@ enum QueryFilter: Sendable {
     case expression(SQLExpression)
     /// Primary key values, one array per key (one value per key column).
     case keys([[DatabaseValue]])
+    /// Primary key values encoded with a record's strategies (see `EncodedPrimaryKeys`).
+    case encodedKeys(EncodedPrimaryKeys)
+    /// No primary key, or only NULLs: no row. Batch deletes and updates of such a request
+    /// run no statement, as in GRDB (`deleteAll(db, ids: [])`).
+    case noKey
     /// Unique keys given as column-value dictionaries.
     case keyDictionaries([[String: DatabaseValue]])
     /// A predicate made with the connection (`filterWhenConnected`).
