@@ -38,14 +38,14 @@ extension Database {
         let sqliteStatement = OpaquePointer(p)
         switch CInt(mask) {
         case SQLITE_TRACE_STMT:
-            let sql = x.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+            let sql = x.map { String(cString: $0.assumingMemoryBound(to: CChar.self)).trimmingStatementSeparators() } ?? ""
             traceHandler(
                 .statement(
                     TraceEvent.Statement(sqliteStatement: sqliteStatement, sql: sql, publicStatementArguments: configuration.publicStatementArguments)
                 ))
         case SQLITE_TRACE_PROFILE:
             let nanoseconds = x?.assumingMemoryBound(to: Int64.self).pointee ?? 0
-            let sql = sqlite3_sql(sqliteStatement).map { String(cString: $0) } ?? ""
+            let sql = sqlite3_sql(sqliteStatement).map { String(cString: $0).trimmingStatementSeparators() } ?? ""
             traceHandler(
                 .profile(
                     statement: TraceEvent.Statement(
@@ -81,7 +81,7 @@ public enum TraceEvent: CustomStringConvertible {
         public var expandedSQL: String {
             guard let cString = sqlite3_expanded_sql(sqliteStatement) else { return sql }
             defer { sqlite3_free(cString) }
-            return String(cString: cString)
+            return String(cString: cString).trimmingStatementSeparators()
         }
         /// Whether ``description`` shows the bound values (see
         /// ``Configuration/publicStatementArguments``).
@@ -109,5 +109,18 @@ public enum TraceEvent: CustomStringConvertible {
         case let .profile(statement, duration):
             return String(format: "%.3f", duration) + "s " + text(statement)
         }
+    }
+}
+
+extension String {
+    /// The SQL of a statement without the white space and semicolons around it, as
+    /// statements and traces show it: `"\nINSERT ...;"` is `"INSERT ..."`.
+    func trimmingStatementSeparators() -> String {
+        func isSeparator(_ byte: UInt8) -> Bool { byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ") || (9...13).contains(byte) }
+        let bytes = utf8
+        guard let first = bytes.first, let last = bytes.last, isSeparator(first) || isSeparator(last) else { return self }
+        guard let start = bytes.firstIndex(where: { !isSeparator($0) }) else { return "" }
+        let end = bytes.lastIndex(where: { !isSeparator($0) })!
+        return String(self[start...end])
     }
 }

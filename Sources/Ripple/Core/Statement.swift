@@ -17,7 +17,7 @@ public final class Statement {
     /// The raw SQLite statement handle.
     public let sqliteStatement: OpaquePointer
 
-    /// The SQL of the statement.
+    /// The SQL of the statement, without the white space and semicolons around it.
     public let sql: String
 
     /// The connection that compiled the statement.
@@ -83,7 +83,7 @@ public final class Statement {
         self.state = StatementState(columnCount: Int(sqlite3_column_count(sqliteStatement)), report: report)
         self.database = database
         self.sqliteStatement = sqliteStatement
-        self.sql = sql
+        self.sql = sql.trimmingStatementSeparators()
         let parameterCount = Int(sqlite3_bind_parameter_count(sqliteStatement))
         self.parameterCount = parameterCount
         var names: [String?] = []

@@ -22,6 +22,28 @@ final class StatementTests: XCTestCase {
         }
     }
 
+    /// As in GRDB: a statement's SQL, its errors and traces show it without the white space
+    /// and semicolons around it.
+    func testStatementSQLIsTrimmed() throws {
+        try makeDatabase().write { db in
+            XCTAssertEqual(try db.makeStatement(sql: " \n SELECT 1 ; ").sql, "SELECT 1")
+            XCTAssertEqual(try db.makeStatement(sql: "SELECT ';'").sql, "SELECT ';'")
+            var traced: [String] = []
+            var expanded: [String] = []
+            db.trace { event in
+                if case .statement(let statement) = event {
+                    traced.append(statement.sql)
+                    expanded.append(statement.expandedSQL)
+                }
+            }
+            try db.execute(sql: "DELETE FROM player;\n  INSERT INTO player (name) VALUES (?);", arguments: ["a"])
+            XCTAssertEqual(traced, ["DELETE FROM player", "INSERT INTO player (name) VALUES (?)"])
+            XCTAssertEqual(expanded.last, "INSERT INTO player (name) VALUES ('a')")
+            let error = assertDatabaseError(.SQLITE_ERROR) { try db.execute(sql: "SELECT 1;\n SELECT * FROM missing;") }
+            XCTAssertEqual(error?.sql, "SELECT * FROM missing")
+        }
+    }
+
     func testPositionalValuesOfEveryKindBindInPlace() throws {
         // Binding reads optional existentials where they lie; the layout it relies on is
         // checked once, and must hold on the platforms Ripple runs on.
