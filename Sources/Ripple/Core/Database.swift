@@ -232,6 +232,17 @@ public final class Database {
         Int(sqlite3_total_changes(sqliteConnection)) - (hiddenWrites?.total ?? 0)
     }
 
+    /// The rows that the last statement, an update or a delete of `table`, changed:
+    /// ``changesCount``, or, for a view, whose `INSTEAD OF` triggers SQLite does not count
+    /// there, what the triggers changed since `totalBefore` (``totalChangesCount`` before the
+    /// statement), as GRDB counts them.
+    func changesCount(of table: String, totalBefore: Int) throws -> Int {
+        let count = changesCount
+        if count > 0 { return count }
+        guard try isView(table) else { return 0 }
+        return totalChangesCount - totalBefore
+    }
+
     /// The rows Ripple's own writes changed (the commit log, written inside the
     /// application's transactions), left out of ``changesCount`` and ``totalChangesCount``.
     private var hiddenWrites: (total: Int, changesBefore: Int, totalAfter: Int)?

@@ -8,8 +8,9 @@ extension QueryInterfaceRequest {
         var context = SQLGenerationContext()
         let sql = try deleteSQL(db, &context)
         try context.checkSubqueries()
+        let totalBefore = db.totalChangesCount
         try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
-        return db.changesCount
+        return try db.changesCount(of: tableName, totalBefore: totalBefore)
     }
 
     /// The WHERE clause of a batch delete or update; with joined associations, the rows
@@ -73,8 +74,9 @@ extension QueryInterfaceRequest {
         var context = SQLGenerationContext()
         let sql = try updateSQL(db, conflictResolution, assignments, &context)
         try context.checkSubqueries()
+        let totalBefore = db.totalChangesCount
         try db.execute(sql: sql, arguments: StatementArguments(context.arguments))
-        return db.changesCount
+        return try db.changesCount(of: tableName, totalBefore: totalBefore)
     }
 
     /// `UPDATE ... SET ... WHERE ...`, its arguments in `context`.

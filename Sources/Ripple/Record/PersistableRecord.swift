@@ -311,8 +311,9 @@ extension MutablePersistableRecord {
             try fetch(statement)
             return
         }
+        let totalBefore = db.totalChangesCount
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
-        if db.changesCount == 0 {
+        if try db.changesCount(of: type(of: self).databaseTableName, totalBefore: totalBefore) == 0 {
             throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key)
         }
     }
@@ -388,9 +389,10 @@ extension MutablePersistableRecord {
         var deleted: Bool?
         try aroundDelete(db) {
             let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
+            let totalBefore = db.totalChangesCount
             try db.cachedStatement(sql: "DELETE FROM \(type(of: self).quotedTable) WHERE " + predicate)
                 .execute(arguments: StatementArguments(arguments))
-            deleted = db.changesCount > 0
+            deleted = try db.changesCount(of: type(of: self).databaseTableName, totalBefore: totalBefore) > 0
             return deleted!
         }
         guard let deleted else { throw Self.callbackMisuse("aroundDelete", "delete") }

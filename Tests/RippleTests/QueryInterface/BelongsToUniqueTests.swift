@@ -35,9 +35,62 @@ final class BelongsToUniqueTests: XCTestCase {
                 }
             }
             try db.create(table: "c") { t in t.belongsTo("a").unique() }
-            let index = try XCTUnwrap(try db.indexes(on: "c").first { $0.name == "c_on_aX_aY" })
+            let index = try XCTUnwrap(try db.indexes(on: "c").first { $0.name == "index_c_on_aX_aY" })
             XCTAssertTrue(index.isUnique)
             XCTAssertEqual(index.columns, ["aX", "aY"])
+        }
+    }
+
+    /// `belongsTo` in `t.primaryKey { ... }`: its columns are part of the primary key, not
+    /// null, and not indexed (the primary key is an index).
+    func testBelongsToInAPrimaryKey() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "composite") { t in
+                t.primaryKey {
+                    t.column("a", .text)
+                    t.column("b", .text)
+                }
+            }
+            var statements: [String] = []
+            db.trace { statements.append($0.description) }
+            try db.create(table: "compositeChild") { t in
+                t.primaryKey {
+                    t.belongsTo("composite")
+                    t.column("rank", .integer)
+                }
+            }
+            XCTAssertEqual(
+                statements.filter { $0.hasPrefix("CREATE") },
+                [
+                    #"CREATE TABLE "compositeChild" ("compositeA" TEXT NOT NULL, "compositeB" TEXT NOT NULL, "rank" INTEGER NOT NULL, "#
+                        + #"PRIMARY KEY ("compositeA", "compositeB", "rank"), FOREIGN KEY ("compositeA", "compositeB") REFERENCES "composite"("a", "b"))"#
+                ])
+            XCTAssertEqual(try db.primaryKey("compositeChild").columns, ["compositeA", "compositeB", "rank"])
+        }
+    }
+
+    /// A table that refers to itself, with a composite primary key of untyped columns: the
+    /// foreign key columns have no type either.
+    func testSelfReferenceWithACompositePrimaryKey() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            var statements: [String] = []
+            db.trace { statements.append($0.description) }
+            try db.create(table: "employee") { t in
+                t.primaryKey {
+                    t.column("left")
+                    t.column("right")
+                }
+                t.belongsTo("manager", inTable: "employee")
+            }
+            XCTAssertEqual(
+                statements.filter { $0.hasPrefix("CREATE") },
+                [
+                    #"CREATE TABLE "employee" ("left" NOT NULL, "right" NOT NULL, "managerLeft", "managerRight", PRIMARY KEY ("left", "right"), "#
+                        + #"FOREIGN KEY ("managerLeft", "managerRight") REFERENCES "employee"("left", "right"))"#,
+                    #"CREATE INDEX "index_employee_on_managerLeft_managerRight" ON "employee"("managerLeft", "managerRight")"#,
+                ])
         }
     }
 }

@@ -12,16 +12,34 @@ extension Database {
         let definition = TableDefinition(name: name, options: options)
         try body(definition)
         try execute(sql: try definition.sql(self))
+        // Named as GRDB 7 names them: `<table>_on_<column>` for one column, and, for the
+        // columns of a composite foreign key, as `create(indexOn:columns:)` does.
+        func indexName(_ columns: [String]) -> String {
+            columns.count == 1 ? "\(name)_on_\(columns[0])" : Self.defaultIndexName(on: name, columns: columns)
+        }
         for columns in definition.indexedColumns {
-            try create(
-                index: "\(name)_on_\(columns.joined(separator: "_"))", on: name, columns: columns,
-                options: options.contains(.ifNotExists) ? .ifNotExists : [])
+            try create(index: indexName(columns), on: name, columns: columns, options: options.contains(.ifNotExists) ? .ifNotExists : [])
         }
         for columns in definition.uniqueIndexedColumns {
             try create(
-                index: "\(name)_on_\(columns.joined(separator: "_"))", on: name, columns: columns,
+                index: indexName(columns), on: name, columns: columns,
                 options: options.contains(.ifNotExists) ? [.ifNotExists, .unique] : .unique)
         }
+    }
+
+    /// `index_<table>_on_<columns>`.
+    static func defaultIndexName(on table: String, columns: [String]) -> String {
+        "index_\(table)_on_\(columns.joined(separator: "_"))"
+    }
+
+    /// Creates an index named `index_<table>_on_<columns>`.
+    ///
+    /// ```swift
+    /// // CREATE INDEX index_player_on_email ON player(email)
+    /// try db.create(indexOn: "player", columns: ["email"])
+    /// ```
+    public func create(indexOn table: String, columns: [String], options: IndexOptions = [], condition: (any SQLExpressible)? = nil) throws {
+        try create(index: Self.defaultIndexName(on: table, columns: columns), on: table, columns: columns, options: options, condition: condition)
     }
 
     /// Renames a table: `ALTER TABLE ... RENAME TO ...`.

@@ -52,17 +52,52 @@ public final class TableDefinition {
 
     /// A primary key of several columns: `PRIMARY KEY (a, b)`.
     public func primaryKey(_ columns: [String], onConflict: Database.ConflictResolution? = nil) {
-        constraints.append("PRIMARY KEY (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(onConflict))
+        compositePrimaryKey = CompositePrimaryKey(parts: columns.map { .column($0) }, onConflict: onConflict, constraintIndex: constraints.count)
+        constraints.append("")  // written once the `belongsTo` columns are known
     }
 
-    /// A primary key of the columns defined in `body`, not null.
+    /// A primary key of the columns defined in `body`, not null; `belongsTo` in `body`
+    /// adds the foreign key's columns (`t.primaryKey { t.belongsTo("team") }`).
     public func primaryKey(onConflict: Database.ConflictResolution? = nil, body: () throws -> Void) rethrows {
         let start = columns.count
+        let belongsToStart = belongsToDefinitions.count
         try body()
         let defined = columns[start...]
         for column in defined { column.notNull() }
-        primaryKey(defined.map(\.name), onConflict: onConflict)
+        // In the order of declaration: a `belongsTo` goes before the column declared after it.
+        var parts: [CompositePrimaryKey.Part] = []
+        var pending = belongsToDefinitions[belongsToStart...].makeIterator()
+        var next = pending.next()
+        for (index, column) in zip(defined.indices, defined) {
+            while let (position, definition) = next, position <= index {
+                definition.becomesPartOfPrimaryKey()
+                parts.append(.belongsTo(ObjectIdentifier(definition)))
+                next = pending.next()
+            }
+            parts.append(.column(column.name))
+        }
+        while let (_, definition) = next {
+            definition.becomesPartOfPrimaryKey()
+            parts.append(.belongsTo(ObjectIdentifier(definition)))
+            next = pending.next()
+        }
+        compositePrimaryKey = CompositePrimaryKey(parts: parts, onConflict: onConflict, constraintIndex: constraints.count)
+        constraints.append("")  // written once the `belongsTo` columns are known
     }
+
+    /// A primary key of several columns, some of them maybe `belongsTo` columns, known
+    /// once the schema is at hand.
+    private struct CompositePrimaryKey {
+        enum Part {
+            case column(String)
+            case belongsTo(ObjectIdentifier)
+        }
+        var parts: [Part]
+        var onConflict: Database.ConflictResolution?
+        /// Where its `PRIMARY KEY` constraint goes among the constraints.
+        var constraintIndex: Int
+    }
+    private var compositePrimaryKey: CompositePrimaryKey?
 
     /// A column, with an optional type: `name TEXT`.
     @discardableResult
@@ -178,6 +213,16 @@ public final class TableDefinition {
         }
         // Their table constraints, and indexes, in the order of declaration.
         pendingForeignKeys.insert(contentsOf: compositeKeys.reversed(), at: 0)
+        if let key = compositePrimaryKey {
+            let names = key.parts.flatMap { part -> [String] in
+                switch part {
+                case .column(let name): return [name]
+                case .belongsTo(let definition): return resolvedNames[definition] ?? []
+                }
+            }
+            constraints[key.constraintIndex] =
+                "PRIMARY KEY (\(names.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" + Self.conflictClause(key.onConflict)
+        }
         for (_, definition) in belongsToDefinitions {
             guard let names = resolvedNames[ObjectIdentifier(definition)] else { continue }
             if definition.isUnique {
@@ -226,17 +271,25 @@ public final class TableDefinition {
     private func referencedPrimaryKey(_ db: Database, table: String) throws -> [String] {
         if table.lowercased() == name.lowercased() {
             if let column = columns.first(where: \.isPrimaryKey) { return [column.name] }
+            // (A table's own `belongsTo` columns can not be part of a key it refers to.)
+            if let key = compositePrimaryKey {
+                return key.parts.compactMap { if case .column(let name) = $0 { name } else { nil } }
+            }
             return ["rowid"]
         }
         return try db.primaryKey(table).columns
     }
 
+    /// The type of a foreign key column: the referenced column's, none when it has none
+    /// (as GRDB writes it), `INTEGER` for a rowid.
     private func referencedType(_ db: Database, table: String, column: String) throws -> Database.ColumnType? {
         if table.lowercased() == name.lowercased() {
-            return columns.first { $0.name.lowercased() == column.lowercased() }?.type ?? .integer
+            guard let definition = columns.first(where: { $0.name.lowercased() == column.lowercased() }) else { return .integer }
+            return definition.type
         }
         let type = try String.fetchOne(db, sql: "SELECT type FROM pragma_table_info(?) WHERE name = ? COLLATE NOCASE", arguments: [table, column])
-        return type.flatMap { $0.isEmpty ? nil : Database.ColumnType(rawValue: $0) } ?? .integer
+        guard let type else { return .integer }  // the hidden rowid
+        return type.isEmpty ? nil : Database.ColumnType(rawValue: type)
     }
 }
 
@@ -248,7 +301,8 @@ public final class ForeignKeyDefinition {
     let onDelete: Database.ForeignKeyAction?
     let onUpdate: Database.ForeignKeyAction?
     let deferred: Bool
-    let indexed: Bool
+    /// Whether the column(s) get an index (not those of the primary key: it is one).
+    private(set) var indexed: Bool
     private(set) var isNotNull = false
     private(set) var isUnique = false
 
@@ -259,6 +313,12 @@ public final class ForeignKeyDefinition {
         self.onUpdate = onUpdate
         self.deferred = deferred
         self.indexed = indexed
+    }
+
+    /// In `t.primaryKey { ... }`: not null, and not indexed (the primary key is an index).
+    func becomesPartOfPrimaryKey() {
+        isNotNull = true
+        indexed = false
     }
 
     /// The foreign key column(s) are `NOT NULL`.
