@@ -8,9 +8,9 @@ extension NSNull: DatabaseValueConvertible {
     /// NULL.
     public var databaseValue: DatabaseValue { .null }
 
-    /// `NSNull()` for NULL, nil otherwise.
+    /// Always nil, as in GRDB: NULL is read as a nil optional, not as `NSNull`.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
-        dbValue.isNull ? NSNull() as? Self : nil
+        nil
     }
 }
 
@@ -25,18 +25,40 @@ extension NSDate: DatabaseValueConvertible {
 }
 
 extension NSNumber: DatabaseValueConvertible {
-    /// An integer when the number is one that fits `Int64`, a double otherwise.
+    /// As GRDB stores it: a number made from an integer or a boolean is an integer, one
+    /// made from a `Float` or a `Double` is a double; an `NSDecimalNumber` is an integer
+    /// when it is one that fits `Int64`, a double otherwise. (An unsigned integer above
+    /// `Int64.max`, where GRDB stops the process, is a double.)
     public var databaseValue: DatabaseValue {
-        let integer = int64Value
-        if NSNumber(value: integer).isEqual(to: self) { return integer.databaseValue }
-        return doubleValue.databaseValue
+        if let decimal = self as? NSDecimalNumber {
+            var value = decimal.decimalValue
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &value, 0, .plain)
+            if rounded == value, value <= Decimal(Int64.max), value >= Decimal(Int64.min) { return int64Value.databaseValue }
+            return doubleValue.databaseValue
+        }
+        switch String(cString: objCType) {
+        case "f", "d":
+            return doubleValue.databaseValue
+        case "L", "Q":
+            let unsigned = uint64Value
+            return unsigned <= UInt64(Int64.max) ? Int64(unsigned).databaseValue : doubleValue.databaseValue
+        default:
+            return int64Value.databaseValue
+        }
     }
 
-    /// The number stored (an integer or a double); nil for other values.
+    /// The number stored: an integer or a double, or text that reads as a decimal number
+    /// (as ``Decimal`` reads it); nil for other values. `NSDecimalNumber` gets a decimal
+    /// number.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        let isDecimal = self is NSDecimalNumber.Type
         switch dbValue.storage {
-        case .int64(let integer): return NSNumber(value: integer) as? Self
-        case .double(let double): return NSNumber(value: double) as? Self
+        case .int64(let integer): return (isDecimal ? NSDecimalNumber(value: integer) : NSNumber(value: integer)) as? Self
+        case .double(let double): return (isDecimal ? NSDecimalNumber(value: double) : NSNumber(value: double)) as? Self
+        case .string:
+            guard let decimal = Decimal.fromDatabaseValue(dbValue) else { return nil }
+            return NSDecimalNumber(decimal: decimal) as? Self
         default: return nil
         }
     }

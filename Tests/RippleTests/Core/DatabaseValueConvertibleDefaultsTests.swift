@@ -64,10 +64,28 @@ final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
         XCTAssertEqual(NSNumber(value: 3).databaseValue, 3.databaseValue)
         XCTAssertEqual(NSNumber(value: 1.5).databaseValue, 1.5.databaseValue)
         XCTAssertEqual(NSNumber(value: Int64.max).databaseValue, Int64.max.databaseValue, "no precision lost")
+        // The storage follows what the number was made from, as in GRDB.
+        XCTAssertEqual(NSNumber(value: Float(3)).databaseValue, 3.0.databaseValue)
+        XCTAssertEqual(NSNumber(value: true).databaseValue, 1.databaseValue)
+        XCTAssertEqual(NSNumber(value: UInt64(Int64.max)).databaseValue, Int64.max.databaseValue)
+        XCTAssertEqual(NSNumber(value: UInt64.max).databaseValue, Double(UInt64.max).databaseValue)
+        XCTAssertEqual(NSDecimalNumber(string: "9223372036854775807").databaseValue, Int64.max.databaseValue)
+        XCTAssertEqual(NSDecimalNumber(string: "9223372036854775806.5").databaseValue, 9223372036854775806.5.databaseValue)
+        XCTAssertEqual(NSDecimalNumber(string: "-3").databaseValue, (-3).databaseValue)
         XCTAssertEqual(NSNumber.fromDatabaseValue(2.databaseValue), NSNumber(value: 2))
-        XCTAssertNil(NSNumber.fromDatabaseValue("2".databaseValue))
+        // Text that reads as a decimal number, as GRDB reads it.
+        XCTAssertEqual(NSNumber.fromDatabaseValue("2.5".databaseValue), NSDecimalNumber(string: "2.5"))
+        XCTAssertNil(NSNumber.fromDatabaseValue("two".databaseValue))
+        XCTAssertNil(NSNumber.fromDatabaseValue(Data([1]).databaseValue))
+        // NSDecimalNumber gets decimal numbers, from integers and doubles too.
+        XCTAssertEqual(NSDecimalNumber.fromDatabaseValue(2.databaseValue), NSDecimalNumber(value: 2))
+        XCTAssertEqual(NSDecimalNumber.fromDatabaseValue(0.5.databaseValue), NSDecimalNumber(value: 0.5))
+        XCTAssertEqual(NSDecimalNumber.fromDatabaseValue("-12.25".databaseValue), NSDecimalNumber(string: "-12.25"))
+        try DatabaseQueue().read { db in
+            XCTAssertEqual(try NSDecimalNumber.fetchOne(db, sql: "SELECT 42"), NSDecimalNumber(value: 42))
+        }
         XCTAssertEqual(NSNull().databaseValue, .null)
-        XCTAssertNotNil(NSNull.fromDatabaseValue(.null))
+        XCTAssertNil(NSNull.fromDatabaseValue(.null))
         XCTAssertNil(NSNull.fromDatabaseValue(1.databaseValue))
         let date = Date(timeIntervalSinceReferenceDate: 1_000_000)
         XCTAssertEqual(NSDate(timeIntervalSinceReferenceDate: 1_000_000).databaseValue, date.databaseValue)
