@@ -42,8 +42,28 @@ extension Database {
     }
 
     /// Rolls back the current transaction.
+    ///
+    /// An interruption (``DatabaseReader/interrupt()``) does not make it fail: an
+    /// interrupt may leave SQLite's connection interrupted for as long as a statement is
+    /// active (an FTS5 table's, <https://sqlite.org/forum/forumpost/95413eb410>), and a
+    /// rollback that fails would leave the transaction open. The statements are then reset
+    /// and the rollback runs again.
     public func rollback() throws {
-        try internalStatement(.rollback).execute()
+        do {
+            try internalStatement(.rollback).execute()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT && isInsideTransaction {
+            resetAllPreparedStatements()
+            try internalStatement(.rollback).execute()
+        }
+    }
+
+    /// Resets every statement of the connection, so that none is active.
+    private func resetAllPreparedStatements() {
+        var statement = sqlite3_next_stmt(sqliteConnection, nil)
+        while let current = statement {
+            sqlite3_reset(current)
+            statement = sqlite3_next_stmt(sqliteConnection, current)
+        }
     }
 
     /// Rolls back if a transaction is open; SQLite may have rolled back by itself after

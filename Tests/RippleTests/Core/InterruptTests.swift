@@ -73,4 +73,39 @@ final class InterruptTests: XCTestCase {
         try dbQueue.close()
         dbQueue.interrupt()
     }
+
+    /// An interrupt may leave the connection interrupted while an FTS5 statement is active
+    /// (https://sqlite.org/forum/forumpost/95413eb410): the rollback still happens, and the
+    /// connection goes on.
+    func testAnInterruptedTransactionOfAnFTS5TableIsRolledBack() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.inDatabase { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE documents USING FTS5(content)")
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO documents(content) VALUES ('Document')")
+                dbQueue.interrupt()
+                return .rollback
+            }
+            XCTAssertFalse(db.isInsideTransaction)
+        }
+        XCTAssertEqual(try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") }, 0)
+    }
+
+    func testAnInterruptedCommitOfAnFTS5TableLeavesTheConnectionUsable() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in try db.execute(sql: "CREATE VIRTUAL TABLE documents USING FTS5(content)") }
+        var committed = true
+        do {
+            try dbQueue.write { db in
+                try db.execute(sql: "INSERT INTO documents(content) VALUES ('Document')")
+                dbQueue.interrupt()
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            // The commit met the interrupt (SQLite 3.40 does): the transaction was rolled back.
+            committed = false
+        }
+        let count = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents") }
+        XCTAssertEqual(count, committed ? 1 : 0)
+        try dbQueue.write { db in try db.execute(sql: "INSERT INTO documents(content) VALUES ('Other')") }
+    }
 }
