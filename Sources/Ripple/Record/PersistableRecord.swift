@@ -192,18 +192,19 @@ extension MutablePersistableRecord {
     static func insertSQL(_ container: PersistenceContainer, conflict: String) -> String {
         "INSERT \(conflict)INTO \(quotedTable) ("
             + container.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            + ") VALUES (" + Array(repeating: "?", count: container.columns.count).joined(separator: ", ") + ")"
+            + ") VALUES (" + Array(repeating: "?", count: container.columns.count).joined(separator: ",") + ")"
     }
 
     static func performInsert(_ db: Database, _ container: PersistenceContainer, conflict: String) throws -> InsertionSuccess {
+        // The schema is read first, as GRDB reads it: the INSERT is the last statement of
+        // the trace.
+        let rowIDColumn = try db.primaryKey(databaseTableName).rowIDColumn
         guard !container.columns.isEmpty else {
             try db.execute(sql: "INSERT INTO \(quotedTable) DEFAULT VALUES")
-            return InsertionSuccess(
-                rowID: db.lastInsertedRowID, rowIDColumn: try db.primaryKey(databaseTableName).rowIDColumn, persistenceContainer: container)
+            return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
         }
         let statement = try db.cachedStatement(sql: insertSQL(container, conflict: conflict))
         try statement.execute(arguments: StatementArguments(container.values))
-        let rowIDColumn = try db.primaryKey(databaseTableName).rowIDColumn
         return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
     }
 
@@ -228,7 +229,7 @@ extension MutablePersistableRecord {
 
     private func keyPredicate(_ key: [String: DatabaseValue]) -> (sql: String, arguments: [DatabaseValue]) {
         let columns = key.keys.sorted()
-        return (columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND "), columns.map { key[$0]! })
+        return (columns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: " AND "), columns.map { key[$0]! })
     }
 
     /// Updates the row with the record's primary key. Throws ``RecordError/recordNotFound(databaseTableName:key:)``
@@ -301,7 +302,7 @@ extension MutablePersistableRecord {
         let columns = updated.isEmpty ? key.keys.sorted() : updated
         var sql =
             "UPDATE \(conflict)\(type(of: self).quotedTable) SET "
-            + columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
+            + columns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
             + " WHERE " + predicate
         let values = columns.map { container.databaseValue(forColumn: $0) ?? key[$0] ?? .null } + keyArguments
         if let returning {

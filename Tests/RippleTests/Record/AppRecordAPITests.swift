@@ -193,7 +193,7 @@ final class AppRecordAPITests: XCTestCase {
                 guard case RecordError.recordNotFound? = error as? RecordError else { return XCTFail("\(error)") }
             }
         }
-        XCTAssertTrue(recorder.statements.contains { $0.hasPrefix(#"UPDATE "onlyID" SET "id" = "#) }, "\(recorder.statements)")
+        XCTAssertTrue(recorder.statements.contains { $0.hasPrefix(#"UPDATE "onlyID" SET "id"="#) }, "\(recorder.statements)")
     }
 
     func testRecordComparison() throws {
