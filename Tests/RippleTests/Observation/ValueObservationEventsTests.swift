@@ -45,6 +45,33 @@ final class ValueObservationEventsTests: XCTestCase {
         try assertLifeOfAnObservation(in: dbPool)
     }
 
+    /// A pool's observation whose first fetch fails ends with the error: it tracks no
+    /// region, and is not registered on the writer (GRDB's `ValueObservationPrintTests`).
+    func testAFailedFirstFetchOnAPoolTracksNothing() throws {
+        struct TestError: Error {}
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        try dbPool.write { db in try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT)") }
+        func assertFailure(scheduling scheduler: some ValueObservationScheduler) throws {
+            let log = EventLog()
+            let observation =
+                ValueObservation
+                .trackingConstantRegion { _ -> Int in throw TestError() }
+                .print(to: log)
+            let failed = expectation(description: "failure")
+            let cancellable = MainActor.assumeIsolated {
+                observation.start(in: dbPool, scheduling: scheduler, onError: { _ in failed.fulfill() }, onChange: { _ in })
+            }
+            wait(for: [failed], timeout: 5)
+            // The writer's queue has run whatever the start scheduled on it.
+            try dbPool.write { db in try db.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+            queue.sync {}
+            XCTAssertEqual(log.lines, ["start", "fetch", "failure: TestError()"])
+            cancellable.cancel()
+        }
+        try assertFailure(scheduling: .immediate)
+        try assertFailure(scheduling: .async(onQueue: queue))
+    }
+
     private func assertLifeOfAnObservation(in dbQueue: some DatabaseWriter) throws {
         let log = EventLog()
         let observation =

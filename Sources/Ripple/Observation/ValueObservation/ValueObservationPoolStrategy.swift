@@ -25,7 +25,7 @@ final class ValueObservationPoolStrategy: ValueObservationStrategy {
         pool.asyncObservationRead(markingLastCommit: true) { [self] result, mark in
             runner.whileInUse {
                 let (region, outcome) = readFirstValue(runner, result)
-                registerAfterFirstRead(runner, pool, region: region, mark: mark)
+                if !outcome.isFailure { registerAfterFirstRead(runner, pool, region: region, mark: mark) }
                 runner.endFetch(delivering: outcome)
             }
         }
@@ -40,7 +40,7 @@ final class ValueObservationPoolStrategy: ValueObservationStrategy {
             let (region, outcome) = readFirstValue(runner, result)
             first = (region, outcome, mark)
         }
-        registerAfterFirstRead(runner, pool, region: first.region, mark: first.mark)
+        if !first.outcome.isFailure { registerAfterFirstRead(runner, pool, region: first.region, mark: first.mark) }
         runner.deliverNow(first.outcome)
         runner.endFetch(delivering: nil)
     }
@@ -56,7 +56,8 @@ final class ValueObservationPoolStrategy: ValueObservationStrategy {
     }
 
     /// Registers on the writer, after the first value was read in a snapshot that holds the
-    /// commit of `mark`; fetches again when a commit came since.
+    /// commit of `mark`; fetches again when a commit came since. (Not after a failed first
+    /// read: the observation ends with its error, and tracks nothing.)
     private func registerAfterFirstRead(_ runner: ValueObservationRunner, _ pool: DatabasePool, region: DatabaseRegion, mark: LastCommitMark?) {
         // Registered before the first value is delivered: a write that the application
         // starts once it has the value comes after the registration.

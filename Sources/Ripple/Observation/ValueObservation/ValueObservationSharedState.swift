@@ -256,6 +256,12 @@ enum ValueObservationOutcome {
     case failure(any Error)
 }
 
+extension ValueObservationOutcome? {
+    var isFailure: Bool {
+        if case .failure? = self { true } else { false }
+    }
+}
+
 /// A fetch that a value observation asked for, and the region it observed then.
 struct ValueObservationFetchRequest: Equatable {
     var generation: UInt16
