@@ -7,6 +7,12 @@ import Foundation
 struct EncodedPrimaryKeys: Sendable {
     private let encode: @Sendable (_ column: String) throws -> [DatabaseValue]
 
+    /// Whether keys of this type may need a record's strategies: dates, data and UUIDs,
+    /// optional or not.
+    static func mayEncode(_ type: Any.Type) -> Bool {
+        type == UUID.self || type == UUID?.self || type == Date.self || type == Date?.self || type == Data.self || type == Data?.self
+    }
+
     /// Nil unless `recordType` is an ``EncodableRecord`` and the keys are dates, data or
     /// UUIDs (optional or not): other keys are stored as they are.
     init?<Keys: Sequence>(_ recordType: Any.Type, _ keys: Keys) where Keys.Element: DatabaseValueConvertible {

@@ -103,12 +103,19 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// the row of a record that stores its id as uppercase text.
     public func filter<S: Sequence>(keys: S) -> Self where S.Element: DatabaseValueConvertible {
         var request = self
-        if !keys.contains(where: { !$0.databaseValue.isNull }) {
-            request.filters.append(.noKey)
-        } else if let encodedKeys = EncodedPrimaryKeys(RowDecoder.self, keys) {
-            request.filters.append(.encodedKeys(encodedKeys))
+        // (The keys are read once: a sequence may not be read twice.)
+        if EncodedPrimaryKeys.mayEncode(S.Element.self) {
+            let keys = Array(keys)
+            if !keys.contains(where: { !$0.databaseValue.isNull }) {
+                request.filters.append(.noKey)
+            } else if let encodedKeys = EncodedPrimaryKeys(RowDecoder.self, keys) {
+                request.filters.append(.encodedKeys(encodedKeys))
+            } else {
+                request.filters.append(.keys(keys.map { [$0.databaseValue] }))
+            }
         } else {
-            request.filters.append(.keys(keys.map { [$0.databaseValue] }))
+            let values = keys.map { [$0.databaseValue] }
+            request.filters.append(values.allSatisfy { $0[0].isNull } ? .noKey : .keys(values))
         }
         return request
     }

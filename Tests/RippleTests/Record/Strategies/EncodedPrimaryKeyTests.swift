@@ -131,4 +131,28 @@ final class EncodedPrimaryKeyTests: XCTestCase {
             XCTAssertEqual(expandedSQL.last, "SELECT typeof(x'') AS type, length(x'') AS length")
         }
     }
+
+    /// Keys may come from a sequence that can be read once only.
+    func testKeysAreReadOnce() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            XCTAssertEqual(try Document.filter(keys: ReadOnce([uuids[1]])).fetchOne(db)?.title, "doc 1")
+            XCTAssertEqual(try Table("document").filter(keys: ReadOnce([uuids[0].uuidString])).fetchCount(db), 1)
+            XCTAssertEqual(try Table("document").filter(keys: ReadOnce([String?.none])).fetchCount(db), 0)
+        }
+    }
+}
+
+/// A sequence that fails the test when it is read twice.
+private final class ReadOnce<Element>: Sequence, @unchecked Sendable {  // used on one thread
+    private var elements: [Element]?
+    init(_ elements: [Element]) { self.elements = elements }
+    func makeIterator() -> IndexingIterator<[Element]> {
+        guard let elements else {
+            XCTFail("the sequence was read twice")
+            return [].makeIterator()
+        }
+        self.elements = nil
+        return elements.makeIterator()
+    }
 }
