@@ -88,7 +88,7 @@ struct PrefetchedRowsDecoder: Decoder {
 /// The rows come from one query: they have the same columns, which the move checks.
 final class SharedRecordDecoder {
     private let decoder: DatabaseRowDecoder
-    private var columnNames: [String]
+    private let columnNames: [String]
 
     init(_ row: Row) {
         decoder = DatabaseRowDecoder(row: row, ownsRow: false, sharingPredictions: false)

@@ -17,21 +17,35 @@ struct EncodedPrimaryKeys: Sendable {
     /// UUIDs (optional or not): other keys are stored as they are.
     init?<Keys: Sequence>(_ recordType: Any.Type, _ keys: Keys) where Keys.Element: DatabaseValueConvertible {
         // The element type is compared first: other keys cost no dynamic cast.
-        let element = Keys.Element.self
-        if element == UUID.self || element == UUID?.self {
-            guard let record = RecordType(recordType) else { return nil }
-            let uuids = keys.compactMap { $0 as? UUID }
-            encode = { column in uuids.map { record.type.databaseUUIDEncodingStrategy(for: column).databaseValue(of: $0) } }
-        } else if element == Date.self || element == Date?.self {
-            guard let record = RecordType(recordType) else { return nil }
-            let dates = keys.compactMap { $0 as? Date }
-            encode = { column in dates.map { record.type.databaseDateEncodingStrategy(for: column).databaseValue(of: $0) } }
-        } else if element == Data.self || element == Data?.self {
-            guard let record = RecordType(recordType) else { return nil }
-            let datas = keys.compactMap { $0 as? Data }
-            encode = { column in try datas.map { try record.type.databaseDataEncodingStrategy(for: column).databaseValue(of: $0) } }
-        } else {
-            return nil
+        guard Self.mayEncode(Keys.Element.self), let record = RecordType(recordType) else { return nil }
+        let values = keys.compactMap(Value.init)
+        encode = { column in try values.map { try $0.databaseValue(record.type, column: column) } }
+    }
+
+    /// One key (NULLs dropped).
+    private enum Value: Sendable {
+        case uuid(UUID)
+        case date(Date)
+        case data(Data)
+
+        init?(_ key: some DatabaseValueConvertible) {
+            if let uuid = key as? UUID {
+                self = .uuid(uuid)
+            } else if let date = key as? Date {
+                self = .date(date)
+            } else if let data = key as? Data {
+                self = .data(data)
+            } else {
+                return nil
+            }
+        }
+
+        func databaseValue(_ record: any EncodableRecord.Type, column: String) throws -> DatabaseValue {
+            switch self {
+            case .uuid(let uuid): return record.databaseUUIDEncodingStrategy(for: column).databaseValue(of: uuid)
+            case .date(let date): return record.databaseDateEncodingStrategy(for: column).databaseValue(of: date)
+            case .data(let data): return try record.databaseDataEncodingStrategy(for: column).databaseValue(of: data)
+            }
         }
     }
 
