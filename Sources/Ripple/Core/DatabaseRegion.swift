@@ -47,6 +47,63 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     struct TableEntry: Hashable, Sendable {
         let key: String
         var region: TableRegion
+        /// The name of the table (first) and the names of its columns as first spelled,
+        /// for the description, when one is not lowercase; nil otherwise (most names),
+        /// which costs no storage. Not part of equality: names are case-insensitive.
+        var spellings: [String]?
+
+        init(key: String, region: TableRegion, spellings: [String]?) {
+            self.key = key
+            self.region = region
+            self.spellings = spellings
+        }
+
+        /// An entry for `table` and `columns`, spelled as given.
+        init(table: String, columns: Set<String>?, rowIDs: RowIDSet?) {
+            key = table.lowercased()
+            var spellings = [table]
+            var lowercased: Set<String>?
+            if let columns {
+                var keys = Set<String>(minimumCapacity: columns.count)
+                for column in columns {
+                    let columnKey = column.lowercased()
+                    if keys.insert(columnKey).inserted, columnKey != column { spellings.append(column) }
+                }
+                lowercased = keys
+            }
+            region = TableRegion(columns: lowercased, rowIDs: rowIDs)
+            self.spellings = spellings.count == 1 && key == table ? nil : spellings
+        }
+
+        static func == (lhs: TableEntry, rhs: TableEntry) -> Bool {
+            lhs.key == rhs.key && lhs.region == rhs.region
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(region)
+        }
+
+        /// The spellings of both entries (of the same table), the first ones first.
+        func spellings(with other: TableEntry) -> [String]? {
+            guard let theirs = other.spellings else { return spellings }
+            var result = spellings ?? [key]
+            for column in theirs.dropFirst() {
+                let columnKey = column.lowercased()
+                // A lowercase name of this entry has no spelling, and stays lowercase.
+                if region.columns?.contains(columnKey) == true || result.dropFirst().contains(where: { $0.lowercased() == columnKey }) { continue }
+                result.append(column)
+            }
+            return result.count == 1 && result[0] == key ? nil : result
+        }
+
+        /// The table's name as first spelled.
+        var tableSpelling: String { spellings?[0] ?? key }
+
+        /// The column `name` (lowercase) as first spelled.
+        func spelling(ofColumn name: String) -> String {
+            spellings?.dropFirst().first { $0.lowercased() == name } ?? name
+        }
     }
 
     /// nil for the full database; otherwise the tables, sorted by lowercased name, each
@@ -76,19 +133,17 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
 
     /// A whole table.
     public init(table: String) {
-        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: nil, rowIDs: nil))]
+        tables = [TableEntry(table: table, columns: nil, rowIDs: nil)]
     }
 
     /// Some columns of a table (an empty set: the table's rows, no column).
     public init(table: String, columns: Set<String>, rowIDs: Set<Int64>? = nil) {
-        tables = [
-            TableEntry(key: table.lowercased(), region: TableRegion(columns: Set(columns.map { $0.lowercased() }), rowIDs: rowIDs.map(RowIDSet.init)))
-        ]
+        tables = [TableEntry(table: table, columns: columns, rowIDs: rowIDs.map(RowIDSet.init))]
     }
 
     /// Some rows of a table, all columns.
     public init(table: String, rowIDs: Set<Int64>) {
-        tables = [TableEntry(key: table.lowercased(), region: TableRegion(columns: nil, rowIDs: RowIDSet(rowIDs)))]
+        tables = [TableEntry(table: table, columns: nil, rowIDs: RowIDSet(rowIDs))]
     }
 
     /// Whether the region is empty.
@@ -162,7 +217,9 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         walk(
             mine, theirs,
             both: { a, b in
-                if let region = combine(a.region, b.region) { result.append(TableEntry(key: a.key, region: region)) }
+                if let region = combine(a.region, b.region) {
+                    result.append(TableEntry(key: a.key, region: region, spellings: a.spellings(with: b)))
+                }
             },
             single: { table in
                 if keepingSingles { result.append(table) }
@@ -202,7 +259,8 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     /// The same region, without its rowids: every row of its tables.
     public func ignoringRowIDs() -> DatabaseRegion {
         guard let tables else { return self }
-        return DatabaseRegion(tables: tables.map { TableEntry(key: $0.key, region: TableRegion(columns: $0.region.columns, rowIDs: nil)) })
+        return DatabaseRegion(
+            tables: tables.map { TableEntry(key: $0.key, region: TableRegion(columns: $0.region.columns, rowIDs: nil), spellings: $0.spellings) })
     }
 
     /// The same region, where `table` is restricted to some rowids; without `table` when
@@ -249,15 +307,16 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         case update(Set<String>)
     }
 
-    /// `player(id,score)`, `team(*)`, `player(*)[1,2]`, `full database`, `empty`.
+    /// `player(id,score)`, `team(*)`, `player(*)[1,2]`, `full database`, `empty`. Names are
+    /// spelled as they were first given (by the schema, for the region of a request).
     public var description: String {
         guard let tables else { return "full database" }
         if tables.isEmpty { return "empty" }
         return tables.map { table in
             let region = table.region
-            var text = table.key
+            var text = table.tableSpelling
             if let columns = region.columns {
-                text += "(" + columns.sorted().joined(separator: ",") + ")"
+                text += "(" + columns.sorted().map(table.spelling(ofColumn:)).joined(separator: ",") + ")"
             } else {
                 text += "(*)"
             }

@@ -184,7 +184,7 @@ final class AssociationThroughTests: XCTestCase {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
             let region = try Country.filter(Column("code") == "XX").including(all: Country.books).databaseRegion(db)
-            XCTAssertEqual(region.description, "author(countrycode,id),book(authorid,id,title),country(code,name)")
+            XCTAssertEqual(region.description, "author(countryCode,id),book(authorId,id,title),country(code,name)")
         }
     }
 }

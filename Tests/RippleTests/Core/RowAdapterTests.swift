@@ -161,7 +161,7 @@ final class RowAdapterTests: XCTestCase {
             // Keys of a record request stay in its region.
             struct Player: TableRecord {}
             let byKeys = Player.filter(keys: [1, 2, 3])
-            XCTAssertEqual(try byKeys.adapted { _ in SuffixRowAdapter(fromIndex: 1) }.databaseRegion(db).description, "player(id,name,teamid)[1,2,3]")
+            XCTAssertEqual(try byKeys.adapted { _ in SuffixRowAdapter(fromIndex: 1) }.databaseRegion(db).description, "player(id,name,teamId)[1,2,3]")
         }
     }
 }

@@ -21,7 +21,7 @@ final class DatabaseRegionTests: XCTestCase {
 
     func testTableAndColumnRegions() throws {
         let dbQueue = try makeDatabase()
-        XCTAssertEqual(try region(dbQueue, Player.all()), "player(id,name,score,teamid)")
+        XCTAssertEqual(try region(dbQueue, Player.all()), "player(id,name,score,teamId)")
         XCTAssertEqual(try region(dbQueue, Player.select(\.score)), "player(score)")
         XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT score FROM player")), "player(score)")
         XCTAssertEqual(try region(dbQueue, Table("player")), "player(*)")
@@ -39,25 +39,44 @@ final class DatabaseRegionTests: XCTestCase {
         let dbQueue = try makeDatabase()
         XCTAssertEqual(
             try region(dbQueue, SQLRequest<Row>("SELECT player.name, team.name FROM player JOIN team ON team.id = player.teamId")),
-            "player(name,teamid),team(id,name)")
-        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT * FROM playerName")), "player(name),playername(name)")
+            "player(name,teamId),team(id,name)")
+        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT * FROM playerName")), "player(name),playerName(name)")
         XCTAssertEqual(
             try region(dbQueue, SQLRequest<Row>("SELECT name FROM player WHERE teamId IN (SELECT id FROM team WHERE name = 'Blue')")),
-            "player(name,teamid),team(id,name)")
+            "player(name,teamId),team(id,name)")
+    }
+
+    func testNamesAreCaseInsensitiveAndDescribedAsFirstSpelled() throws {
+        let dbQueue = try makeDatabase()
+        // The schema's spelling, whatever the statement's.
+        XCTAssertEqual(try region(dbQueue, SQLRequest<Row>("SELECT TEAMID FROM PLAYER")), "player(teamId)")
+        let spelled = DatabaseRegion(table: "Player", columns: ["teamId", "Name"])
+        let lowercase = DatabaseRegion(table: "player", columns: ["teamid", "name"])
+        XCTAssertEqual(spelled, lowercase)
+        XCTAssertEqual(spelled.hashValue, lowercase.hashValue)
+        XCTAssertEqual(spelled.description, "Player(Name,teamId)")
+        XCTAssertEqual(lowercase.description, "player(name,teamid)")
+        // A union keeps the first spelling of each name, and adds the new ones.
+        XCTAssertEqual(lowercase.union(spelled).description, "player(name,teamid)")
+        XCTAssertEqual(spelled.union(DatabaseRegion(table: "PLAYER", columns: ["SCORE"])).description, "Player(Name,SCORE,teamId)")
+        XCTAssertEqual(spelled.intersection(DatabaseRegion(table: "player", columns: ["teamid"])).description, "Player(teamId)")
+        XCTAssertEqual(spelled.ignoringRowIDs().description, "Player(Name,teamId)")
+        XCTAssertTrue(spelled.isModified(byChangeOf: "PLAYER", kind: .update(["TEAMID"])))
+        XCTAssertFalse(spelled.isModified(byChangeOf: "PLAYER", kind: .update(["score"])))
     }
 
     func testRowIDRegions() throws {
         let dbQueue = try makeDatabase()
-        XCTAssertEqual(try region(dbQueue, Player.filter(key: 1)), "player(id,name,score,teamid)[1]")
-        XCTAssertEqual(try region(dbQueue, Player.filter(keys: [1, 2])), "player(id,name,score,teamid)[1,2]")
-        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 && Player.score > 0)), "player(id,name,score,teamid)[3]")
-        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 || Player.score > 0)), "player(id,name,score,teamid)")
-        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") === 3)), "player(id,name,score,teamid)[3]")
-        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 1 || Column.rowID == 2)), "player(id,name,score,teamid)[1,2]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(key: 1)), "player(id,name,score,teamId)[1]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(keys: [1, 2])), "player(id,name,score,teamId)[1,2]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 && Player.score > 0)), "player(id,name,score,teamId)[3]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 3 || Player.score > 0)), "player(id,name,score,teamId)")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") === 3)), "player(id,name,score,teamId)[3]")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Column("id") == 1 || Column.rowID == 2)), "player(id,name,score,teamId)[1,2]")
         XCTAssertEqual(
-            try region(dbQueue, Player.filter([1, 2].contains(Column("id")) || [2, 3].contains(Column.rowID))), "player(id,name,score,teamid)[1,2,3]")
+            try region(dbQueue, Player.filter([1, 2].contains(Column("id")) || [2, 3].contains(Column.rowID))), "player(id,name,score,teamId)[1,2,3]")
         XCTAssertEqual(
-            try region(dbQueue, Player.filter((Column("id") == 1 && Player.score > 0) || Column("id") == 2)), "player(id,name,score,teamid)[1,2]")
+            try region(dbQueue, Player.filter((Column("id") == 1 && Player.score > 0) || Column("id") == 2)), "player(id,name,score,teamId)[1,2]")
         // Not a rowid table: no rowids.
         XCTAssertEqual(try region(dbQueue, Table("item").filter(key: "x")), "item(code,label)")
     }
@@ -75,8 +94,8 @@ final class DatabaseRegionTests: XCTestCase {
         XCTAssertEqual(try region(dbQueue, Player.filter(key: 1).filter(key: 2)), "empty")
         XCTAssertEqual(try region(dbQueue, Player.filter(Player.score > 0 && [Int]().contains(Player.score))), "empty")
         // Only a term that is false for every row empties the region.
-        XCTAssertEqual(try region(dbQueue, Player.filter(Player.score > 0 || [Int]().contains(Player.score))), "player(id,name,score,teamid)")
-        XCTAssertEqual(try region(dbQueue, Player.filter(![Int]().contains(Player.score))), "player(id,name,score,teamid)")
+        XCTAssertEqual(try region(dbQueue, Player.filter(Player.score > 0 || [Int]().contains(Player.score))), "player(id,name,score,teamId)")
+        XCTAssertEqual(try region(dbQueue, Player.filter(![Int]().contains(Player.score))), "player(id,name,score,teamId)")
         try dbQueue.read { db in
             XCTAssertEqual(try Player.filter([Int]().contains(Player.score)).fetchCount(db), 0)
         }

@@ -135,7 +135,7 @@ final class SQLLiteralRequestTests: XCTestCase {
             let request = Player.select(literal: "name").filter(literal: "score > \(10)")
             XCTAssertEqual(try request.databaseRegion(db).description, "player(name,score)")
             let annotated = Player.select(Column("id")).annotated(with: SQL("teamId * \(2)"))
-            XCTAssertEqual(try annotated.databaseRegion(db).description, "player(id,teamid)")
+            XCTAssertEqual(try annotated.databaseRegion(db).description, "player(id,teamId)")
         }
     }
 }

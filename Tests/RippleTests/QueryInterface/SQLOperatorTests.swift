@@ -58,7 +58,7 @@ final class SQLOperatorTests: XCTestCase {
                 ["Arthur!", "Bar_bara!", "Craig!"])
             // A rowid test among AND-ed terms still restricts the region.
             XCTAssertEqual(
-                try Player.filter([id == 2, score > 0].joined(operator: .and)).databaseRegion(db).description, "player(id,name,score,teamid)[2]")
+                try Player.filter([id == 2, score > 0].joined(operator: .and)).databaseRegion(db).description, "player(id,name,score,teamId)[2]")
         }
     }
 
