@@ -33,6 +33,22 @@ extension Association {
         withDestination { $0.alias = alias.identity }
     }
 
+    /// The association, with a common table expression that its filters or selection can
+    /// read: in the `WITH` clause of the request that joins it, or of its own query when
+    /// it is prefetched (`including(all:)`). An expression of the same name that the
+    /// association already embeds is replaced.
+    ///
+    /// ```swift
+    /// let cte = CommonTableExpression(named: "winner", sql: "SELECT MAX(score) FROM player")
+    /// let association = Team.players.with(cte).filter(Column("score") == cte.all())
+    /// let request = Team.including(all: association)
+    /// ```
+    ///
+    /// - Parameter cte: A common table expression.
+    public func with<T>(_ cte: CommonTableExpression<T>) -> Self {
+        withDestination { $0 = $0.with(cte) }
+    }
+
     /// Keeps the associated rows that satisfy `predicate` (in the join's `ON` clause).
     ///
     /// - Parameter predicate: A condition on the destination table's columns.

@@ -43,6 +43,19 @@ struct JoinPlan {
         }
     }
 
+    /// The common table expressions of the request, then those of its joined associations
+    /// that it does not define: one `WITH` clause serves them all.
+    var commonTableExpressions: [CTEDefinition] {
+        var definitions = parts[0].request.commonTableExpressions
+        var names = Set(definitions.map { $0.tableName.lowercased() })
+        for part in parts.dropFirst() {
+            for definition in part.request.commonTableExpressions where names.insert(definition.tableName.lowercased()).inserted {
+                definitions.append(definition)
+            }
+        }
+        return definitions
+    }
+
     /// False when the SQL names one table, unaliased: its columns need no qualifier.
     private var qualifiesColumns = true
 

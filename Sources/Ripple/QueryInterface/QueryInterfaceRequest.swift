@@ -257,11 +257,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         var context = SQLGenerationContext()
         context.database = db
         if !outerAliasNames.isEmpty { context.outerAliasNames = outerAliasNames }
-        var sql = try commonTableExpressions.isEmpty ? "" : CTEDefinition.withClause(commonTableExpressions, connection(), &context)
-        sql += "SELECT "
         // Columns are qualified by their table when the request joins associations.
         // (Checked here, without generic code, for the requests without associations.)
         let plan = joins.isEmpty && alias == nil ? nil : JoinPlan(self)
+        let commonTableExpressions = plan?.commonTableExpressions ?? self.commonTableExpressions
+        var sql = try commonTableExpressions.isEmpty ? "" : CTEDefinition.withClause(commonTableExpressions, connection(), &context)
+        sql += "SELECT "
         if let plan { plan.enter(try connection(), &context) }
         if isDistinct { sql += "DISTINCT " }
         let selection =

@@ -109,6 +109,27 @@ final class AssociationJoinTests: XCTestCase {
         }
     }
 
+    func testJoinedAssociationsCommonTableExpressionsJoinTheRequestsWithClause() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let favorite = CommonTableExpression(named: "favorite", sql: "SELECT 'Hugo'")
+            let other = CommonTableExpression(named: "other", sql: "SELECT 0")
+            let request = Book.with(other)
+                .joining(required: Book.author.with(favorite).with(other).filter(Column("name") == favorite.all()))
+                .order(Column("id"))
+            // The request's own `other` is kept; the association's `favorite` joins it.
+            XCTAssertEqual(
+                try sql(db, request),
+                """
+                WITH "other" AS (SELECT 0), "favorite" AS (SELECT 'Hugo') \
+                SELECT "books".* FROM "books" \
+                JOIN "authors" ON ("authors"."id" = "books"."authorId") AND ("authors"."name" = (SELECT * FROM "favorite")) \
+                ORDER BY "books"."id"
+                """)
+            XCTAssertEqual(try request.fetchAll(db).map(\.title), ["Les Misérables"])
+        }
+    }
+
     func testDestinationSelectsWhatItsRecordTypeSelects() throws {
         struct Writer: TableRecord {
             static let databaseTableName = "authors"

@@ -109,16 +109,22 @@ final class AssociationPrefetchTests: XCTestCase {
         sql.contains("SELECT") && !sql.contains("sqlite_") && !sql.contains("pragma_table_xinfo")
     }
 
+    /// The rows of `request`, and the request's statements that ran to fetch them.
+    private static func fetchRows(_ db: Database, _ request: some FetchRequest) throws -> (rows: [Row], statements: [String]) {
+        var statements: [String] = []
+        db.trace { statements.append("\($0)") }
+        defer { db.trace(options: []) }
+        let rows = try Row.fetchAll(db, request)
+        return (rows, statements.filter(isRequestStatement))
+    }
+
     func testOneQueryPerAssociation() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
             let request = Author.including(all: Author.books.orderByPrimaryKey()).orderByPrimaryKey()
-            var statements: [String] = []
-            db.trace { statements.append("\($0)") }
-            let rows = try Row.fetchAll(db, request)
-            db.trace(options: [])
+            let (rows, statements) = try Self.fetchRows(db, request)
             XCTAssertEqual(
-                statements.filter(Self.isRequestStatement),
+                statements,
                 [
                     #"SELECT * FROM "author" ORDER BY "id""#,
                     #"SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE "authorId" IN (?, ?, ?) ORDER BY "id""#,
@@ -130,15 +136,28 @@ final class AssociationPrefetchTests: XCTestCase {
         }
     }
 
+    func testPrefetchedAssociationsCommonTableExpressionsAreInTheirOwnQuery() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.read { db in
+            let firstBook = CommonTableExpression(named: "firstBook", sql: "SELECT MIN(id) FROM book")
+            let request = Author.including(all: Author.books.with(firstBook).filter(Column("id") == firstBook.all())).orderByPrimaryKey()
+            let (rows, statements) = try Self.fetchRows(db, request)
+            XCTAssertEqual(
+                statements,
+                [
+                    #"SELECT * FROM "author" ORDER BY "id""#,
+                    #"WITH "firstBook" AS (SELECT MIN(id) FROM book) SELECT *, "authorId" AS "grdb_authorId" FROM "book" WHERE ("id" = (SELECT * FROM "firstBook")) AND ("authorId" IN (?, ?, ?))"#,
+                ])
+            XCTAssertEqual(rows.map { $0.prefetchedRows["books"]!.map { $0["id"] as Int64 } }, [[1], [], []])
+        }
+    }
+
     func testNoQueryForNoRow() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            var statements: [String] = []
-            db.trace { statements.append("\($0)") }
-            let rows = try Row.fetchAll(db, Author.none().including(all: Author.books))
-            db.trace(options: [])
+            let (rows, statements) = try Self.fetchRows(db, Author.none().including(all: Author.books))
             XCTAssertEqual(rows, [])
-            XCTAssertEqual(statements.filter(Self.isRequestStatement), [#"SELECT * FROM "author" WHERE 0"#])
+            XCTAssertEqual(statements, [#"SELECT * FROM "author" WHERE 0"#])
         }
     }
 
@@ -276,12 +295,9 @@ final class AssociationPrefetchTests: XCTestCase {
                 Book
                 .including(optional: Book.author.including(all: Author.books.orderByPrimaryKey()))
                 .orderByPrimaryKey()
-            var statements: [String] = []
-            db.trace { statements.append("\($0)") }
-            let rows = try Row.fetchAll(db, request)
-            db.trace(options: [])
+            let (rows, statements) = try Self.fetchRows(db, request)
             XCTAssertEqual(
-                statements.filter(Self.isRequestStatement),
+                statements,
                 [
                     #"SELECT "book".*, "author".* FROM "book" LEFT JOIN "author" ON "author"."id" = "book"."authorId" ORDER BY "book"."id""#,
                     #"SELECT "book".*, "author"."id" AS "grdb_id" FROM "book" JOIN "author" ON ("author"."id" = "book"."authorId") AND ("author"."id" IN (?, ?)) ORDER BY "book"."id""#,
@@ -347,12 +363,9 @@ final class AssociationPrefetchTests: XCTestCase {
                 try db.execute(sql: "INSERT INTO parent (a, b) VALUES (?, ?)", arguments: [a, a % 7])
                 try db.execute(sql: "INSERT INTO child (pa, pb) VALUES (?, ?)", arguments: [a, a % 7])
             }
-            var statements: [String] = []
-            db.trace { statements.append("\($0)") }
-            let rows = try Row.fetchAll(db, Parent.filter(Column("a") >= 2).including(all: Parent.children).orderByPrimaryKey())
-            db.trace(options: [])
+            let (rows, statements) = try Self.fetchRows(db, Parent.filter(Column("a") >= 2).including(all: Parent.children).orderByPrimaryKey())
             XCTAssertEqual(
-                statements.filter(Self.isRequestStatement).last,
+                statements.last,
                 """
                 WITH "grdb_base" AS (SELECT "a", "b" FROM "parent" WHERE "a" >= ?) \
                 SELECT *, "pa" AS "grdb_pa", "pb" AS "grdb_pb" FROM "child" WHERE ("pa", "pb") IN "grdb_base"
@@ -382,18 +395,15 @@ final class AssociationPrefetchTests: XCTestCase {
     func testPrefetchOfGroupedAndAggregatedAssociations() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.read { db in
-            var statements: [String] = []
-            db.trace { statements.append("\($0)") }
-            let rows = try Row.fetchAll(
+            let (rows, statements) = try Self.fetchRows(
                 db,
                 Author.including(
                     all: Author.books
                         .annotated(with: Book.chapters.count)
                         .having(Book.chapters.isEmpty == false)
                 ).orderByPrimaryKey())
-            db.trace(options: [])
             XCTAssertEqual(
-                statements.filter(Self.isRequestStatement).last,
+                statements.last,
                 """
                 SELECT "book".*, COUNT(DISTINCT "chapter"."id") AS "chapterCount", "book"."authorId" AS "grdb_authorId" \
                 FROM "book" LEFT JOIN "chapter" ON "chapter"."bookId" = "book"."id" \
