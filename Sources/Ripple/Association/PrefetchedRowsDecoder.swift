@@ -106,8 +106,11 @@ final class SharedRecordDecoder {
     /// decoder (see `Row.rowDecoder`).
     func decode<R>(_ body: () throws -> R) rethrows -> R {
         let previous = ripple_offered_row_decoder()
-        ripple_offer_row_decoder(Unmanaged.passUnretained(decoder).toOpaque())
-        defer { ripple_offer_row_decoder(previous) }
+        ripple_offer_row_decoder(_CallbackContext.unretained(decoder))
+        defer {
+            ripple_offer_row_decoder(previous)
+            _CallbackContext.revoke(decoder)
+        }
         return try body()
     }
 

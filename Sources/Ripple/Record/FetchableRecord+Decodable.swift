@@ -55,7 +55,7 @@ extension Row {
     @inline(never)
     private static func takeOfferedDecoder(_ offered: UnsafeMutableRawPointer, for row: Row) -> DatabaseRowDecoder? {
         // Offered by `SharedRecordDecoder.decode`, which keeps the decoder alive meanwhile.
-        let decoder = Unmanaged<DatabaseRowDecoder>.fromOpaque(offered).takeUnretainedValue()
+        let decoder = _CallbackContext<DatabaseRowDecoder>.object(offered)
         guard decoder.state.storage.pointer.pointee.isAttached(to: row) else { return nil }
         ripple_offer_row_decoder(nil)
         return decoder

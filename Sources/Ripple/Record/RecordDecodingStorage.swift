@@ -82,11 +82,11 @@ struct RecordDecodingStorage {
     /// atomic operations for each decoded value) and valid: the row lives as long as the
     /// state is acquired, since the state is given back when the row ends (a statement
     /// row) or when its decoder, which retains the row, ends (a copied row).
-    private var row: Unmanaged<Row>?
+    private var row: _UnretainedReference<Row>?
     /// The row whose column names keys are looked up in: `row`, or, for a record type
     /// with a column strategy, `keyRow`, whose columns are named after the keys, in the
     /// order of `row`'s columns (so that both have the same indexes). Unretained, as `row`.
-    private var lookupRow: Unmanaged<Row>?
+    private var lookupRow: _UnretainedReference<Row>?
     private var keyRow: Row?
     /// What the fast path reads for a statement row, without touching the row: its
     /// statement handle and connection (nil for copied rows), its number of columns.
@@ -121,7 +121,7 @@ struct RecordDecodingStorage {
     private var columnIndexCache: ColumnIndexCache?
 
     mutating func attach(_ row: Row, sharingPredictions: Bool) {
-        self.row = .passUnretained(row)
+        self.row = _UnretainedReference(row)
         lookupRow = self.row
         statementRow = row.statementRow
         columnCount = row.count
@@ -136,14 +136,14 @@ struct RecordDecodingStorage {
     mutating func move(to row: Row) {
         assert(self.row != nil && statementRow == nil && columnIndexCache == nil, "only the state of a copied row moves")
         let lookupIsRow = keyRow == nil
-        self.row = .passUnretained(row)
+        self.row = _UnretainedReference(row)
         if lookupIsRow { lookupRow = self.row }
         columnCount = row.count
     }
 
     /// Whether the state reads `row`.
     func isAttached(to row: Row) -> Bool {
-        self.row?.toOpaque() == Unmanaged.passUnretained(row).toOpaque()
+        self.row?.refers(to: row) == true
     }
 
     /// Forgets the row, once for a generation; false when it was done already.
@@ -184,7 +184,7 @@ struct RecordDecodingStorage {
     @inline(__always)
     func withRow<R>(_ body: (Row) throws -> R) rethrows -> R {
         assert(row != nil, "a decoding state was used while not acquired")
-        return try body(row.unsafelyUnwrapped.takeUnretainedValue())
+        return try body(row.unsafelyUnwrapped.object)
     }
 
     /// Decodes the next record as `type`, with its strategies.
@@ -206,7 +206,7 @@ struct RecordDecodingStorage {
                 Row(names.map { ($0, DatabaseValue.null) })
             }
         }
-        lookupRow = keyRow.map { .passUnretained($0) } ?? row
+        lookupRow = keyRow.map { _UnretainedReference($0) } ?? row
         // Predictions hold for the names they were resolved with.
         if hadKeyRow || keyRow != nil { predictions = RecordColumnPredictions() }
     }
@@ -229,7 +229,7 @@ struct RecordDecodingStorage {
         let row = lookupRow
         return predictions.byName.index(of: name) {
             assert(row != nil, "a decoding state was used while not acquired")
-            return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
+            return row.unsafelyUnwrapped.object.uncachedIndex(forColumn: name)
         }
     }
 
@@ -243,7 +243,7 @@ struct RecordDecodingStorage {
             predictions.byKey.index(of: key) { name in
                 prediction.pointee.index(of: name) {
                     assert(row != nil, "a decoding state was used while not acquired")
-                    return row.unsafelyUnwrapped.takeUnretainedValue().uncachedIndex(forColumn: name)
+                    return row.unsafelyUnwrapped.object.uncachedIndex(forColumn: name)
                 }
             }
         }

@@ -2,8 +2,9 @@ import XCTest
 
 @testable import Ripple
 
-/// The one place where objects become C context pointers and back.
-final class CallbackContextTests: XCTestCase {
+/// The one place where objects are referred to without counting references: C context
+/// pointers, and unretained references.
+final class UnretainedTests: XCTestCase {
     private final class Object {
         let value: Int
         init(_ value: Int) { self.value = value }
@@ -45,5 +46,16 @@ final class CallbackContextTests: XCTestCase {
         XCTAssertEqual(taken?.value, 3)
         taken = nil
         XCTAssertNil(weakObject, "the taker held the last reference")
+    }
+
+    func testAnUnretainedReferenceReachesItsObjectWithoutKeepingIt() {
+        var object: Object? = Object(4)
+        weak let weakObject = object
+        let reference = _UnretainedReference(object!)
+        XCTAssertEqual(reference.object.value, 4)
+        XCTAssertTrue(reference.refers(to: object!))
+        XCTAssertFalse(reference.refers(to: Object(4)))
+        object = nil
+        XCTAssertNil(weakObject, "the reference did not retain the object")
     }
 }
