@@ -13,14 +13,16 @@ extension QueryInterfaceRequest {
         return request
     }
 
-    /// The primary key columns, or all selected columns of a view (by name, so that the
-    /// request can still be reversed). Not the rowid, which a VACUUM may change.
+    /// The primary key columns, or all selected columns of a view by position (`ORDER BY
+    /// 1, 2, 3`), as GRDB writes them. Not the rowid of a table whose primary key is a
+    /// column, since a VACUUM may change it.
     func stableOrderings(_ db: Database) throws -> [SQLOrdering] {
         if try !db.isView(tableName) || db.configuration.schemaSource != nil {
-            return try db.primaryKey(tableName).columns.map { Column($0).asc }
+            return try db.primaryKey(tableName).columns.map { Column($0).sqlOrdering }
         }
         var unordered = self
         unordered.hasStableOrder = false
-        return try db.makeStatement(sql: unordered.makeSQL(db).sql).columnNames.map { Column($0).asc }
+        let columnCount = try db.makeStatement(sql: unordered.makeSQL(db).sql).columnCount
+        return (1...max(columnCount, 1)).map { SQLOrdering(implicitlyAscending: SQLExpression(.atom(String($0)))) }
     }
 }

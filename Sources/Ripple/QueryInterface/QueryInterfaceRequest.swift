@@ -409,24 +409,32 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     private func keyDictionaryPredicate(_ db: Database, _ dictionaries: [[String: DatabaseValue]]) throws -> SQLExpression {
         let primaryKey = try primaryKey(db)
-        let columns = try db.columns(in: tableName).map { $0.name.lowercased() }
+        var columnNames = Set(try db.columns(in: tableName).map { $0.name.lowercased() })
+        if !primaryKey.isWithoutRowID { columnNames.formUnion(["rowid", "_rowid_", "oid"]) }
         var alternatives: [SQLExpression] = []
         for dictionary in dictionaries {
-            for name in dictionary.keys where !columns.contains(name.lowercased()) {
+            for name in dictionary.keys where !columnNames.contains(name.lowercased()) {
                 throw DatabaseError(message: "table \(tableName) has no column \(name)")
             }
-            let keyColumns = Set(dictionary.keys.map { $0.lowercased() })
-            let isPrimaryKey = keyColumns == Set(primaryKey.columns.map { $0.lowercased() })
-            let isKey = try isPrimaryKey || (!keyColumns.isEmpty && db.uniqueKeys(of: tableName).contains(keyColumns))
-            guard isKey else {
+            // The columns must hold a unique key; other columns may come too.
+            guard let key = try db.uniqueKey(of: tableName, coveredBy: dictionary.keys) else {
                 throw DatabaseError(
                     message: """
                         table \(tableName) has no unique key on \(dictionary.keys.sorted().joined(separator: ", ")); \
                         its primary key is \(primaryKey.columns.joined(separator: ", "))
                         """)
             }
-            let terms = dictionary.keys.sorted().map { Column($0) == dictionary[$0]! }
-            alternatives.append(Self.conjunction(terms))
+            // The key's columns in its order, as GRDB writes them, then the others.
+            let keyOrder = key.map { $0.lowercased() }
+            let columns = dictionary.keys.sorted { a, b in
+                switch (keyOrder.firstIndex(of: a.lowercased()), keyOrder.firstIndex(of: b.lowercased())) {
+                case let (i?, j?): return i < j
+                case (.some, nil): return true
+                case (nil, .some): return false
+                case (nil, nil): return a < b
+                }
+            }
+            alternatives.append(Self.conjunction(columns.map { Column($0) == dictionary[$0]! }))
         }
         guard !alternatives.isEmpty else { return SQLExpression(sql: "0") }
         return alternatives.dropFirst().reduce(alternatives[0]) { $0 || $1 }

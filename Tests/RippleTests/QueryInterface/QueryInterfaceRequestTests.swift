@@ -315,6 +315,29 @@ final class QueryInterfaceRequestTests: XCTestCase {
         }
     }
 
+    func testKeyDictionaryMayHoldMoreThanAUniqueKeyAndNameTheHiddenRowID() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pair (a, b, c, UNIQUE (c, b));
+                    INSERT INTO pair (a, b, c) VALUES (1, 2, 3), (4, 5, 6);
+                    """)
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            // The unique key's columns come first, in the key's order, then the others.
+            XCTAssertEqual(try Table("pair").filter(key: ["a": 1, "b": 2, "c": 3]).fetchCount(db), 1)
+            XCTAssertEqual(statements.last, #"SELECT COUNT(*) FROM "pair" WHERE ("c" = ?) AND ("b" = ?) AND ("a" = ?)"#)
+            // A table with a hidden rowid is filtered by it.
+            XCTAssertEqual(try Table("pair").filter(key: ["rowid": 2]).fetchOne(db)?["a"] as? Int64, 4)
+            XCTAssertEqual(statements.last, #"SELECT * FROM "pair" WHERE "rowid" = ?"#)
+            XCTAssertEqual(try Table("pair").filter(key: ["ROWID": 2, "a": 4]).fetchCount(db), 1)
+            db.trace(options: [])
+            let notAKey = assertDatabaseError(.SQLITE_ERROR) { try Table("pair").filter(key: ["a": 1, "b": 2]).fetchAll(db) }
+            XCTAssertEqual(notAKey?.message, "table pair has no unique key on a, b; its primary key is rowid")
+        }
+    }
+
     func testTableNameDefaults() {
         struct HTTPRequest: TableRecord {}
         struct URL: TableRecord {}

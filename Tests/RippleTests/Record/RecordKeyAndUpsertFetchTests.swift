@@ -66,10 +66,13 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
             XCTAssertEqual(try Player.all().withStableOrder().fetchAll(db).map(\.id), [1, 2, 3])
             XCTAssertEqual(try Player.order(Column("score")).withStableOrder().reversed().fetchAll(db).map(\.id), [3, 2, 1])
             let sql = try Player.order(Column("score").desc).withStableOrder().makeSQL(db).sql
-            XCTAssertTrue(sql.hasSuffix(#"ORDER BY "score" DESC, "id" ASC"#), sql)
+            XCTAssertTrue(sql.hasSuffix(#"ORDER BY "score" DESC, "id""#), sql)
+            // A view, without a primary key, is ordered by the positions of its columns.
             try db.execute(sql: "CREATE VIEW playerView AS SELECT email, score FROM player")
             let view = Table("playerView").all().withStableOrder()
+            XCTAssertEqual(try view.makeSQL(db).sql, #"SELECT * FROM "playerView" ORDER BY 1, 2"#)
             XCTAssertEqual(try String.fetchAll(db, view.select(Column("email"))), ["a@x", "b@x", "c@x"])
+            XCTAssertEqual(try String.fetchAll(db, view.select(Column("email")).reversed()), ["c@x", "b@x", "a@x"])
         }
     }
 

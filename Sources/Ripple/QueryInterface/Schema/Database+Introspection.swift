@@ -109,18 +109,25 @@ extension Database {
     /// - parameter table: A table or view name.
     /// - parameter columns: Column names, compared without regard to case.
     public func table(_ table: String, hasUniqueKey columns: some Collection<String>) throws -> Bool {
+        try uniqueKey(of: table, coveredBy: columns) != nil
+    }
+
+    /// The columns of a unique key of the table that `columns` hold (see
+    /// ``table(_:hasUniqueKey:)``), in the order of the key; nil when they hold none.
+    func uniqueKey(of table: String, coveredBy columns: some Collection<String>) throws -> [String]? {
         let given = Set(columns.map { $0.lowercased() })
         func covers(_ key: [String]) -> Bool {
             !key.isEmpty && given.isSuperset(of: key.map { $0.lowercased() })
         }
         if try viewExists(table) {
-            guard configuration.schemaSource != nil else { return false }
-            return try covers(primaryKey(table).columns)
+            guard configuration.schemaSource != nil else { return nil }
+            let primaryKey = try primaryKey(table).columns
+            return covers(primaryKey) ? primaryKey : nil
         }
         let primaryKey = try primaryKey(table)
-        if covers(primaryKey.columns) { return true }
-        if !primaryKey.isWithoutRowID, covers(["rowid"]) { return true }
-        return try indexes(on: table).contains { $0.isUnique && covers($0.columns) }
+        if covers(primaryKey.columns) { return primaryKey.columns }
+        if !primaryKey.isWithoutRowID, covers(["rowid"]) { return ["rowid"] }
+        return try indexes(on: table).first { $0.isUnique && covers($0.columns) }?.columns
     }
 
     /// The foreign keys of a table. Throws when there is no such table.
