@@ -1,3 +1,5 @@
+import CSQLite
+
 // Batch deletes and updates of the rows a request selects: `deleteAll`, `updateAll`.
 
 extension QueryInterfaceRequest {
@@ -13,15 +15,33 @@ extension QueryInterfaceRequest {
         return try db.changesCount(of: tableName, totalBefore: totalBefore)
     }
 
-    /// The WHERE clause of a batch delete or update; with joined associations, the rows
-    /// the joins select, by primary key: `WHERE "id" IN (SELECT "book"."id" FROM ... JOIN ...)`.
-    private func batchWhereClause(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
-        guard joins.contains(where: { $0.kind != .all }) else {
-            guard let predicate = try wherePredicate(db) else { return "" }
-            return " WHERE " + predicate.sql(&context)
+    /// The clauses of a batch delete or update after the table: `WHERE`, and `ORDER BY`
+    /// and `LIMIT` when the request is limited. Rows go by key through a subquery (`WHERE
+    /// "id" IN (SELECT "id" FROM ...)`) when the request joins associations, is grouped
+    /// (by a unique key: other groups are not rows), or is limited where this SQLite does
+    /// not accept `LIMIT` in a `DELETE` or `UPDATE`, or before a `RETURNING` clause (which
+    /// would have to come between `WHERE` and `ORDER BY`).
+    private func batchClauses(_ db: Database, _ context: inout SQLGenerationContext, returning: Bool) throws -> String {
+        let isLimited = limitCount != nil || offsetCount != nil
+        let limitsDirectly = supportsUpdateDeleteLimit && !returning
+        if try joins.contains(where: { $0.kind != .all }) || isGroupedByUniqueKey(db) || (isLimited && !limitsDirectly) {
+            return try keySubqueryClause(db, &context)
         }
-        let primaryKey = try db.primaryKey(tableName)
-        let keyColumns = primaryKey.rowIDColumn != nil && primaryKey.columns.isEmpty ? ["rowid"] : primaryKey.columns
+        var sql = ""
+        if let predicate = try wherePredicate(db) { sql += " WHERE " + predicate.sql(&context) }
+        if isLimited {
+            let orderings = try effectiveOrderings(db)
+            if !orderings.isEmpty { sql += " ORDER BY " + orderings.map { $0.sql(&context) }.joined(separator: ", ") }
+            sql += " LIMIT \(limitCount ?? -1)"
+            if let offsetCount { sql += " OFFSET \(offsetCount)" }
+        }
+        return sql
+    }
+
+    /// `WHERE "id" IN (SELECT "id" FROM ...)`: the rows of the request, by their fast key
+    /// (the rowid, or the primary key of a WITHOUT ROWID table).
+    private func keySubqueryClause(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
+        let keyColumns = try db.fastPrimaryKeyColumns(tableName)
         var keys = select(keyColumns.map { Column($0) }).withoutJoinedSelection()
         keys.commonTableExpressions = []
         let subquery = try keys.makeSQL(db)
@@ -30,6 +50,30 @@ extension QueryInterfaceRequest {
             ? keyColumns[0].quotedDatabaseIdentifier
             : "(" + keyColumns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
         return " WHERE " + lhs + " IN (" + context.bind(sql: subquery.sql, values: subquery.arguments.values) + ")"
+    }
+
+    /// Whether the request is grouped; throws when its groups are not rows of its table
+    /// (GRDB stops the process there).
+    private func isGroupedByUniqueKey(_ db: Database) throws -> Bool {
+        if groupsByPrimaryKey, groupings.isEmpty { return true }
+        guard !groupings.isEmpty else { return false }
+        var columns: [String] = []
+        for grouping in groupings {
+            switch grouping.node {
+            case .column(let name): columns.append(name)
+            case .qualifiedColumn(let alias, let name) where alias === self.alias: columns.append(name)
+            default: columns = []
+            }
+            if columns.isEmpty { break }
+        }
+        guard try !columns.isEmpty && !db.viewExists(tableName) && db.table(tableName, hasUniqueKey: columns) else {
+            throw DatabaseError(
+                message: """
+                    a request grouped by other columns than a unique key of table \(tableName) can not be deleted \
+                    or updated: its groups are not rows
+                    """)
+        }
+        return true
     }
 
     /// The request, its joined associations selecting nothing, and prefetching nothing:
@@ -46,11 +90,12 @@ extension QueryInterfaceRequest {
         return request
     }
 
-    /// `DELETE FROM ... WHERE ...`, its arguments in `context`.
-    func deleteSQL(_ db: Database, _ context: inout SQLGenerationContext) throws -> String {
+    /// `DELETE FROM ... WHERE ...`, its arguments in `context`; `returning`: a `RETURNING`
+    /// clause will end it.
+    func deleteSQL(_ db: Database, _ context: inout SQLGenerationContext, returning: Bool = false) throws -> String {
         context.database = db
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "DELETE FROM " + tableName.quotedDatabaseIdentifier
-        sql += try batchWhereClause(db, &context)
+        sql += try batchClauses(db, &context, returning: returning)
         return sql
     }
 
@@ -79,17 +124,22 @@ extension QueryInterfaceRequest {
         return try db.changesCount(of: tableName, totalBefore: totalBefore)
     }
 
-    /// `UPDATE ... SET ... WHERE ...`, its arguments in `context`.
+    /// `UPDATE ... SET ... WHERE ...`, its arguments in `context`; `returning`: a
+    /// `RETURNING` clause will end it.
     func updateSQL(
         _ db: Database, _ conflictResolution: Database.ConflictResolution?,
-        _ assignments: [ColumnAssignment], _ context: inout SQLGenerationContext
+        _ assignments: [ColumnAssignment], _ context: inout SQLGenerationContext, returning: Bool = false
     ) throws -> String {
         context.database = db
         var sql = try CTEDefinition.withClause(commonTableExpressions, db, &context) + "UPDATE "
-        if let conflictResolution { sql += "OR \(conflictResolution.rawValue) " }
+        // By default, the conflict policy for updates of the record type, as in GRDB.
+        let recordPolicy = (RowDecoder.self as? any MutablePersistableRecord.Type)?.persistenceConflictPolicy.conflictResolutionForUpdate
+        if let conflictResolution = conflictResolution ?? recordPolicy, conflictResolution != .abort {
+            sql += "OR \(conflictResolution.rawValue) "
+        }
         sql += tableName.quotedDatabaseIdentifier + " SET "
         sql += assignments.map { $0.columnName.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
-        sql += try batchWhereClause(db, &context)
+        sql += try batchClauses(db, &context, returning: returning)
         return sql
     }
 }
@@ -115,3 +165,7 @@ extension QueryInterfaceRequest where RowDecoder: TableRecord {
         try updateAll(db, onConflict: conflictResolution, assignments(RowDecoder.databaseComponents))
     }
 }
+
+/// Whether this SQLite accepts `ORDER BY` and `LIMIT` in `DELETE` and `UPDATE`
+/// (`SQLITE_ENABLE_UPDATE_DELETE_LIMIT`).
+private let supportsUpdateDeleteLimit = sqlite3_compileoption_used("ENABLE_UPDATE_DELETE_LIMIT") != 0

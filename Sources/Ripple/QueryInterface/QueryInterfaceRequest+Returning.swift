@@ -11,7 +11,7 @@ extension QueryInterfaceRequest {
     public func deleteAndFetchStatement(_ db: Database, selection: [any SQLSelectable]) throws -> Statement {
         precondition(!selection.isEmpty, "Invalid empty selection: give deleteAndFetchStatement at least one column")
         var context = SQLGenerationContext()
-        let sql = try deleteSQL(db, &context)
+        let sql = try deleteSQL(db, &context, returning: true)
         return try returningStatement(db, sql, selection, &context)
     }
 
@@ -30,7 +30,7 @@ extension QueryInterfaceRequest {
         precondition(!selection.isEmpty, "Invalid empty selection: give updateAndFetchStatement at least one column")
         precondition(!assignments.isEmpty, "Invalid empty assignments: give updateAndFetchStatement at least one assignment")
         var context = SQLGenerationContext()
-        let sql = try updateSQL(db, conflictResolution, assignments, &context)
+        let sql = try updateSQL(db, conflictResolution, assignments, &context, returning: true)
         return try returningStatement(db, sql, selection, &context)
     }
 

@@ -290,7 +290,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         }
         var groupings = self.groupings
         if groupings.isEmpty, groupsByPrimaryKey {
-            groupings = try connection().primaryKey(tableName).columns.map { Column($0).sqlExpression }
+            groupings = try connection().fastPrimaryKeyColumns(tableName).map { Column($0).sqlExpression }
         }
         if !groupings.isEmpty {
             sql += " GROUP BY " + groupings.map { $0.sql(&context) }.joined(separator: ", ")

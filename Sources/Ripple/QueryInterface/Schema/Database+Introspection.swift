@@ -112,6 +112,15 @@ extension Database {
         try uniqueKey(of: table, coveredBy: columns) != nil
     }
 
+    /// The columns that find a row of the table fastest: the rowid (by the name of the
+    /// column that aliases it, if any), or the primary key of a WITHOUT ROWID table.
+    func fastPrimaryKeyColumns(_ table: String) throws -> [String] {
+        let primaryKey = try primaryKey(table)
+        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
+        // A view has no rowid: the key that the configuration's schema source tells.
+        return try primaryKey.tableHasRowID && !isView(table) ? ["rowid"] : primaryKey.columns
+    }
+
     /// The columns of a unique key of the table that `columns` hold (see
     /// ``table(_:hasUniqueKey:)``), in the order of the key; nil when they hold none.
     func uniqueKey(of table: String, coveredBy columns: some Collection<String>) throws -> [String]? {
