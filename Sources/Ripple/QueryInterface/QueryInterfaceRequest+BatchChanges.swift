@@ -57,16 +57,17 @@ extension QueryInterfaceRequest {
     private func isGroupedByUniqueKey(_ db: Database) throws -> Bool {
         if groupsByPrimaryKey, groupings.isEmpty { return true }
         guard !groupings.isEmpty else { return false }
-        var columns: [String] = []
-        for grouping in groupings {
-            switch grouping.node {
-            case .column(let name): columns.append(name)
-            case .qualifiedColumn(let alias, let name) where alias === self.alias: columns.append(name)
-            default: columns = []
+        // A column, or what maps each of its values to one group (`-score`, a collation).
+        func column(_ node: SQLExpression.Node) -> String? {
+            switch node {
+            case .column(let name): return name
+            case .qualifiedColumn(let alias, let name): return alias === self.alias ? name : nil
+            case .prefix("-", let operand), .collated(let operand, _): return column(operand)
+            default: return nil
             }
-            if columns.isEmpty { break }
         }
-        guard try !columns.isEmpty && !db.viewExists(tableName) && db.table(tableName, hasUniqueKey: columns) else {
+        let columns = groupings.map { column($0.node) }
+        guard try !columns.contains(nil) && !db.viewExists(tableName) && db.table(tableName, hasUniqueKey: columns.compactMap { $0 }) else {
             throw DatabaseError(
                 message: """
                     a request grouped by other columns than a unique key of table \(tableName) can not be deleted \

@@ -148,6 +148,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
 
     /// Whether the request fetches no row.
     public func isEmpty(_ db: Database) throws -> Bool {
+        // No key (`exists(db, id: nil)`): nothing to ask the database, as in GRDB.
+        if filtersNoKey { return true }
         let sql = try makeSQL(db)
         return try !(Bool.fetchOne(db, sql: "SELECT EXISTS (\(sql.sql))", arguments: sql.arguments) ?? false)
     }

@@ -110,8 +110,14 @@ final class BatchChangeTests: XCTestCase {
             XCTAssertEqual(
                 statements.last,
                 #"UPDATE "passport" SET "active" = ? WHERE "rowid" IN (SELECT "rowid" FROM "passport" GROUP BY "rowid")"#)
+            // A bijection of a unique column groups rows too.
+            statements = try self.statements(db) {
+                count = try Table("player").filter(Column("id") > 3).group(-Column("id")).deleteAll(db)
+            }
+            XCTAssertEqual(count, 1)
+            XCTAssertEqual(statements.last, #"DELETE FROM "player" WHERE "id" IN (SELECT "id" FROM "player" WHERE "id" > ? GROUP BY -"id")"#)
             count = try Table("player").all().group(Column("name")).deleteAll(db)
-            XCTAssertEqual(count, 4)
+            XCTAssertEqual(count, 3)
             // Groups of other columns are not rows.
             let grouped = assertDatabaseError(.SQLITE_ERROR) {
                 try Table("passport").all().group(Column("countryCode")).deleteAll(db)

@@ -315,6 +315,22 @@ final class QueryInterfaceRequestTests: XCTestCase {
         }
     }
 
+    func testExistenceOfNoKeyAsksNothing() throws {
+        struct Item: TableRecord, Identifiable { var id: Int64? }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY); INSERT INTO item DEFAULT VALUES")
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            XCTAssertFalse(try Item.exists(db, id: nil))
+            XCTAssertFalse(try Item.exists(db, key: Int64?.none))
+            XCTAssertEqual(statements, [])
+            XCTAssertTrue(try Item.exists(db, id: 1))
+            XCTAssertEqual(statements.last, #"SELECT EXISTS (SELECT * FROM "item" WHERE "id" = ?)"#)
+            db.trace(options: [])
+        }
+    }
+
     func testKeyDictionaryMayHoldMoreThanAUniqueKeyAndNameTheHiddenRowID() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
