@@ -159,11 +159,14 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         as returnedType: T.Type, modify: (inout Self) throws -> Void
     ) throws -> T? {
-        try updateChangesAndFetch(
-            db, onConflict: conflictResolution, selection: T.databaseSelection,
-            fetch: { statement in
-                try Self.fetchRequiredRow(T.self, statement)
-            }, modify: modify)
+        // (A missing row throws `recordNotFound` when the update changed nothing.)
+        let fetched = try updateChangesAndFetch(
+            db, onConflict: conflictResolution, selection: T.databaseSelection, fetch: { try T.fetchOne($0) }, modify: modify)
+        guard let fetched else { return nil }
+        guard let record = fetched else {
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: try primaryKeyValues(db))
+        }
+        return record
     }
 
     /// Updates the record's row, and returns it as `returnedType`.
@@ -172,7 +175,7 @@ extension MutablePersistableRecord {
         as returnedType: T.Type
     ) throws -> T {
         try updateAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
-            try Self.fetchRequiredRow(T.self, statement)
+            try Self.fetchRequiredRow(T.self, statement, key: primaryKeyValues(db))
         }
     }
 
@@ -186,10 +189,12 @@ extension MutablePersistableRecord {
         return sql
     }
 
-    /// The one row a RETURNING statement gives.
-    static func fetchRequiredRow<T: FetchableRecord & TableRecord>(_ type: T.Type, _ statement: Statement) throws -> T {
+    /// The one row a RETURNING statement gives; `key`: the key of the updated row.
+    static func fetchRequiredRow<T: FetchableRecord & TableRecord>(
+        _ type: T.Type, _ statement: Statement, key: @autoclosure () throws -> [String: DatabaseValue] = [:]
+    ) throws -> T {
         guard let record = try T.fetchOne(statement) else {
-            throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: [:])
+            throw RecordError.recordNotFound(databaseTableName: databaseTableName, key: try key())
         }
         return record
     }

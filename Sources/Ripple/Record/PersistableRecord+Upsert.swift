@@ -67,7 +67,7 @@ extension MutablePersistableRecord {
                     let container = try record.persistenceContainer()
                     let primaryKey = try db.primaryKey(Self.databaseTableName)
                     // The rowid comes last, after the returned record's columns.
-                    let rowIDSQL = primaryKey.isWithoutRowID ? "" : ", rowid"
+                    let rowIDSQL = primaryKey.isWithoutRowID ? "" : #", "rowid""#
                     let sql =
                         try record.upsertSQL(db, container, onConflict: conflictTarget, updating: strategy)
                         + " RETURNING " + Self.returningSQL(db, T.databaseSelection) + rowIDSQL
@@ -103,7 +103,7 @@ extension MutablePersistableRecord {
         let assignments =
             updated.isEmpty
             ? [primaryKey.columns[0].quotedDatabaseIdentifier].map { "\($0) = \($0)" }
-            : updated.map { "\($0.quotedDatabaseIdentifier) = excluded.\($0.quotedDatabaseIdentifier)" }
+            : updated.map { "\($0.quotedDatabaseIdentifier) = \"excluded\".\($0.quotedDatabaseIdentifier)" }
         return sql + " DO UPDATE SET " + assignments.joined(separator: ", ")
     }
 }

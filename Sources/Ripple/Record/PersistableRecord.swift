@@ -51,7 +51,8 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .recordNotFound(table, key):
-            let keyDescription = key.keys.sorted().map { "\($0): \(key[$0]!)" }.joined(separator: ", ")
+            // As a row describes itself, as GRDB writes it: `[id:1 name:"Arthur"]`.
+            let keyDescription = key.keys.sorted().map { "\($0):\(key[$0]!)" }.joined(separator: " ")
             return "Key not found in table \(table): [\(keyDescription)]"
         }
     }
@@ -180,7 +181,7 @@ extension MutablePersistableRecord {
             try db.execute(sql: sql, arguments: StatementArguments(container.values))
             return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: nil, persistenceContainer: container)
         } else {
-            let rowID = try Int64.fetchOne(db, sql: sql + " RETURNING rowid", arguments: StatementArguments(container.values))
+            let rowID = try Int64.fetchOne(db, sql: sql + #" RETURNING "rowid""#, arguments: StatementArguments(container.values))
             return InsertionSuccess(rowID: rowID ?? db.lastInsertedRowID, rowIDColumn: primaryKey.rowIDColumn, persistenceContainer: container)
         }
     }
@@ -280,15 +281,15 @@ extension MutablePersistableRecord {
     }
 
     /// The columns an update writes: the record's, less the primary key, restricted to
-    /// `columns` when given.
+    /// `columns` when given; in the table's order and spelling, as GRDB writes them.
     private func updatedColumns(_ db: Database, _ container: PersistenceContainer, columns: [String]?) throws -> [String] {
-        let keyColumns = Set(try db.primaryKey(type(of: self).databaseTableName).columns.map { $0.lowercased() })
-        var updated = container.columns.filter { !keyColumns.contains($0.lowercased()) }
-        if let columns {
-            let wanted = Set(columns.map { $0.lowercased() })
-            updated = updated.filter { wanted.contains($0.lowercased()) }
+        let table = type(of: self).databaseTableName
+        let keyColumns = Set(try db.primaryKey(table).columns.map { $0.lowercased() })
+        let wanted = columns.map { Set($0.map { $0.lowercased() }) }
+        return try db.columns(in: table).lazy.map(\.name).filter { column in
+            let key = column.lowercased()
+            return !keyColumns.contains(key) && wanted?.contains(key) != false && container.index(of: column) != nil
         }
-        return updated
     }
 
     private func performUpdate(
@@ -305,15 +306,16 @@ extension MutablePersistableRecord {
             + columns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: ", ")
             + " WHERE " + predicate
         let values = columns.map { container.databaseValue(forColumn: $0) ?? key[$0] ?? .null } + keyArguments
+        let totalBefore = db.totalChangesCount
         if let returning {
+            // The row is not found when the fetch, which runs the statement, changed none.
             sql += " RETURNING " + returning
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(values))
             try fetch(statement)
-            return
+        } else {
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
         }
-        let totalBefore = db.totalChangesCount
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
         if try db.changesCount(of: type(of: self).databaseTableName, totalBefore: totalBefore) == 0 {
             throw RecordError.recordNotFound(databaseTableName: type(of: self).databaseTableName, key: key)
         }

@@ -135,6 +135,55 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
         }
     }
 
+    func testUpdateAndFetchOfAMissingRowThrowsRecordNotFound() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let missing = Player(id: 9, email: "z@x", score: 0)
+            // Whatever the fetch makes of a statement that returns no row.
+            for update in [
+                { _ = try missing.updateAndFetch(db, selection: [.allColumns]) { try Row.fetchOne($0) } },
+                { _ = try missing.updateAndFetch(db, as: Player.self) },
+                { _ = try missing.updateAndFetch(db) },
+            ] {
+                XCTAssertThrowsError(try update()) { error in
+                    guard case let RecordError.recordNotFound(table, key) = error else { return XCTFail("\(error)") }
+                    XCTAssertEqual(table, "player")
+                    XCTAssertEqual(key, ["id": 9.databaseValue])
+                }
+            }
+            var changed = missing
+            XCTAssertThrowsError(try changed.updateChangesAndFetch(db, as: Player.self) { $0.score = 1 }) { error in
+                XCTAssertEqual("\(error)", "Key not found in table player: [id:9]")
+            }
+            XCTAssertEqual(
+                RecordError.recordNotFound(databaseTableName: "user", key: ["a": "x".databaseValue, "b": .null]).description,
+                #"Key not found in table user: [a:"x" b:NULL]"#)
+        }
+    }
+
+    func testUpdatesWriteTheTablesColumnsInItsOrderAndSpelling() throws {
+        struct Spelled: PersistableRecord {
+            static let databaseTableName = "player"
+            var id: Int64
+            func encode(to container: inout PersistenceContainer) {
+                container["SCORE"] = 5
+                container["Email"] = "q@x"
+                container["ID"] = id
+            }
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            try Spelled(id: 1).update(db)
+            XCTAssertEqual(statements.last, #"UPDATE "player" SET "email"=?, "score"=? WHERE "id"=?"#)
+            try Spelled(id: 2).update(db, columns: ["SCORE"])
+            XCTAssertEqual(statements.last, #"UPDATE "player" SET "score"=? WHERE "id"=?"#)
+            db.trace(options: [])
+            XCTAssertEqual(try Player.fetchAll(db, keys: [1, 2]), [Player(id: 1, email: "q@x", score: 5), Player(id: 2, email: "b@x", score: 5)])
+        }
+    }
+
     func testUpdateChangesAndFetch() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
