@@ -122,7 +122,7 @@ extension DatabaseDateComponents: DatabaseValueConvertible {
     }
 }
 
-extension DatabaseDateComponents: StatementColumnConvertible {
+extension DatabaseDateComponents: _ColumnTypeCheckingConvertible {
     /// The text (or blob) of the column, in the formats of ``fromDatabaseValue(_:)``.
     public init?(sqliteStatement: OpaquePointer, index: CInt) {
         let value = sqlite3_column_value(sqliteStatement, index)

@@ -49,10 +49,34 @@ extension DatabaseValueConvertible {
 /// A type that reads itself straight from a statement column, without going through a
 /// ``DatabaseValue``: the fast path of fetching.
 public protocol StatementColumnConvertible {
-    /// Reads column `index` of the current row of `sqliteStatement`; nil when the column is
-    /// NULL or cannot be converted. Check the column type (`sqlite3_column_type`) before
-    /// reading: SQLite converts silently otherwise (the text "abc" reads as the integer 0).
+    /// Reads column `index` of the current row of `sqliteStatement`, which is not NULL
+    /// (Ripple checks first, as GRDB does); nil when it cannot be converted. Check the
+    /// column type (`sqlite3_column_type`) before reading: SQLite converts silently
+    /// otherwise (the text "abc" reads as the integer 0).
     init?(sqliteStatement: OpaquePointer, index: CInt)
+
+    /// The value of column `index`; nil when it is NULL or cannot be converted. Ripple
+    /// reads columns through it; do not implement it.
+    static func _columnValue(sqliteStatement: OpaquePointer, index: CInt) -> Self?
+}
+
+extension StatementColumnConvertible {
+    /// NULL first, then `init(sqliteStatement:index:)`.
+    @inlinable @inline(__always)
+    public static func _columnValue(sqliteStatement: OpaquePointer, index: CInt) -> Self? {
+        sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL ? nil : Self(sqliteStatement: sqliteStatement, index: index)
+    }
+}
+
+/// Ripple's own column types, whose `init(sqliteStatement:index:)` switches on the column
+/// type, NULL included: no second check of the type for each value read.
+public protocol _ColumnTypeCheckingConvertible: StatementColumnConvertible {}
+
+extension _ColumnTypeCheckingConvertible {
+    @inlinable @inline(__always)
+    public static func _columnValue(sqliteStatement: OpaquePointer, index: CInt) -> Self? {
+        Self(sqliteStatement: sqliteStatement, index: index)
+    }
 }
 
 extension DatabaseValueConvertible {
@@ -76,7 +100,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     /// Reads column `index` of `statement`, the fast way.
     @inlinable
     static func decode(statement: Statement, index: CInt) throws -> Self {
-        if let value = Self(sqliteStatement: statement.sqliteStatement, index: index) { return value }
+        if let value = _columnValue(sqliteStatement: statement.sqliteStatement, index: index) { return value }
         throw decodingError(Self.self, statement: statement, index: index)
     }
 
@@ -84,7 +108,7 @@ extension DatabaseValueConvertible where Self: StatementColumnConvertible {
     @inlinable
     static func decodeIfPresent(statement: Statement, index: CInt) throws -> Self? {
         let sqliteStatement = statement.sqliteStatement
-        if let value = Self(sqliteStatement: sqliteStatement, index: index) { return value }
+        if let value = _columnValue(sqliteStatement: sqliteStatement, index: index) { return value }
         if sqlite3_column_type(sqliteStatement, index) == SQLITE_NULL { return nil }
         throw decodingError(Self.self, statement: statement, index: index)
     }

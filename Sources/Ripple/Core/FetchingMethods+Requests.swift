@@ -97,3 +97,14 @@ extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConv
         return try fetchAll(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
     }
 }
+
+extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
+    /// The distinct values of the first column of any request, nil for NULL, read in place.
+    ///
+    /// - parameter db: A database connection.
+    /// - parameter request: A request, of any fetched type.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Wrapped?> {
+        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
+        return try fetchSet(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
+    }
+}

@@ -225,6 +225,22 @@ extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConv
     }
 }
 
+extension Optional where Wrapped: DatabaseValueConvertible & StatementColumnConvertible & Hashable {
+    /// The distinct values of the first column of `statement`, nil for NULL, read in place.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws
+        -> Set<Wrapped?>
+    {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
+    }
+
+    /// The distinct values of the first column of `sql`, nil for NULL, read in place.
+    public static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments(), adapter: (any RowAdapter)? = nil)
+        throws -> Set<Wrapped?>
+    {
+        try fetchSet(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
+    }
+}
+
 /// An optional value type, fetched with its NULLs kept (see `DatabaseValueConvertible.fetchOne`).
 protocol OptionalValueFetching {
     /// Whether `statement` has a row, and the value of its first column (boxed, an optional

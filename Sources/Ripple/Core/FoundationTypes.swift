@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-extension Data: DatabaseValueConvertible, StatementColumnConvertible {
+extension Data: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     /// Stored as a blob (an empty Data is an empty blob, not NULL).
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .blob(self)) }
 

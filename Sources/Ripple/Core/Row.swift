@@ -328,7 +328,7 @@ public final class Row: @unchecked Sendable {
         guard let statementRow else { return valueFromStorage(Value.self, atIndex: index) }
         statementRow.checkAccess()
         let column = StatementRowHandle.columnIndex(index, count: count)
-        if let value = Value(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
+        if let value = Value._columnValue(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
         return statementValueAfterFailure(Value.self, index: column)
     }
 
@@ -339,7 +339,7 @@ public final class Row: @unchecked Sendable {
         statementRow.checkAccess()
         let column = StatementRowHandle.columnIndex(index, count: count)
         let sqliteStatement = statementRow.sqliteStatement
-        if let value = Value(sqliteStatement: sqliteStatement, index: column) { return value }
+        if let value = Value._columnValue(sqliteStatement: sqliteStatement, index: column) { return value }
         if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
         return statementValueAfterFailure(Value?.self, index: column)
     }
@@ -357,7 +357,7 @@ public final class Row: @unchecked Sendable {
             statementRow.checkAccess()
             guard let index = indexInAccess(forColumn: name) else { return missingColumnValue(Value.self, name) }
             let column = StatementRowHandle.columnIndex(index, count: count)
-            if let value = Value(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
+            if let value = Value._columnValue(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
             return statementValueAfterFailure(Value.self, index: column)
         }
         guard let index = uncachedIndex(forColumn: name) else { return missingColumnValue(Value.self, name) }
@@ -444,7 +444,7 @@ public final class Row: @unchecked Sendable {
         _ type: Value.Type, atIndex index: Int, in statementRow: StatementRowHandle
     ) throws -> Value {
         let column = StatementRowHandle.columnIndex(index, count: count)
-        if let value = Value(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
+        if let value = Value._columnValue(sqliteStatement: statementRow.sqliteStatement, index: column) { return value }
         throw statementDecodingError(Value.self, index: column)
     }
 
@@ -467,7 +467,7 @@ public final class Row: @unchecked Sendable {
     ) throws -> Value? {
         let column = StatementRowHandle.columnIndex(index, count: count)
         let sqliteStatement = statementRow.sqliteStatement
-        if let value = Value(sqliteStatement: sqliteStatement, index: column) { return value }
+        if let value = Value._columnValue(sqliteStatement: sqliteStatement, index: column) { return value }
         if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
         throw statementDecodingError(Value.self, index: column)
     }

@@ -26,7 +26,7 @@ func databaseInteger<I: FixedWidthInteger>(_ dbValue: DatabaseValue) -> I? {
     }
 }
 
-extension Int: DatabaseValueConvertible, StatementColumnConvertible {
+extension Int: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, Int64(self))
@@ -39,7 +39,7 @@ extension Int: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
+extension Int8: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, Int64(self))
@@ -51,7 +51,7 @@ extension Int8: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
+extension Int16: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, Int64(self))
@@ -63,7 +63,7 @@ extension Int16: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
+extension Int32: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, Int64(self))
@@ -75,7 +75,7 @@ extension Int32: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
+extension Int64: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, self)
@@ -88,7 +88,7 @@ extension Int64: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
+extension UInt: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     /// Values above `Int64.max` do not fit an SQLite integer: they are stored as REAL.
     public var databaseValue: DatabaseValue {
         if let int = Int64(exactly: self) { return DatabaseValue(storage: .int64(int)) }
@@ -101,7 +101,7 @@ extension UInt: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
+extension UInt8: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, Int64(self))
@@ -113,7 +113,7 @@ extension UInt8: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
+extension UInt16: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, Int64(self))
@@ -125,7 +125,7 @@ extension UInt16: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
+extension UInt32: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_int64(sqliteStatement, index, Int64(self))
@@ -137,7 +137,7 @@ extension UInt32: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
+extension UInt64: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     /// Values above `Int64.max` do not fit an SQLite integer: they are stored as REAL.
     public var databaseValue: DatabaseValue {
         if let int = Int64(exactly: self) { return DatabaseValue(storage: .int64(int)) }
@@ -150,7 +150,7 @@ extension UInt64: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
+extension Bool: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     /// Stored as the integer 1 or 0.
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
@@ -174,7 +174,7 @@ extension Bool: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension Double: DatabaseValueConvertible, StatementColumnConvertible {
+extension Double: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(self)) }
     public func bind(to sqliteStatement: OpaquePointer, at index: CInt) -> CInt {
         sqlite3_bind_double(sqliteStatement, index, self)
@@ -196,7 +196,7 @@ extension Double: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension Float: DatabaseValueConvertible, StatementColumnConvertible {
+extension Float: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .double(Double(self))) }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Float? {
         Double.fromDatabaseValue(dbValue).map(Float.init)
@@ -207,7 +207,7 @@ extension Float: DatabaseValueConvertible, StatementColumnConvertible {
     }
 }
 
-extension String: DatabaseValueConvertible, StatementColumnConvertible {
+extension String: DatabaseValueConvertible, _ColumnTypeCheckingConvertible {
     public var databaseValue: DatabaseValue { DatabaseValue(storage: .string(self)) }
 
     /// Binds the text with its byte count, so that NUL bytes inside it are kept.

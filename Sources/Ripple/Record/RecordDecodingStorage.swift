@@ -280,7 +280,7 @@ struct RecordDecodingStorage {
     mutating func decode<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         guard let index = index(key) else { throw missingColumn(key) }
         if let (sqliteStatement, column) = statementHandle(forColumn: index) {
-            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
+            if let value = T._columnValue(sqliteStatement: sqliteStatement, index: column) { return value }
             throw decodingError(T.self, atIndex: index)
         }
         return try withRow { try $0.decode(T.self, atIndex: index) }
@@ -290,7 +290,7 @@ struct RecordDecodingStorage {
     mutating func decodeIfPresent<T: DatabaseValueConvertible & StatementColumnConvertible, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let index = index(key) else { return nil }
         if let (sqliteStatement, column) = statementHandle(forColumn: index) {
-            if let value = T(sqliteStatement: sqliteStatement, index: column) { return value }
+            if let value = T._columnValue(sqliteStatement: sqliteStatement, index: column) { return value }
             if sqlite3_column_type(sqliteStatement, column) == SQLITE_NULL { return nil }
             throw decodingError(T.self, atIndex: index)
         }
