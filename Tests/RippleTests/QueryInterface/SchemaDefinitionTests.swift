@@ -27,7 +27,7 @@ final class SchemaDefinitionTests: XCTestCase {
                 CREATE TABLE "place" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT, \
                 "favorite" BOOLEAN NOT NULL DEFAULT 0, "name" TEXT NOT NULL DEFAULT 'Anonymous' COLLATE NOCASE, \
                 "score" INTEGER CHECK ("score" >= 0), "email" TEXT UNIQUE ON CONFLICT REPLACE, \
-                "created" DATETIME DEFAULT (CURRENT_TIMESTAMP), "doubled" INTEGER GENERATED ALWAYS AS ("score" * 2) VIRTUAL)
+                "created" DATETIME DEFAULT CURRENT_TIMESTAMP, "doubled" INTEGER GENERATED ALWAYS AS ("score" * 2) VIRTUAL)
                 """)
             XCTAssertEqual(try db.indexes(on: "place").first { $0.origin == .createIndex }?.columns, ["score"])
             try db.execute(sql: "INSERT INTO place (score) VALUES (3)")
@@ -69,6 +69,51 @@ final class SchemaDefinitionTests: XCTestCase {
         }
     }
 
+    func testColumnClausesAreWrittenInGRDBsOrder() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "parent") { t in t.primaryKey("name", .text) }
+            try db.create(table: "pkless") { t in t.column("a") }
+            try db.create(table: "child") { t in
+                t.column("a", .text).defaults(to: "x").collate(.nocase).unique(onConflict: .abort).notNull(onConflict: .abort)
+                t.column("b", .integer).defaults(to: Int?.none).check { $0 > 0 }.notNull(onConflict: .fail)
+                t.column("c", .datetime).defaults(sql: "CURRENT_TIMESTAMP")
+                t.column("d", .integer).defaults(sql: "1 + 1")
+                // The referenced primary key is named, the hidden rowid too.
+                t.column("parentName", .text).references("parent", onDelete: .cascade)
+                t.column("pklessRowID", .integer).references("pkless")
+                // A table that does not exist yet: the reference names no column.
+                t.column("laterID", .integer).references("later")
+            }
+            XCTAssertEqual(
+                try sql(of: "child", db),
+                """
+                CREATE TABLE "child" ("a" TEXT NOT NULL UNIQUE DEFAULT 'x' COLLATE NOCASE, \
+                "b" INTEGER NOT NULL ON CONFLICT FAIL CHECK ("b" > 0) DEFAULT NULL, \
+                "c" DATETIME DEFAULT CURRENT_TIMESTAMP, "d" INTEGER DEFAULT (1 + 1), \
+                "parentName" TEXT REFERENCES "parent"("name") ON DELETE CASCADE, \
+                "pklessRowID" INTEGER REFERENCES "pkless"("rowid"), "laterID" INTEGER REFERENCES "later")
+                """)
+            var statements: [String] = []
+            db.trace { statements.append("\($0)") }
+            try db.alter(table: "parent") { t in
+                t.add(column: "parentName", .text).references("parent")
+                t.rename(column: "parentName", to: "mother")
+                t.add(column: "father", .text).references("parent")
+            }
+            db.trace(options: [])
+            XCTAssertEqual(
+                statements.filter { $0.hasPrefix("ALTER") },
+                [
+                    #"ALTER TABLE "parent" ADD COLUMN "parentName" TEXT REFERENCES "parent"("name")"#,
+                    #"ALTER TABLE "parent" RENAME COLUMN "parentName" TO "mother""#,
+                    #"ALTER TABLE "parent" ADD COLUMN "father" TEXT REFERENCES "parent"("name")"#,
+                ])
+            try db.create(view: "childView", columns: ["x"], as: SQLRequest<Row>(sql: "SELECT a FROM child"))
+            XCTAssertEqual(try sql(of: "childView", db), #"CREATE VIEW "childView" ("x") AS SELECT a FROM child"#)
+        }
+    }
+
     func testBelongsToAndForeignKeys() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
@@ -86,7 +131,7 @@ final class SchemaDefinitionTests: XCTestCase {
                 """
                 CREATE TABLE "player" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
                 "teamId" INTEGER REFERENCES "team"("id") ON DELETE CASCADE, "countryCode" TEXT NOT NULL REFERENCES "country"("code"), \
-                "coachId" INTEGER REFERENCES "player" ON DELETE SET NULL)
+                "coachId" INTEGER REFERENCES "player"("id") ON DELETE SET NULL)
                 """)
             XCTAssertEqual(Set(try db.indexes(on: "player").flatMap(\.columns)), ["teamId", "countryCode"])
             XCTAssertEqual(Set(try db.indexes(on: "player").map(\.name)), ["player_on_teamId", "player_on_countryCode"], "GRDB 7's names")

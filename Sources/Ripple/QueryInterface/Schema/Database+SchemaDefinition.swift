@@ -59,7 +59,7 @@ extension Database {
     public func alter(table name: String, body: (TableAlteration) throws -> Void) throws {
         let alteration = TableAlteration(name: name)
         try body(alteration)
-        for sql in alteration.allStatements { try execute(sql: sql) }
+        for sql in try alteration.allStatements(self) { try execute(sql: sql) }
     }
 
     /// Drops a table.
@@ -121,7 +121,7 @@ extension Database {
         sql += "VIEW "
         if options.contains(.ifNotExists) { sql += "IF NOT EXISTS " }
         sql += name.quotedDatabaseIdentifier
-        if let columns { sql += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")" }
+        if let columns { sql += " (" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")" }
         // A view takes no arguments: the request's values are written in its SQL.
         guard let inlined = SQLGenerationContext.inlining(prepared.statement.sql, values: prepared.arguments.values) else {
             throw DatabaseError(
@@ -141,7 +141,6 @@ extension Database {
 /// Modifications of a table; see `Database.alter(table:body:)`.
 public final class TableAlteration {
     let name: String
-    private(set) var statements: [String] = []
 
     init(name: String) { self.name = name }
 
@@ -156,26 +155,42 @@ public final class TableAlteration {
 
     /// `ALTER TABLE ... RENAME COLUMN ... TO ...`.
     public func rename(column: String, to newName: String) {
-        flush()
-        statements.append(
-            "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME COLUMN \(column.quotedDatabaseIdentifier) TO \(newName.quotedDatabaseIdentifier)")
+        appendPendingColumns()
+        steps.append(
+            .statement(
+                "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME COLUMN \(column.quotedDatabaseIdentifier) TO \(newName.quotedDatabaseIdentifier)"
+            ))
     }
 
     /// `ALTER TABLE ... DROP COLUMN ...`.
     public func drop(column: String) {
-        flush()
-        statements.append("ALTER TABLE \(name.quotedDatabaseIdentifier) DROP COLUMN \(column.quotedDatabaseIdentifier)")
+        appendPendingColumns()
+        steps.append(.statement("ALTER TABLE \(name.quotedDatabaseIdentifier) DROP COLUMN \(column.quotedDatabaseIdentifier)"))
     }
 
-    /// The statements, in the order the alterations were written (a column added then
-    /// renamed is added first).
-    private func flush() {
-        for column in pending { statements.append("ALTER TABLE \(name.quotedDatabaseIdentifier) ADD COLUMN \(column.sql)") }
+    /// The alterations written so far, in their order (a column added then renamed is
+    /// added first); added columns wait for their SQL until the connection is known.
+    private enum Step {
+        case statement(String)
+        case add(ColumnDefinition)
+    }
+    private var steps: [Step] = []
+
+    private func appendPendingColumns() {
+        steps += pending.map(Step.add)
         pending.removeAll()
     }
 
-    var allStatements: [String] {
-        flush()
-        return statements
+    /// The statements, once the primary keys that added references need are known.
+    func allStatements(_ db: Database) throws -> [String] {
+        appendPendingColumns()
+        return try steps.map { step in
+            switch step {
+            case .statement(let sql): return sql
+            case .add(let column):
+                let sql = try column.sql(db, table: name) { try db.primaryKey(self.name).columns }
+                return "ALTER TABLE \(name.quotedDatabaseIdentifier) ADD COLUMN \(sql)"
+            }
+        }
     }
 }

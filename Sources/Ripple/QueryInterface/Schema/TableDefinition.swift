@@ -191,10 +191,11 @@ public final class TableDefinition {
                 // hidden rowid named.)
                 if definition.isNotNull { column.notNull() }
                 if definition.isUnique { column.unique() }
-                column.clauses.append(
+                column.append(
+                    .references,
                     ColumnDefinition.referencesClause(
                         table: table, columns: destination, onDelete: definition.onDelete,
-                        onUpdate: definition.onUpdate, deferred: definition.deferred, namesRowID: true))
+                        onUpdate: definition.onUpdate, deferred: definition.deferred))
                 resolved.append(column)
             } else {
                 // A composite primary key: one column per key column, and a table constraint.
@@ -233,7 +234,7 @@ public final class TableDefinition {
             }
         }
         belongsToDefinitions.removeAll()
-        parts += columns.map(\.sql)
+        parts += try columns.map { try $0.sql(db, table: name) { try referencedPrimaryKey(db, table: name) } }
         parts += constraints
         for key in pendingForeignKeys {
             let destination = try key.destinationColumns ?? referencedPrimaryKey(db, table: key.table)
@@ -343,9 +344,26 @@ public final class ColumnDefinition {
     let name: String
     let type: Database.ColumnType?
     private let rawSQL: String?
-    var clauses: [String] = []
+    /// The clauses, each with its place: they are written in GRDB's order (`PRIMARY KEY`,
+    /// `NOT NULL`, `UNIQUE`, `CHECK`, `DEFAULT`, `COLLATE`, `REFERENCES`, `GENERATED`),
+    /// whatever the order of the calls.
+    private var clauses: [(place: Place, sql: String)] = []
+    /// References to a table's primary key, written once the key is known.
+    private var keyReferences: [KeyReference] = []
     private(set) var isPrimaryKey = false
     private(set) var isIndexed = false
+
+    enum Place: Int, Comparable {
+        case primaryKey, notNull, unique, check, defaultValue, collation, references, generated
+        static func < (lhs: Place, rhs: Place) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private struct KeyReference {
+        var table: String
+        var onDelete: Database.ForeignKeyAction?
+        var onUpdate: Database.ForeignKeyAction?
+        var deferred: Bool
+    }
 
     init(name: String, type: Database.ColumnType?) {
         self.name = name
@@ -359,65 +377,98 @@ public final class ColumnDefinition {
         self.rawSQL = sql
     }
 
-    var sql: String {
+    /// The column's SQL; `table` is the table it belongs to, `primaryKey` its primary key,
+    /// for a reference to itself. A reference to another table names that table's primary
+    /// key when the table exists, as GRDB writes it.
+    func sql(_ db: Database, table: String, primaryKey: () throws -> [String]) throws -> String {
         if let rawSQL { return rawSQL }
-        return ([name.quotedDatabaseIdentifier] + (type.map { [$0.rawValue] } ?? []) + clauses).joined(separator: " ")
+        var clauses = self.clauses
+        for reference in keyReferences {
+            let columns: [String]?
+            if reference.table.lowercased() == table.lowercased() {
+                columns = try primaryKey()
+            } else if try db.tableExists(reference.table) {
+                columns = try db.primaryKey(reference.table).columns
+            } else {
+                columns = nil
+            }
+            clauses.append(
+                (
+                    .references,
+                    Self.referencesClause(
+                        table: reference.table, columns: columns, onDelete: reference.onDelete, onUpdate: reference.onUpdate,
+                        deferred: reference.deferred)
+                ))
+        }
+        // (A stable sort: clauses of one place keep the order of the calls.)
+        let ordered = clauses.enumerated().sorted { ($0.element.place, $0.offset) < ($1.element.place, $1.offset) }.map(\.element.sql)
+        return ([name.quotedDatabaseIdentifier] + (type.map { [$0.rawValue] } ?? []) + ordered).joined(separator: " ")
+    }
+
+    func append(_ place: Place, _ sql: String) {
+        clauses.append((place, sql))
     }
 
     /// `PRIMARY KEY`, as GRDB spells it: `t.column("id", .integer).primaryKey()`.
     @discardableResult
     public func primaryKey(onConflict: Database.ConflictResolution? = nil, autoincrement: Bool = false) -> Self {
         isPrimaryKey = true
-        clauses.append("PRIMARY KEY" + TableDefinition.conflictClause(onConflict) + (autoincrement ? " AUTOINCREMENT" : ""))
+        append(.primaryKey, "PRIMARY KEY" + TableDefinition.conflictClause(onConflict) + (autoincrement ? " AUTOINCREMENT" : ""))
         return self
     }
 
     /// `NOT NULL`.
     @discardableResult
     public func notNull(onConflict: Database.ConflictResolution? = nil) -> Self {
-        clauses.append("NOT NULL" + TableDefinition.conflictClause(onConflict))
+        // (`ON CONFLICT ABORT` is the default, and GRDB does not write it.)
+        append(.notNull, "NOT NULL" + TableDefinition.conflictClause(onConflict == .abort ? nil : onConflict))
         return self
     }
 
     /// `UNIQUE`.
     @discardableResult
     public func unique(onConflict: Database.ConflictResolution? = nil) -> Self {
-        clauses.append("UNIQUE" + TableDefinition.conflictClause(onConflict))
+        append(.unique, "UNIQUE" + TableDefinition.conflictClause(onConflict == .abort ? nil : onConflict))
         return self
     }
 
     /// `DEFAULT value`.
     @discardableResult
     public func defaults(to value: some SQLExpressible) -> Self {
-        clauses.append("DEFAULT \(value.inlineSQL)")
+        let isNull: Bool
+        if case .value(let dbValue) = value.sqlExpression.node { isNull = dbValue.isNull } else { isNull = false }
+        append(.defaultValue, "DEFAULT " + (isNull ? "NULL" : value.inlineSQL))
         return self
     }
 
     /// `DEFAULT (sql)`: `t.column("creationDate", .datetime).defaults(sql: "CURRENT_TIMESTAMP")`.
     @discardableResult
     public func defaults(sql: String) -> Self {
-        clauses.append("DEFAULT (\(sql))")
+        // A keyword, a number or a string as GRDB writes it (`DEFAULT CURRENT_TIMESTAMP`);
+        // an expression in parentheses, as SQLite requires.
+        let isToken = sql.range(of: #"^([A-Za-z_]+|[+-]?[0-9.]+|'[^']*')$"#, options: .regularExpression) != nil
+        append(.defaultValue, isToken ? "DEFAULT \(sql)" : "DEFAULT (\(sql))")
         return self
     }
 
     /// `CHECK (...)`, from the column: `t.column("score", .integer).check { $0 > 0 }`.
     @discardableResult
     public func check(_ condition: (Column) -> some SQLExpressible) -> Self {
-        clauses.append("CHECK (\(condition(Column(name)).inlineSQL))")
+        append(.check, "CHECK (\(condition(Column(name)).inlineSQL))")
         return self
     }
 
     /// `CHECK (...)` in SQL.
     @discardableResult
     public func check(sql: String) -> Self {
-        clauses.append("CHECK (\(sql))")
+        append(.check, "CHECK (\(sql))")
         return self
     }
 
     /// `COLLATE ...`.
     @discardableResult
     public func collate(_ collation: Database.CollationName) -> Self {
-        clauses.append("COLLATE \(collation.rawValue)")
+        append(.collation, "COLLATE \(collation.rawValue)")
         return self
     }
 
@@ -428,16 +479,19 @@ public final class ColumnDefinition {
         onDelete: Database.ForeignKeyAction? = nil, onUpdate: Database.ForeignKeyAction? = nil,
         deferred: Bool = false
     ) -> Self {
-        clauses.append(Self.referencesClause(table: table, columns: column.map { [$0] }, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
+        if let column {
+            append(.references, Self.referencesClause(table: table, columns: [column], onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
+        } else {
+            keyReferences.append(KeyReference(table: table, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred))
+        }
         return self
     }
 
     static func referencesClause(
-        table: String, columns: [String]?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool,
-        namesRowID: Bool = false
+        table: String, columns: [String]?, onDelete: Database.ForeignKeyAction?, onUpdate: Database.ForeignKeyAction?, deferred: Bool
     ) -> String {
         var clause = "REFERENCES \(table.quotedDatabaseIdentifier)"
-        if let columns, namesRowID || columns != ["rowid"] { clause += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
+        if let columns { clause += "(\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))" }
         if let onDelete { clause += " ON DELETE \(onDelete.rawValue)" }
         if let onUpdate { clause += " ON UPDATE \(onUpdate.rawValue)" }
         if deferred { clause += " DEFERRABLE INITIALLY DEFERRED" }
@@ -454,7 +508,7 @@ public final class ColumnDefinition {
     /// A generated column: `GENERATED ALWAYS AS (sql) VIRTUAL` (or `STORED`).
     @discardableResult
     public func generatedAs(sql: String, _ qualification: GeneratedColumnQualification = .virtual) -> Self {
-        clauses.append("GENERATED ALWAYS AS (\(sql)) \(qualification.rawValue)")
+        append(.generated, "GENERATED ALWAYS AS (\(sql)) \(qualification.rawValue)")
         return self
     }
 
