@@ -312,11 +312,12 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         guard let tables else { return "full database" }
         if tables.isEmpty { return "empty" }
-        return tables.map { table in
+        // Sorted by their spelling, as GRDB sorts them.
+        return tables.sorted { $0.tableSpelling < $1.tableSpelling }.map { table in
             let region = table.region
             var text = table.tableSpelling
             if let columns = region.columns {
-                text += "(" + columns.sorted().map(table.spelling(ofColumn:)).joined(separator: ",") + ")"
+                text += "(" + columns.map(table.spelling(ofColumn:)).sorted().joined(separator: ",") + ")"
             } else {
                 text += "(*)"
             }

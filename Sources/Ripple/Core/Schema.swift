@@ -57,7 +57,7 @@ struct SchemaCache {
     var foreignKeys: [String: [ForeignKeyInfo]] = [:]
     /// The unique keys of a table, by lowercased name, each a set of lowercased columns
     /// (none for a view): what `fetchOne` needs no `LIMIT 1` for.
-    var uniqueKeys: [String: [Set<String>]] = [:]
+    var uniqueKeys: [String: [[String]]] = [:]
 }
 
 extension Database {

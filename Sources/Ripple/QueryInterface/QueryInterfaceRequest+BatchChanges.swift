@@ -24,7 +24,9 @@ extension QueryInterfaceRequest {
     private func batchClauses(_ db: Database, _ context: inout SQLGenerationContext, returning: Bool) throws -> String {
         let isLimited = limitCount != nil || offsetCount != nil
         let limitsDirectly = supportsUpdateDeleteLimit && !returning
-        if try joins.contains(where: { $0.kind != .all }) || isGroupedByUniqueKey(db) || (isLimited && !limitsDirectly) {
+        // (The grouping is checked first: groups that are not rows throw, joins or not.)
+        let isGrouped = try isGroupedByUniqueKey(db)
+        if isGrouped || joins.contains(where: { $0.kind != .all }) || (isLimited && !limitsDirectly) {
             return try keySubqueryClause(db, &context)
         }
         var sql = ""

@@ -54,17 +54,17 @@ extension QueryInterfaceRequest {
 private let aggregateFunctions: Set<String> = ["COUNT", "MAX", "MIN", "SUM", "AVG", "TOTAL", "GROUP_CONCAT"]
 
 extension Database {
-    /// The unique keys of `table` (its primary key, the rowid, unique indexes), each a set
-    /// of lowercased columns; none for a view or a missing table. Cached with the schema,
-    /// and not recorded in a value observation's region.
-    func uniqueKeys(of table: String) throws -> [Set<String>] {
+    /// The unique keys of `table` (its primary key, the rowid, unique indexes), each its
+    /// lowercased columns in the key's order; none for a view or a missing table. Cached
+    /// with the schema, and not recorded in a value observation's region.
+    func uniqueKeys(of table: String) throws -> [[String]] {
         let key = table.lowercased()
         if let keys = schemaCache.uniqueKeys[key] { return keys }
         // (With the cached schema reads and PRAGMA statements only: `tableExists` and
         // `indexes(on:)` list the schemas, which drops the schema cache.)
-        let keys: [Set<String>] = try withoutRecordingReads {
+        let keys: [[String]] = try withoutRecordingReads {
             guard try !isView(table), let primaryKey = try? primaryKey(table) else { return [] }
-            var keys = [Set(primaryKey.columns.map { $0.lowercased() })]
+            var keys = [primaryKey.columns.map { $0.lowercased() }]
             if !primaryKey.isWithoutRowID { keys.append(["rowid"]) }
             for index in try Row.fetchAll(self, sql: "PRAGMA index_list(\(table.quotedDatabaseIdentifier))") {
                 guard try index.decode(Bool.self, forColumn: "unique") else { continue }
@@ -73,7 +73,7 @@ extension Database {
                     .map { try $0.decodeIfPresent(String.self, forColumn: "name") }
                 // (A NULL name is an expression: such an index is no unique key of columns.)
                 guard !columns.contains(nil) else { continue }
-                keys.append(Set(columns.compactMap { $0?.lowercased() }))
+                keys.append(columns.compactMap { $0?.lowercased() })
             }
             return keys.filter { !$0.isEmpty }
         }

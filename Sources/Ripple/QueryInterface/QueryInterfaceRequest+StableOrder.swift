@@ -17,8 +17,9 @@ extension QueryInterfaceRequest {
     /// 1, 2, 3`), as GRDB writes them. Not the rowid of a table whose primary key is a
     /// column, since a VACUUM may change it.
     func stableOrderings(_ db: Database) throws -> [SQLOrdering] {
-        if try !db.isView(tableName) || db.configuration.schemaSource != nil {
-            return try db.primaryKey(tableName).columns.map { Column($0).sqlOrdering }
+        // Without a primary key to read (a view, a common table expression), by position.
+        if try !db.isView(tableName) || db.configuration.schemaSource != nil, let primaryKey = try? db.primaryKey(tableName) {
+            return primaryKey.columns.map { Column($0).sqlOrdering }
         }
         var unordered = self
         unordered.hasStableOrder = false

@@ -418,8 +418,11 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             for name in dictionary.keys where !columnNames.contains(name.lowercased()) {
                 throw DatabaseError(message: "table \(tableName) has no column \(name)")
             }
-            // The columns must hold a unique key; other columns may come too.
-            guard let key = try db.uniqueKey(of: tableName, coveredBy: dictionary.keys) else {
+            // The columns must hold a unique key; other columns may come too. (A view's key
+            // is the one its schema source tells.)
+            let given = Set(dictionary.keys.map { $0.lowercased() })
+            let keys = try db.isView(tableName) ? [primaryKey.columns.map { $0.lowercased() }] : db.uniqueKeys(of: tableName)
+            guard let key = keys.first(where: { !$0.isEmpty && given.isSuperset(of: $0) }) else {
                 throw DatabaseError(
                     message: """
                         table \(tableName) has no unique key on \(dictionary.keys.sorted().joined(separator: ", ")); \
@@ -427,9 +430,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
                         """)
             }
             // The key's columns in its order, as GRDB writes them, then the others.
-            let keyOrder = key.map { $0.lowercased() }
             let columns = dictionary.keys.sorted { a, b in
-                switch (keyOrder.firstIndex(of: a.lowercased()), keyOrder.firstIndex(of: b.lowercased())) {
+                switch (key.firstIndex(of: a.lowercased()), key.firstIndex(of: b.lowercased())) {
                 case let (i?, j?): return i < j
                 case (.some, nil): return true
                 case (nil, .some): return false

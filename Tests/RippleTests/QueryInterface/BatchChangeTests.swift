@@ -126,6 +126,14 @@ final class BatchChangeTests: XCTestCase {
                 grouped?.message,
                 "a request grouped by other columns than a unique key of table passport can not be deleted or updated: its groups are not rows")
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM passport"), 2)
+            // Joins or not.
+            try db.execute(sql: "INSERT INTO player VALUES (5, 'Eve', 1), (6, 'Fay', 1)")
+            let joined = assertDatabaseError(.SQLITE_ERROR) {
+                try Table("player").joining(required: Table("player").hasOne(Table("passport"), using: ForeignKey(["citizenId"])))
+                    .group(Column("score")).deleteAll(db)
+            }
+            XCTAssertEqual(joined?.message?.hasSuffix("its groups are not rows"), true, "\(String(describing: joined))")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player"), 2)
         }
     }
 

@@ -61,6 +61,10 @@ final class DatabaseRegionTests: XCTestCase {
         XCTAssertEqual(spelled.union(DatabaseRegion(table: "PLAYER", columns: ["SCORE"])).description, "Player(Name,SCORE,teamId)")
         XCTAssertEqual(spelled.intersection(DatabaseRegion(table: "player", columns: ["teamid"])).description, "Player(teamId)")
         XCTAssertEqual(spelled.ignoringRowIDs().description, "Player(Name,teamId)")
+        // Sorted by their spelling, as GRDB sorts them.
+        XCTAssertEqual(
+            DatabaseRegion(table: "author", columns: ["authorId", "author_name"]).union(DatabaseRegion(table: "Player")).description,
+            "Player(*),author(authorId,author_name)")
         XCTAssertTrue(spelled.isModified(byChangeOf: "PLAYER", kind: .update(["TEAMID"])))
         XCTAssertFalse(spelled.isModified(byChangeOf: "PLAYER", kind: .update(["score"])))
     }

@@ -114,6 +114,23 @@ final class SchemaDefinitionTests: XCTestCase {
         }
     }
 
+    func testAClauseOfOneKindIsWrittenOnce() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "t") { t in
+                t.primaryKey("uuid", .text).notNull(onConflict: .replace)
+                t.column("a").defaults(to: 1).defaults(to: 2).check(sql: "a > 0").check(sql: "a < 9")
+            }
+            XCTAssertEqual(
+                try sql(of: "t", db),
+                #"CREATE TABLE "t" ("uuid" TEXT PRIMARY KEY NOT NULL ON CONFLICT REPLACE, "a" CHECK (a > 0) CHECK (a < 9) DEFAULT 2)"#)
+            try db.create(table: "u") { t in
+                t.primaryKey { t.column("a", .text).notNull(onConflict: .replace) }
+            }
+            XCTAssertEqual(try sql(of: "u", db), #"CREATE TABLE "u" ("a" TEXT NOT NULL ON CONFLICT REPLACE, PRIMARY KEY ("a"))"#)
+        }
+    }
+
     func testBelongsToAndForeignKeys() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

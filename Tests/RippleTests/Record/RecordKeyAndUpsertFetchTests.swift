@@ -73,6 +73,9 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
             XCTAssertEqual(try view.makeSQL(db).sql, #"SELECT * FROM "playerView" ORDER BY 1, 2"#)
             XCTAssertEqual(try String.fetchAll(db, view.select(Column("email"))), ["a@x", "b@x", "c@x"])
             XCTAssertEqual(try String.fetchAll(db, view.select(Column("email")).reversed()), ["c@x", "b@x", "a@x"])
+            // A common table expression has no primary key either.
+            let cte = CommonTableExpression(named: "scores", sql: "SELECT score FROM player")
+            XCTAssertEqual(try Int.fetchAll(db, cte.all().with(cte).withStableOrder().reversed()), [0, 0, 0])
         }
     }
 

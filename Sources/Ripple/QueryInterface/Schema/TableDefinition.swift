@@ -63,7 +63,8 @@ public final class TableDefinition {
         let belongsToStart = belongsToDefinitions.count
         try body()
         let defined = columns[start...]
-        for column in defined { column.notNull() }
+        // (A column's own `notNull(onConflict:)` is kept.)
+        for column in defined where !column.hasClause(.notNull) { column.notNull() }
         // In the order of declaration: a `belongsTo` goes before the column declared after it.
         var parts: [CompositePrimaryKey.Part] = []
         var pending = belongsToDefinitions[belongsToStart...].makeIterator()
@@ -405,7 +406,14 @@ public final class ColumnDefinition {
         return ([name.quotedDatabaseIdentifier] + (type.map { [$0.rawValue] } ?? []) + ordered).joined(separator: " ")
     }
 
+    func hasClause(_ place: Place) -> Bool {
+        clauses.contains { $0.place == place }
+    }
+
+    /// Adds a clause; one of a place that holds one (all but `CHECK` and `REFERENCES`)
+    /// replaces the previous one: `notNull()` twice writes `NOT NULL` once.
     func append(_ place: Place, _ sql: String) {
+        if place != .check, place != .references { clauses.removeAll { $0.place == place } }
         clauses.append((place, sql))
     }
 
