@@ -184,6 +184,46 @@ extension FetchRequest where RowDecoder: DatabaseValueConvertible & StatementCol
     }
 }
 
+/// An optional of a value type read in place: `Int?`, `String?`. Requests of such
+/// optionals (`SQLRequest<Int?>`) read their values in place too, as GRDB's do.
+public protocol _OptionalFastValue: DatabaseValueConvertible {
+    associatedtype _Wrapped: DatabaseValueConvertible & StatementColumnConvertible
+    static func _wrap(_ value: _Wrapped?) -> Self
+}
+
+extension Optional: _OptionalFastValue where Wrapped: DatabaseValueConvertible & StatementColumnConvertible {
+    public static func _wrap(_ value: Wrapped?) -> Self { value }
+}
+
+extension FetchRequest where RowDecoder: _OptionalFastValue {
+    /// A cursor over the values of the first column, read in place, nil for NULL.
+    public func fetchCursor(_ db: Database) throws -> MapCursor<FastOptionalValueCursor<RowDecoder._Wrapped>, RowDecoder> {
+        let prepared = try makePreparedRequest(db, forSingleResult: false)
+        return try FastOptionalValueCursor<RowDecoder._Wrapped>(
+            statement: prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter
+        )
+        .map(RowDecoder._wrap)
+    }
+
+    /// All values of the first column, nil for NULL.
+    public func fetchAll(_ db: Database) throws -> [RowDecoder] {
+        try Array(fetchCursor(db))
+    }
+
+    /// The first value: nil when there is no row or the value is NULL.
+    public func fetchOne(_ db: Database) throws -> RowDecoder {
+        let prepared = try makePreparedRequest(db, forSingleResult: true)
+        return try RowDecoder._wrap(RowDecoder._Wrapped.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter))
+    }
+}
+
+extension FetchRequest where RowDecoder: _OptionalFastValue & Hashable {
+    /// The distinct values of the first column, nil for NULL.
+    public func fetchSet(_ db: Database) throws -> Set<RowDecoder> {
+        try Set(fetchCursor(db))
+    }
+}
+
 extension DatabaseValueConvertible {
     /// All values of the first column of any request.
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {

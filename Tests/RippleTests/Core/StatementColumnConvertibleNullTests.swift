@@ -52,6 +52,22 @@ final class StatementColumnConvertibleNullTests: XCTestCase {
         }
     }
 
+    func testRequestsOfOptionalsReadInPlace() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let request = SQLRequest<Fetched?>(sql: "SELECT 1 UNION ALL SELECT NULL")
+            XCTAssertEqual(try request.fetchAll(db), [Fetched(int: 1, fast: true), nil])
+            XCTAssertEqual(try request.fetchSet(db), [Fetched(int: 1, fast: true), nil])
+            XCTAssertEqual(try request.fetchCursor(db).next(), .some(Fetched(int: 1, fast: true)))
+            // As GRDB's: one optional level, nil for no row and for NULL alike.
+            let first: Fetched? = try request.fetchOne(db)
+            XCTAssertEqual(first, Fetched(int: 1, fast: true))
+            XCTAssertNil(try SQLRequest<Fetched?>(sql: "SELECT NULL").fetchOne(db))
+            XCTAssertNil(try SQLRequest<Fetched?>(sql: "SELECT 1 WHERE 0").fetchOne(db))
+            XCTAssertEqual(try SQLRequest<Int?>(sql: "SELECT 2").fetchOne(db), 2)
+        }
+    }
+
     func testNullReadAsANonOptionalThrows() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in
