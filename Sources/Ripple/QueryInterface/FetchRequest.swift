@@ -210,10 +210,12 @@ extension FetchRequest where RowDecoder: _OptionalFastValue {
         try Array(fetchCursor(db))
     }
 
-    /// The first value: nil when there is no row or the value is NULL.
-    public func fetchOne(_ db: Database) throws -> RowDecoder {
+    /// The first value, as GRDB gives it: nil when there is no row, `.some(nil)` for NULL.
+    public func fetchOne(_ db: Database) throws -> RowDecoder? {
         let prepared = try makePreparedRequest(db, forSingleResult: true)
-        return try RowDecoder._wrap(RowDecoder._Wrapped.fetchOne(prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter))
+        let cursor = try FastOptionalValueCursor<RowDecoder._Wrapped>(
+            statement: prepared.statement, arguments: prepared.arguments, adapter: prepared.adapter)
+        return try cursor.next().map(RowDecoder._wrap)
     }
 }
 

@@ -59,11 +59,11 @@ final class StatementColumnConvertibleNullTests: XCTestCase {
             XCTAssertEqual(try request.fetchAll(db), [Fetched(int: 1, fast: true), nil])
             XCTAssertEqual(try request.fetchSet(db), [Fetched(int: 1, fast: true), nil])
             XCTAssertEqual(try request.fetchCursor(db).next(), .some(Fetched(int: 1, fast: true)))
-            // As GRDB's: one optional level, nil for no row and for NULL alike.
-            let first: Fetched? = try request.fetchOne(db)
-            XCTAssertEqual(first, Fetched(int: 1, fast: true))
-            XCTAssertNil(try SQLRequest<Fetched?>(sql: "SELECT NULL").fetchOne(db))
-            XCTAssertNil(try SQLRequest<Fetched?>(sql: "SELECT 1 WHERE 0").fetchOne(db))
+            // As GRDB's: nil for no row, `.some(nil)` for NULL.
+            let first: Fetched?? = try request.fetchOne(db)
+            XCTAssertEqual(first, .some(Fetched(int: 1, fast: true)))
+            XCTAssertEqual(try SQLRequest<Fetched?>(sql: "SELECT NULL").fetchOne(db), .some(nil))
+            XCTAssertEqual(try SQLRequest<Fetched?>(sql: "SELECT 1 WHERE 0").fetchOne(db), Fetched??.none)
             XCTAssertEqual(try SQLRequest<Int?>(sql: "SELECT 2").fetchOne(db), 2)
         }
     }
