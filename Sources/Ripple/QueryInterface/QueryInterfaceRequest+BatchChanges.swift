@@ -69,7 +69,7 @@ extension QueryInterfaceRequest {
             }
         }
         let columns = groupings.map { column($0.node) }
-        guard try !columns.contains(nil) && !db.viewExists(tableName) && db.table(tableName, hasUniqueKey: columns.compactMap { $0 }) else {
+        guard try !columns.contains(nil) && !db.isView(tableName) && db.uniqueKey(of: tableName, coveredBy: columns.compactMap { $0 }) != nil else {
             throw DatabaseError(
                 message: """
                     a request grouped by other columns than a unique key of table \(tableName) can not be deleted \

@@ -418,11 +418,8 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
             for name in dictionary.keys where !columnNames.contains(name.lowercased()) {
                 throw DatabaseError(message: "table \(tableName) has no column \(name)")
             }
-            // The columns must hold a unique key; other columns may come too. (A view's key
-            // is the one its schema source tells.)
-            let given = Set(dictionary.keys.map { $0.lowercased() })
-            let keys = try db.isView(tableName) ? [primaryKey.columns.map { $0.lowercased() }] : db.uniqueKeys(of: tableName)
-            guard let key = keys.first(where: { !$0.isEmpty && given.isSuperset(of: $0) }) else {
+            // The columns must hold a unique key; other columns may come too.
+            guard let key = try db.uniqueKey(of: tableName, coveredBy: dictionary.keys) else {
                 throw DatabaseError(
                     message: """
                         table \(tableName) has no unique key on \(dictionary.keys.sorted().joined(separator: ", ")); \

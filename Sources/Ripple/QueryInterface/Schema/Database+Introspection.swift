@@ -121,22 +121,20 @@ extension Database {
         return try primaryKey.tableHasRowID && !isView(table) ? ["rowid"] : primaryKey.columns
     }
 
-    /// The columns of a unique key of the table that `columns` hold (see
+    /// The lowercased columns of a unique key of the table that `columns` hold (see
     /// ``table(_:hasUniqueKey:)``), in the order of the key; nil when they hold none.
+    /// Throws when there is no such table. From the keys cached with the schema.
     func uniqueKey(of table: String, coveredBy columns: some Collection<String>) throws -> [String]? {
         let given = Set(columns.map { $0.lowercased() })
-        func covers(_ key: [String]) -> Bool {
-            !key.isEmpty && given.isSuperset(of: key.map { $0.lowercased() })
-        }
-        if try viewExists(table) {
+        let keys: [[String]]
+        if try isView(table) {
             guard configuration.schemaSource != nil else { return nil }
-            let primaryKey = try primaryKey(table).columns
-            return covers(primaryKey) ? primaryKey : nil
+            keys = [try primaryKey(table).columns.map { $0.lowercased() }]
+        } else {
+            _ = try primaryKey(table)  // (no such table: an error)
+            keys = try uniqueKeys(of: table)
         }
-        let primaryKey = try primaryKey(table)
-        if covers(primaryKey.columns) { return primaryKey.columns }
-        if !primaryKey.isWithoutRowID, covers(["rowid"]) { return ["rowid"] }
-        return try indexes(on: table).first { $0.isUnique && covers($0.columns) }?.columns
+        return keys.first { !$0.isEmpty && given.isSuperset(of: $0) }
     }
 
     /// The foreign keys of a table. Throws when there is no such table.
