@@ -1,16 +1,24 @@
 /// What a connection's statements read, recorded while `db.observation.recordedRegion` is
 /// set: a value observation tracks the region its fetch reads.
 extension Database {
-    /// Runs `block` and returns the region it read.
-    func recordingReadRegion<T>(_ block: () throws -> T) rethrows -> (T, DatabaseRegion) {
+    /// Runs `block` and returns the region it read, less the tables it dropped (a fetch
+    /// that writes may create a temporary table, read it and drop it).
+    func recordingReadRegion<T>(_ block: () throws -> T) throws -> (T, DatabaseRegion) {
         let previous = observation.recordedRegion
+        let previousChangedSchema = observation.recordingChangedSchema
         observation.recordedRegion = DatabaseRegion()
+        observation.recordingChangedSchema = false
         defer {
             observation.recordedRegion = previous.map { $0.union(observation.recordedRegion ?? DatabaseRegion()) }
+            observation.recordingChangedSchema = previousChangedSchema || observation.recordingChangedSchema
             observation.preparedStatementRegion = nil
         }
         let result = try block()
-        return (result, observation.recordedRegion ?? DatabaseRegion())
+        let region = observation.recordedRegion ?? DatabaseRegion()
+        if observation.recordingChangedSchema {
+            return (result, try withoutRecordingReads { try region.removingDroppedTables(self) })
+        }
+        return (result, region)
     }
 
     /// Runs `body` without recording what it reads: for the schema introspection that
@@ -33,6 +41,21 @@ extension Database {
     /// Adds to the recorded region, when recording.
     func recordRead(_ region: DatabaseRegion) {
         if observation.recordedRegion != nil { observation.recordedRegion!.formUnion(region) }
+    }
+
+    /// Adds what an executed statement read to the recorded region: a statement that
+    /// writes may read too (`INSERT ... SELECT`, `CREATE TABLE ... AS SELECT`). The schema
+    /// a statement that changes it reads is left out: it is its work, not its result, and
+    /// an observation whose fetch creates a table would otherwise be notified by itself.
+    @inline(never)
+    func recordExecutedRead(of statement: Statement) {
+        let report = statement.report
+        if report.changesSchema {
+            observation.recordingChangedSchema = true
+            recordRead(report.readRegion.removingSchemaTables())
+        } else {
+            recordRead(report.readRegion)
+        }
     }
 
     /// Prepares the recording of what a cursor's statement reads, when recording: the

@@ -452,6 +452,7 @@ public final class Database {
             throw statementDidFail(statement, error: error)
         }
         statement.reset()
+        if observation.recordedRegion != nil { recordExecutedRead(of: statement) }
         if hook === observation.hook {
             try statementDidFinish(statement, hook: hook)
         } else {

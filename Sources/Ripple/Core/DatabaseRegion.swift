@@ -256,6 +256,21 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         return kept.count == tables.count ? self : DatabaseRegion(tables: kept)
     }
 
+    /// The same region, without the tables of the schema (`sqlite_master`...).
+    func removingSchemaTables() -> DatabaseRegion {
+        guard let tables, tables.contains(where: { StatementReport.isSchemaTable(key: $0.key) }) else { return self }
+        return DatabaseRegion(tables: tables.filter { !StatementReport.isSchemaTable(key: $0.key) })
+    }
+
+    /// The same region, without the tables and views that do not exist (any more).
+    func removingDroppedTables(_ db: Database) throws -> DatabaseRegion {
+        guard let tables else { return self }
+        let kept = try tables.filter {
+            try StatementReport.isInternalTable($0.key) || db.tableExists($0.key) || db.viewExists($0.key)
+        }
+        return kept.count == tables.count ? self : DatabaseRegion(tables: kept)
+    }
+
     /// The same region, without its rowids: every row of its tables.
     public func ignoringRowIDs() -> DatabaseRegion {
         guard let tables else { return self }

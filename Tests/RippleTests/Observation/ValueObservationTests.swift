@@ -143,6 +143,49 @@ final class ValueObservationTests: XCTestCase {
         withExtendedLifetime(cancellable) {}
     }
 
+    func testWhatExecutedStatementsReadIsTracked() throws {
+        // A fetch that writes reads through `execute` too: an observation that missed those
+        // reads would miss the changes to them.
+        let dbQueue = try makePlayerDatabase()
+        var observation = ValueObservation.tracking { db -> Int in
+            try db.execute(sql: "CREATE TEMPORARY TABLE copy AS SELECT * FROM player")
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM copy")!
+            try db.execute(sql: "DROP TABLE copy")
+            return count
+        }
+        observation.requiresWriteAccess = true
+        let regions = LockedState<[String]>([])
+        let (collector, cancellable) = start(
+            observation.handleEvents(willTrackRegion: { region in regions.withLock { $0.append(region.description) } }),
+            in: dbQueue)
+        collector.wait { $0 == [0] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
+        XCTAssertEqual(collector.wait { $0.count == 2 }, [0, 1])
+        // The temporary table is gone by the end of the fetch: not observed.
+        XCTAssertEqual(regions.withLock { $0.first }, "player(id,name,score,teamId)")
+        withExtendedLifetime(cancellable) {}
+    }
+
+    func testAFetchThatWritesInItsRegionIsNotNotifiedByItself() throws {
+        // The value saw the fetch's own writes: their commit does not fetch again (which
+        // would fetch forever). Another transaction's write does.
+        for writer in [try makePlayerDatabase() as any DatabaseWriter, try DatabasePool(path: makeTemporaryDatabasePath(self))] {
+            try writer.write { try $0.execute(sql: "CREATE TABLE IF NOT EXISTS visit (id INTEGER PRIMARY KEY)") }
+            var observation = ValueObservation.tracking { db -> Int in
+                try db.execute(sql: "INSERT INTO visit DEFAULT VALUES")
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM visit")!
+            }
+            observation.requiresWriteAccess = true
+            let (collector, cancellable) = start(observation, in: writer)
+            collector.wait { $0 == [1] }
+            try writer.write { try $0.execute(sql: "INSERT INTO visit DEFAULT VALUES") }
+            XCTAssertEqual(collector.wait { $0.count == 2 }, [1, 3])
+            XCTAssertEqual(try writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM visit") }, 3)
+            XCTAssertEqual(collector.values, [1, 3])
+            withExtendedLifetime(cancellable) {}
+        }
+    }
+
     func testASchemaChangeFetchesATrackingObservationAgain() throws {
         // A view redefined changes what the fetch reads, though no table's content changed.
         let dbQueue = try makePlayerDatabase()

@@ -41,8 +41,9 @@ public struct ValueObservation<Value: Sendable>: Sendable {
 
     /// Whether the fetch runs with write access: in a write transaction, on the writer
     /// connection of a ``DatabasePool`` (not on a reader), so that it may write (a temporary
-    /// table, a cache). False by default. Don't write to the observed region from the fetch:
-    /// each fetch would then trigger the next one.
+    /// table, a cache). False by default. What the fetch's statements read is observed,
+    /// writes included (`INSERT ... SELECT`), less the tables it dropped; the commit of the
+    /// fetch's own writes does not fetch again (the value saw them).
     public var requiresWriteAccess: Bool {
         get { options.requiresWriteAccess }
         set { options.requiresWriteAccess = newValue }

@@ -188,6 +188,7 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     override var observesSchemaChanges: Bool { recordsRegionOnEachFetch }
 
     override func regionWasCommitted(_ db: Database) {
+        if strategy.fetchesInWriteTransaction && state.withLock({ $0.writingFetchIsRunning }) { return }
         strategy.regionWasCommitted(self, db)
     }
 
@@ -267,6 +268,8 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         if db.isInsideTransaction { return try run() }
         if strategy.fetchesInWriteTransaction {
             var result: Fetched?
+            state.withLock { $0.writingFetchIsRunning = true }
+            defer { state.withLock { $0.writingFetchIsRunning = false } }
             try db.inTransaction {
                 result = try run()
                 return .commit
