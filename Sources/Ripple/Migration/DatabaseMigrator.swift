@@ -195,7 +195,15 @@ public struct DatabaseMigrator: Sendable {
         let applied = try appliedIdentifiers(db)
         guard applied.isSubset(of: Set(migrations)) else { return true }
         guard let lastApplied = registered.last(where: { applied.contains($0.identifier) }) else { return false }
-        let reference = try DatabaseQueue()
+        // The application's configuration: migrations may use its functions and collations.
+        var configuration = db.configuration
+        configuration.readonly = false
+        configuration.label = "Ripple.DatabaseMigrator.reference"
+        configuration.targetQueue = nil
+        configuration.writeTargetQueue = nil
+        configuration.logsChangedTables = false
+        configuration.journalMode = .default
+        let reference = try DatabaseQueue(configuration: configuration)
         var migrator = self
         migrator.eraseDatabaseOnSchemaChange = false
         try migrator.migrate(reference, upTo: lastApplied.identifier)

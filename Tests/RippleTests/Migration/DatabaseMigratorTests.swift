@@ -195,6 +195,30 @@ final class DatabaseMigratorTests: XCTestCase {
         }
     }
 
+    func testTheSchemaIsComparedWithADatabaseOfTheSameConfiguration() throws {
+        // The reference database runs the migrations with the application's functions.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            db.add(function: DatabaseFunction("defaultName", argumentCount: 0, pure: true) { _ in "Arthur" })
+        }
+        let dbQueue = try DatabaseQueue(configuration: configuration)
+        var first = DatabaseMigrator()
+        first.registerMigration("v1") { db in
+            try db.execute(sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO player (name) VALUES (defaultName())")
+        }
+        try first.migrate(dbQueue)
+        var second = DatabaseMigrator()
+        second.eraseDatabaseOnSchemaChange = true
+        second.registerMigration("v1") { db in
+            try db.execute(
+                sql: "CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT, score INTEGER); INSERT INTO player (name) VALUES (defaultName())")
+        }
+        XCTAssertTrue(try dbQueue.read(second.hasSchemaChanges))
+        try second.migrate(dbQueue)
+        XCTAssertFalse(try dbQueue.read(second.hasSchemaChanges))
+        XCTAssertEqual(try dbQueue.read { try String.fetchAll($0, sql: "SELECT name FROM player") }, ["Arthur"])
+    }
+
     func testAsyncMigration() async throws {
         let dbQueue = try DatabaseQueue()
         let migrator = makeMigrator()
