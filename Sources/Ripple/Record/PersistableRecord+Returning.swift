@@ -22,21 +22,52 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution?,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
-        let conflict = insertConflictClause(conflictResolution)
+        try persistAndFetch(db, onConflict: conflictResolution, updatingFirst: false, selection: selection, fetch: fetch)
+    }
+
+    /// The insert of `insertAndFetch` and `saveAndFetch`, between `willInsert` and
+    /// `didInsert`: `fetch` runs the statement.
+    private mutating func insertAndFetchWithCallbacks(
+        _ db: Database, conflict: String, returning: String, fetch: (Statement) throws -> Void
+    ) throws -> PersistenceSuccess {
+        PersistenceSuccess(
+            try insertWithCallbacks(db) { record in
+                let container = try record.persistenceContainer()
+                let statement = try db.makeStatement(sql: type(of: record).insertSQL(container, conflict: conflict) + " RETURNING " + returning)
+                try statement.setArguments(StatementArguments(container.values))
+                try fetch(statement)
+                let rowIDColumn = try db.primaryKey(type(of: record).databaseTableName).rowIDColumn
+                return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
+            })
+    }
+
+    /// The save of `saveAndFetch` (`updatingFirst`), as GRDB's: an `UPDATE ... RETURNING`
+    /// when the record has a key, and an `INSERT ... RETURNING` when it has none or the
+    /// update found no row (a `RecordError.recordNotFound` from the update, or from
+    /// `fetch`); or the insert of `insertAndFetch`.
+    mutating func persistAndFetch<T>(
+        _ db: Database, onConflict conflictResolution: Database.ConflictResolution?, updatingFirst: Bool,
+        selection: [any SQLSelectable], fetch: (Statement) throws -> T
+    ) throws -> T {
+        let returning = try Self.returningSQL(db, selection)
+        let insertConflict = insertConflictClause(conflictResolution)
+        let updateConflict = updateConflictClause(conflictResolution)
         var fetched: T?
         try withSaveCallbacks(db) { record in
-            PersistenceSuccess(
-                try record.insertWithCallbacks(db) { record in
-                    let container = try record.persistenceContainer()
-                    let statement = try db.makeStatement(
-                        sql: type(of: record).insertSQL(container, conflict: conflict) + " RETURNING " + Self.returningSQL(db, selection))
-                    try statement.setArguments(StatementArguments(container.values))
-                    fetched = try fetch(statement)
-                    let rowIDColumn = try db.primaryKey(type(of: record).databaseTableName).rowIDColumn
-                    return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: rowIDColumn, persistenceContainer: container)
-                })
+            if updatingFirst, let key = try? record.primaryKeyValues(db), !key.values.contains(where: \.isNull) {
+                do {
+                    return try record.updateWithCallbacks(
+                        db, columns: nil, conflict: updateConflict, returning: returning
+                    ) { fetched = try fetch($0) }
+                } catch RecordError.recordNotFound {
+                    fetched = nil  // inserted below
+                }
+            }
+            return try record.insertAndFetchWithCallbacks(db, conflict: insertConflict, returning: returning) {
+                fetched = try fetch($0)
+            }
         }
-        guard let fetched else { throw Self.callbackMisuse("aroundInsert", "insert") }
+        guard let fetched else { throw updatingFirst ? Self.callbackMisuse("aroundSave", "save") : Self.callbackMisuse("aroundInsert", "insert") }
         return fetched
     }
 
@@ -102,10 +133,7 @@ extension MutablePersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
-        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
-            return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
-        }
-        return try performInsertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        try persistAndFetch(db, onConflict: conflictResolution, updatingFirst: true, selection: selection, fetch: fetch)
     }
 
     /// Updates `columns` of the record's row (all when nil), and returns what `selection`
@@ -240,9 +268,9 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// Updates the record's row, or inserts it when there is none, and returns the row as
     /// the database stores it.
     public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
-        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
-            return try updateAndFetch(db, onConflict: conflictResolution)
+        var record = self
+        return try record.persistAndFetch(db, onConflict: conflictResolution, updatingFirst: true, selection: Self.databaseSelection) { statement in
+            try Self.fetchRequiredRow(Self.self, statement)
         }
-        return try insertAndFetch(db, onConflict: conflictResolution)
     }
 }

@@ -190,9 +190,7 @@ extension PersistableRecord {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         selection: [any SQLSelectable], fetch: (Statement) throws -> T
     ) throws -> T {
-        if let key = try? primaryKeyValues(db), !key.values.contains(where: \.isNull), try exists(db) {
-            return try updateAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
-        }
-        return try insertAndFetch(db, onConflict: conflictResolution, selection: selection, fetch: fetch)
+        var record = self
+        return try record.persistAndFetch(db, onConflict: conflictResolution, updatingFirst: true, selection: selection, fetch: fetch)
     }
 }

@@ -187,6 +187,51 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
         }
     }
 
+    func testSaveAndFetchTriesTheUpdateThenInserts() throws {
+        // As GRDB: an UPDATE ... RETURNING, then an INSERT ... RETURNING when it found no
+        // row, with the callbacks of both; no query of the row's existence.
+        final class Calls: @unchecked Sendable {  // used on the database's queue only
+            var names: [String] = []
+        }
+        struct Logged: Codable, FetchableRecord, PersistableRecord {
+            static let databaseTableName = "player"
+            nonisolated(unsafe) static var calls: Calls?
+            var id: Int64
+            var email: String
+            var score: Int
+            func willUpdate(_ db: Database, columns: Set<String>) throws { Self.calls?.names.append("willUpdate") }
+            func didUpdate(_ updated: PersistenceSuccess) { Self.calls?.names.append("didUpdate") }
+            func willInsert(_ db: Database) throws { Self.calls?.names.append("willInsert") }
+            func didInsert(_ inserted: InsertionSuccess) { Self.calls?.names.append("didInsert") }
+            func willSave(_ db: Database) throws { Self.calls?.names.append("willSave") }
+            func didSave(_ saved: PersistenceSuccess) { Self.calls?.names.append("didSave") }
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            let calls = Calls()
+            Logged.calls = calls
+            defer { Logged.calls = nil }
+            var statements: [String] = []
+            db.trace { if !"\($0)".hasPrefix("PRAGMA") { statements.append("\($0)") } }  // not the schema's
+            let inserted = try Logged(id: 9, email: "i@x", score: 90).saveAndFetch(db)
+            XCTAssertEqual(inserted.score, 90)
+            XCTAssertEqual(
+                statements,
+                [
+                    #"UPDATE "player" SET "email"=?, "score"=? WHERE "id"=? RETURNING *"#,
+                    #"INSERT INTO "player" ("id", "email", "score") VALUES (?,?,?) RETURNING *"#,
+                ])
+            XCTAssertEqual(calls.names, ["willSave", "willUpdate", "willInsert", "didInsert", "didSave"])
+            statements = []
+            calls.names = []
+            let score = try Logged(id: 9, email: "i@x", score: 91).saveAndFetch(db, selection: [Column("score")]) { try Int.fetchOne($0) }
+            XCTAssertEqual(score, 91)
+            XCTAssertEqual(statements, [#"UPDATE "player" SET "email"=?, "score"=? WHERE "id"=? RETURNING "score""#])
+            XCTAssertEqual(calls.names, ["willSave", "willUpdate", "didUpdate", "didSave"])
+            db.trace(options: [])
+        }
+    }
+
     func testUpdateChangesAndFetch() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
