@@ -106,13 +106,18 @@ final class GoodNeighbourTests: XCTestCase {
             let (counts, cancellable) = observePlayerCount(in: observed)
             try waitUntil("\(mode): initial value") { counts.value.last == 0 }
             let writer = try ExternalWriter("ripple", path: path, environment: ["RIPPLE_BUSY_MODE": "immediate"])
-            // (Rollback-journal mode: a fetch, like any read, holds a shared lock while it
-            // runs, and a writer without a busy timeout that commits during a fetch fails.
-            // The fetches begin while no writer holds the lock, right after a commit; the
-            // commits come far enough apart for a fetch to end before the next one, even
-            // under the sanitizers.)
-            let pause = mode == .wal ? 1000 : 10000
-            try writer.send("paced player 1000 \(pause)")
+            if mode == .wal {
+                try writer.send("paced player 1000 1000")
+            } else {
+                // A fetch, like any read, holds a shared lock while it runs, and a writer
+                // without a busy timeout that commits during a fetch fails: each commit
+                // waits for the value of the one before (only the fetch the application
+                // asked for reads the file with a lock).
+                for count in 1...1000 {
+                    try writer.send("insert player")
+                    try waitUntil("\(mode): value \(count)") { counts.value.last == count }
+                }
+            }
             let truth = try observed.read { try Table("player").fetchCount($0) }
             XCTAssertEqual(truth, 1000, "\(mode)")
             try waitUntil("\(mode): last value") { counts.value.last == truth }
