@@ -106,9 +106,12 @@ final class DatabaseRowDecoder: Decoder {
     /// Empty for a row's own decoder; the key of the property for the decoder of a value
     /// that is not a record, decoded from a scope or from the whole row.
     let codingPath: [any CodingKey]
+    /// The record whose property a value decoded from a scope is: its
+    /// `databaseDecodingUserInfo` is the value's, as in GRDB.
+    private let outerRecordType: (any FetchableRecord.Type)?
     var userInfo: [CodingUserInfoKey: Any] {
         state.check(generation)
-        return state.storage.pointer.pointee.recordType?.databaseDecodingUserInfo ?? [:]
+        return (state.storage.pointer.pointee.recordType ?? outerRecordType)?.databaseDecodingUserInfo ?? [:]
     }
 
     /// The keyed container handed out last. Debug builds keep the runtime's exclusivity
@@ -134,8 +137,12 @@ final class DatabaseRowDecoder: Decoder {
 
     /// A decoder for `row`: a statement row keeps it in `recordDecoder`; a copied row makes
     /// one for each record (`ownsRow`), which keeps the row alive.
-    init(row: Row, ownsRow: Bool, sharingPredictions: Bool = true, codingPath: [any CodingKey] = []) {
+    init(
+        row: Row, ownsRow: Bool, sharingPredictions: Bool = true, codingPath: [any CodingKey] = [],
+        outerRecordType: (any FetchableRecord.Type)? = nil
+    ) {
         self.codingPath = codingPath
+        self.outerRecordType = outerRecordType
         state = RecordDecodingState.acquire(for: row, sharingPredictions: sharingPredictions)
         generation = state.generation
         ownedRow = ownsRow ? row : nil
@@ -294,12 +301,15 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 /// the value itself for single-value types (enums with raw values), from JSON otherwise.
 func decodeColumnValue<T: Decodable>(
     _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
-    usingConversion: Bool = true, key: String? = nil, jsonDecoder: () -> JSONDecoder = { .databaseDefault() }
+    usingConversion: Bool = true, key: String? = nil, strategies: RecordDecodingStrategies? = nil,
+    jsonDecoder: () -> JSONDecoder = { .databaseDefault() }
 ) throws -> T {
     do {
         // (Not through `fromDatabaseValue` at the top for the default conversion of
         // Decodable types, which would call this again.)
-        let decoder = ColumnValueDecoder(dbValue: dbValue, typeWithoutConversion: usingConversion ? nil : T.self, key: key)
+        let decoder = ColumnValueDecoder(
+            dbValue: dbValue, typeWithoutConversion: usingConversion ? nil : T.self, key: key,
+            strategies: strategies, index: index, statement: statement)
         return try T(from: decoder)
     } catch is ColumnValueDecoder.NeedsJSON {
         let data: Data
@@ -333,8 +343,14 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     /// The key of the property decoded from the column, if any (the coding path is made
     /// only when asked for).
     var key: String?
+    /// The strategies of the record whose property this is: a value that decodes a `Date`
+    /// or `Data` (a wrapper) reads it with the column's strategy, and gets the record's
+    /// `databaseDecodingUserInfo`, as in GRDB.
+    var strategies: RecordDecodingStrategies?
+    var index = 0
+    var statement: Statement?
     var codingPath: [any CodingKey] { key.map { [ColumnCodingKey(stringValue: $0)] } ?? [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { strategies?.recordType.databaseDecodingUserInfo ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw NeedsJSON() }
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsJSON() }
@@ -343,6 +359,9 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     func decodeNil() -> Bool { dbValue.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if let strategies, !dbValue.isNull, let value = try strategies.dateOrData(T.self, dbValue, index: index, statement: statement) {
+            return value
+        }
         if T.self != typeWithoutConversion, let convertible = T.self as? any DatabaseValueConvertible.Type {
             guard let value = convertible.fromDatabaseValue(dbValue) else {
                 throw DecodingError.typeMismatch(T.self, .init(codingPath: [], debugDescription: "\(dbValue)"))

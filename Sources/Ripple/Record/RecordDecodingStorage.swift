@@ -310,7 +310,7 @@ struct RecordDecodingStorage {
         guard let index = index(key) else {
             if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
                 // A scope of all NULLs is a missing optional association.
-                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key) : nil
+                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key, outerRecordType: recordType) : nil
             }
             if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
                 return try T(from: PrefetchedRowsDecoder(rows: rows))
@@ -332,7 +332,7 @@ struct RecordDecodingStorage {
     @inline(never)
     mutating func decodeWithoutColumn<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key) throws -> T {
         if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
-            return try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key)
+            return try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key, outerRecordType: recordType)
         }
         if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
             return try T(from: PrefetchedRowsDecoder(rows: rows))
@@ -343,7 +343,9 @@ struct RecordDecodingStorage {
         let row = withRow { $0 }
         // A cursor's row keeps its decoder, in use for the record around: the nested
         // record gets another one, which the row keeps too. Copied rows make new decoders.
-        return try row.withNestedRecordDecoder { try Self.decodeRecord(T.self, from: row, as: kind, key: key) }
+        return try row.withNestedRecordDecoder { [recordType] in
+            try Self.decodeRecord(T.self, from: row, as: kind, key: key, outerRecordType: recordType)
+        }
     }
 
     /// What a type decoded from a row (a scope, the whole row, a prefetched row) is.
@@ -372,11 +374,15 @@ struct RecordDecodingStorage {
 
     /// A record decoded from a scope of the row, or from a prefetched row.
     /// A value that is not a record gets a decoder whose coding path is `key`.
-    static func decodeRecord<T: Decodable>(_ type: T.Type, from scopedRow: Row, as kind: NestedKind, key: (any CodingKey)? = nil) throws -> T {
+    /// (`outerRecordType`: the record whose property it is, for its `userInfo`.)
+    static func decodeRecord<T: Decodable>(
+        _ type: T.Type, from scopedRow: Row, as kind: NestedKind, key: (any CodingKey)? = nil,
+        outerRecordType: (any FetchableRecord.Type)? = nil
+    ) throws -> T {
         if let recordType = kind.recordType {
             return try recordType.init(row: scopedRow) as! T
         }
-        return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true, codingPath: key.map { [$0] } ?? []))
+        return try T(from: DatabaseRowDecoder(row: scopedRow, ownsRow: true, codingPath: key.map { [$0] } ?? [], outerRecordType: outerRecordType))
     }
 
     private static func decodeValue<T: Decodable>(
@@ -394,8 +400,10 @@ struct RecordDecodingStorage {
             }
             return value as! T
         }
+        // (A value that is not a database value, rare: the strategies are made for it.)
         return try decodeColumnValue(
             T.self, dbValue, column: column, index: index, statement: statement, key: column,
+            strategies: strategies ?? recordType.map { RecordDecodingStrategies($0, columnNames: row.columnNames) },
             jsonDecoder: { recordType?.databaseJSONDecoder(for: column) ?? .databaseDefault() }
         )
     }

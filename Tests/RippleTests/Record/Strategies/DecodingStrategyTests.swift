@@ -164,6 +164,60 @@ final class DecodingStrategyTests: XCTestCase {
         XCTAssertEqual(item.tag, "from the record")
     }
 
+    func testValuesThatWrapADateOrDataUseTheColumnsStrategyAndTheRecordsUserInfo() throws {
+        // A single-value wrapper reads its `Date` or `Data` with the strategy of its
+        // column, and gets the record's user info, as does a value decoded from a scope.
+        struct Stamp: Decodable {
+            var date: Date
+            var tag: String?
+            init(from decoder: any Decoder) throws {
+                date = try decoder.singleValueContainer().decode(Date.self)
+                tag = decoder.userInfo[Item.key] as? String
+            }
+        }
+        struct Blob: Decodable {
+            var data: Data
+            init(from decoder: any Decoder) throws { data = try decoder.singleValueContainer().decode(Data.self) }
+        }
+        struct Scoped: Decodable {
+            var name: String
+            var tag: String?
+            enum CodingKeys: String, CodingKey { case name }
+            init(from decoder: any Decoder) throws {
+                name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+                tag = decoder.userInfo[Item.key] as? String
+            }
+        }
+        struct Item: Decodable, FetchableRecord {
+            static let key = CodingUserInfoKey(rawValue: "tag")!
+            static var databaseDecodingUserInfo: [CodingUserInfoKey: Any] { [key: "from the record"] }
+            static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+                column == "stamp" ? .timeIntervalSince1970 : .deferredToDate
+            }
+            static func databaseDataDecodingStrategy(for column: String) -> DatabaseDataDecodingStrategy {
+                column == "blob" ? .custom { _ in Data([1, 2, 3]) } : .deferredToData
+            }
+            var stamp: Stamp
+            var other: Stamp?
+            var blob: Blob
+            var scoped: Scoped
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.read { db in
+            let request = SQLRequest<Item>(
+                sql: "SELECT 10 AS stamp, '2001-01-01 00:00:00' AS other, 'foo' AS blob, 'Arthur' AS name",
+                adapter: ScopeAdapter(["scoped": SuffixRowAdapter(fromIndex: 3)]))
+            for item in [try request.fetchOne(db)!, try Item(row: try Row.fetchOne(db, request)!)] {
+                XCTAssertEqual(item.stamp.date, Date(timeIntervalSince1970: 10))
+                XCTAssertEqual(item.stamp.tag, "from the record")
+                XCTAssertEqual(item.other?.date, Date(timeIntervalSinceReferenceDate: 0))
+                XCTAssertEqual(item.blob.data, Data([1, 2, 3]))
+                XCTAssertEqual(item.scoped.name, "Arthur")
+                XCTAssertEqual(item.scoped.tag, "from the record")
+            }
+        }
+    }
+
     func testStrategiesStayWithTheirRecordType() throws {
         struct Event: Decodable, FetchableRecord {
             static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
