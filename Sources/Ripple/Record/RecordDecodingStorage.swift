@@ -310,7 +310,8 @@ struct RecordDecodingStorage {
         guard let index = index(key) else {
             if let scopedRow = withRow({ $0.scopesTree[key.stringValue] }) {
                 // A scope of all NULLs is a missing optional association.
-                return scopedRow.containsNonNullValue ? try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key, outerRecordType: recordType) : nil
+                return scopedRow.containsNonNullValue
+                    ? try Self.decodeRecord(T.self, from: scopedRow, as: nestedKind(T.self), key: key, outerRecordType: recordType) : nil
             }
             if let rows = withRow({ $0.prefetchedRowsStorage[key.stringValue] }) {
                 return try T(from: PrefetchedRowsDecoder(rows: rows))
