@@ -192,7 +192,7 @@ extension MutablePersistableRecord {
             db, onConflict: conflictResolution, selection: T.databaseSelection, fetch: { try T.fetchOne($0) }, modify: modify)
         guard let fetched else { return nil }
         guard let record = fetched else {
-            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: try primaryKeyValues(db))
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: try storedKeyValues(db))
         }
         return record
     }
@@ -203,7 +203,7 @@ extension MutablePersistableRecord {
         as returnedType: T.Type
     ) throws -> T {
         try updateAndFetch(db, onConflict: conflictResolution, selection: T.databaseSelection) { statement in
-            try Self.fetchRequiredRow(T.self, statement, key: primaryKeyValues(db))
+            try Self.fetchRequiredRow(T.self, statement, key: storedKeyValues(db))
         }
     }
 
@@ -245,7 +245,7 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     public func updateAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         try updateAndFetch(db, onConflict: conflictResolution, selection: Self.databaseSelection) { statement in
             guard let updated = try Self.fetchOne(statement) else {
-                throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: try primaryKeyValues(db))
+                throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: try storedKeyValues(db))
             }
             return updated
         }

@@ -228,6 +228,17 @@ extension MutablePersistableRecord {
         return key
     }
 
+    /// The primary key of the record, NULL for the columns it does not store (as in GRDB:
+    /// such a record matches no row, so its update throws `recordNotFound`, and its
+    /// delete deletes nothing).
+    func storedKeyValues(_ db: Database) throws -> [String: DatabaseValue] {
+        let container = try persistenceContainer()
+        let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
+        var key: [String: DatabaseValue] = [:]
+        for column in primaryKey.columns { key[column] = container.databaseValue(forColumn: column) ?? .null }
+        return key
+    }
+
     private func keyPredicate(_ key: [String: DatabaseValue]) -> (sql: String, arguments: [DatabaseValue]) {
         let columns = key.keys.sorted()
         return (columns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: " AND "), columns.map { key[$0]! })
@@ -296,7 +307,7 @@ extension MutablePersistableRecord {
         _ db: Database, _ container: PersistenceContainer, columns updated: [String], conflict: String,
         returning: String?, fetch: (Statement) throws -> Void
     ) throws {
-        let key = try primaryKeyValues(db)
+        let key = try storedKeyValues(db)
         let (predicate, keyArguments) = keyPredicate(key)
         // With nothing else to write, the key writes itself, as in GRDB: the UPDATE runs,
         // transaction observers hear of it, and a RETURNING clause has a row.
@@ -391,7 +402,7 @@ extension MutablePersistableRecord {
         try willDelete(db)
         var deleted: Bool?
         try aroundDelete(db) {
-            let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
+            let (predicate, arguments) = keyPredicate(try storedKeyValues(db))
             let totalBefore = db.totalChangesCount
             try db.cachedStatement(sql: "DELETE FROM \(type(of: self).quotedTable) WHERE " + predicate)
                 .execute(arguments: StatementArguments(arguments))
@@ -405,7 +416,7 @@ extension MutablePersistableRecord {
 
     /// Whether the record's row exists.
     public func exists(_ db: Database) throws -> Bool {
-        let (predicate, arguments) = keyPredicate(try primaryKeyValues(db))
+        let (predicate, arguments) = keyPredicate(try storedKeyValues(db))
         return try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM \(type(of: self).quotedTable) WHERE \(predicate))", arguments: StatementArguments(arguments))
             ?? false

@@ -232,6 +232,30 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
         }
     }
 
+    func testARecordThatStoresNoKeyMatchesNoRow() throws {
+        // As GRDB: its key is NULL. Update throws recordNotFound, delete deletes nothing,
+        // save inserts.
+        struct Note: Codable, PersistableRecord {
+            var text: String
+        }
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(sql: "CREATE TABLE note(text)")
+            let note = Note(text: "a")
+            try note.insert(db)
+            XCTAssertThrowsError(try note.update(db)) { error in
+                guard case RecordError.recordNotFound(databaseTableName: "note", key: let key) = error else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertEqual(key, ["rowid": .null])
+            }
+            XCTAssertFalse(try note.delete(db))
+            XCTAssertFalse(try note.exists(db))
+            try note.save(db)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM note"), 2)
+        }
+    }
+
     func testUpdateChangesAndFetch() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
