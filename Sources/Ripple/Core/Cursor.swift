@@ -126,6 +126,8 @@ public final class RowCursor: Cursor {
         /// The statement row.
         var baseRow: Row
         var isDone = false
+        /// The error of the step that failed: thrown again by each later `next()`.
+        var failure: (any Error)?
     }
 
     /// The adapter of the rows (see ``RowAdapter``).
@@ -146,7 +148,10 @@ public final class RowCursor: Cursor {
     }
 
     public func next() throws -> Row? {
-        if state.isDone { return nil }
+        if state.isDone {
+            if let failure = state.failure { throw failure }
+            return nil
+        }
         do {
             if try statement.cursorStep() {
                 // SQLite may have compiled the statement again, with other columns.
@@ -155,6 +160,7 @@ public final class RowCursor: Cursor {
             }
         } catch {
             state.isDone = true
+            state.failure = error
             throw error
         }
         state.isDone = true
@@ -180,6 +186,9 @@ public class StatementValueCursorBase {
     #else
     @exclusivity(unchecked) @usableFromInline var isDone = false
     #endif
+    /// The error of the step that failed: thrown again by each later step, rather than an
+    /// end that would look like the last row (the statement does not run again).
+    @usableFromInline var failure: (any Error)?
     /// The column of the values: the first one, or the first one of an adapter's.
     @usableFromInline let column: CInt
 
@@ -204,11 +213,15 @@ public class StatementValueCursorBase {
     /// Steps; true when a row is available.
     @inlinable
     final func step() throws -> Bool {
-        if isDone { return false }
+        if isDone {
+            if let failure { throw failure }
+            return false
+        }
         do {
             if try statement.cursorStep() { return true }
         } catch {
             isDone = true
+            failure = error
             throw error
         }
         isDone = true
