@@ -15,10 +15,11 @@ final class CursorFailureTests: XCTestCase {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Fails on its third call.
-            db.add(function: DatabaseFunction("failsAtThree", argumentCount: 1, pure: false) { values in
-                if counter.increment() == 3 { throw DatabaseError(message: "failed at three") }
-                return values[0]
-            })
+            db.add(
+                function: DatabaseFunction("failsAtThree", argumentCount: 1, pure: false) { values in
+                    if counter.increment() == 3 { throw DatabaseError(message: "failed at three") }
+                    return values[0]
+                })
         }
         return (try DatabaseQueue(configuration: configuration), counter)
     }
