@@ -107,7 +107,7 @@ extension AssociationToMany {
             associations: [association],
             expression: { db in
                 let primaryKey = try db.primaryKey(table)
-                guard let column = primaryKey.rowIDColumn ?? (primaryKey.columns.count == 1 ? primaryKey.columns[0] : nil) else {
+                guard let column = primaryKey.rowIDName ?? (primaryKey.columns.count == 1 ? primaryKey.columns[0] : nil) else {
                     throw DatabaseError(message: "table \(table) has a composite primary key: its records cannot be counted with `count`")
                 }
                 return SQLExpression(.countDistinct(.qualifiedColumn(alias, column)))

@@ -78,7 +78,7 @@ struct AssociationLink: Sendable {
         if let foreignKey {
             // A key the schema does not declare: it refers to the primary key.
             let primaryKey = try db.primaryKey(parentTable)
-            let parentColumns = primaryKey.rowIDColumn.map { _ in primaryKey.columns.isEmpty ? ["rowid"] : primaryKey.columns } ?? primaryKey.columns
+            let parentColumns = primaryKey.rowIDName.map { _ in primaryKey.columns.isEmpty ? ["rowid"] : primaryKey.columns } ?? primaryKey.columns
             try checkCount(foreignKey.originColumns, parentColumns)
             return zip(foreignKey.originColumns, parentColumns).map { (child: $0, parent: $1) }
         }

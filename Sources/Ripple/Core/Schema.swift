@@ -3,9 +3,12 @@ public struct PrimaryKeyInfo: Hashable, Sendable {
     /// The primary key columns, in order. For a table without explicit primary key, the
     /// hidden `rowid`.
     public let columns: [String]
-    /// The column that is an alias for the rowid (`id INTEGER PRIMARY KEY`), or `rowid`
-    /// for the hidden rowid; nil when the primary key is not the rowid.
-    public let rowIDColumn: String?
+    /// The column that is an alias for the rowid (`id INTEGER PRIMARY KEY`); nil for the
+    /// hidden rowid, and when the primary key is not the rowid (as in GRDB).
+    public var rowIDColumn: String? { columnInfos == nil ? nil : rowIDName }
+    /// The column that reads the rowid: the alias, or `rowid` for the hidden rowid; nil
+    /// when the primary key is not the rowid.
+    let rowIDName: String?
     /// Whether the table is a WITHOUT ROWID table.
     public let isWithoutRowID: Bool
     /// The primary key columns, in order; nil for the hidden `rowid`, and for a view whose
@@ -13,7 +16,7 @@ public struct PrimaryKeyInfo: Hashable, Sendable {
     public var columnInfos: [ColumnInfo]? = nil
 
     /// Whether the primary key is the rowid.
-    public var isRowID: Bool { rowIDColumn != nil }
+    public var isRowID: Bool { rowIDName != nil }
     /// Whether the table has a rowid: it is not a WITHOUT ROWID table.
     public var tableHasRowID: Bool { !isWithoutRowID }
 }
@@ -133,7 +136,7 @@ extension Database {
                 throw DatabaseError(
                     resultCode: .SQLITE_ERROR, message: "view \(table) has no primary key: the schema source of the configuration tells none")
             }
-            let info = PrimaryKeyInfo(columns: columns, rowIDColumn: nil, isWithoutRowID: false)
+            let info = PrimaryKeyInfo(columns: columns, rowIDName: nil, isWithoutRowID: false)
             schemaCache.primaryKeys[key] = info
             return info
         }
@@ -153,11 +156,11 @@ extension Database {
             .map { try $0.decode(Bool.self, forColumn: "wr") } ?? false
         let info: PrimaryKeyInfo
         if pkColumns.isEmpty {
-            info = PrimaryKeyInfo(columns: ["rowid"], rowIDColumn: "rowid", isWithoutRowID: false)
+            info = PrimaryKeyInfo(columns: ["rowid"], rowIDName: "rowid", isWithoutRowID: false)
         } else if !isWithoutRowID, pkColumns.count == 1, pkColumns[0].type.uppercased() == "INTEGER" {
-            info = PrimaryKeyInfo(columns: [pkColumns[0].name], rowIDColumn: pkColumns[0].name, isWithoutRowID: false, columnInfos: pkColumns)
+            info = PrimaryKeyInfo(columns: [pkColumns[0].name], rowIDName: pkColumns[0].name, isWithoutRowID: false, columnInfos: pkColumns)
         } else {
-            info = PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDColumn: nil, isWithoutRowID: isWithoutRowID, columnInfos: pkColumns)
+            info = PrimaryKeyInfo(columns: pkColumns.map(\.name), rowIDName: nil, isWithoutRowID: isWithoutRowID, columnInfos: pkColumns)
         }
         schemaCache.primaryKeys[key] = info
         return info

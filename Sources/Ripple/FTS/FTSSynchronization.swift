@@ -28,7 +28,7 @@ extension Database {
     /// The column that aliases the rowid of `table` (`id INTEGER PRIMARY KEY`), or nil
     /// when the rowid is hidden, or not the primary key.
     func visibleRowIDColumn(_ table: String) throws -> String? {
-        guard let rowID = try primaryKey(table).rowIDColumn else { return nil }
+        guard let rowID = try primaryKey(table).rowIDName else { return nil }
         return try columns(in: table).contains { $0.primaryKeyIndex > 0 } ? rowID : nil
     }
 }

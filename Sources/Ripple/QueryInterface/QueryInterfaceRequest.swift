@@ -479,7 +479,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         // (`filter(keys: [])`: the keys make their predicate with the connection.)
         if predicate.isAlwaysFalse { return DatabaseRegion() }
         guard let primaryKey = try? db.primaryKey(tableName),
-            let rowIDColumn = primaryKey.rowIDColumn,
+            let rowIDColumn = primaryKey.rowIDName,
             let rowIDs = predicate.restrictedRowIDs(rowIDColumn: rowIDColumn)
         else { return region }
         return region.restricting(table: tableName, toRowIDs: rowIDs)

@@ -38,11 +38,11 @@ struct SQLGenerationContext {
         if (try? database.viewExists(table)) == true {
             // A view has no rowid: its primary key when the configuration tells one, else
             // all its columns.
-            if let primaryKey = try? database.primaryKey(table), primaryKey.rowIDColumn == nil { return primaryKey.columns }
+            if let primaryKey = try? database.primaryKey(table), primaryKey.rowIDName == nil { return primaryKey.columns }
             return (try? database.columns(in: table).map(\.name)) ?? ["rowid"]
         }
         guard let primaryKey = try? database.primaryKey(table) else { return ["rowid"] }
-        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
+        if let rowIDColumn = primaryKey.rowIDName { return [rowIDColumn] }
         return primaryKey.isWithoutRowID ? primaryKey.columns : ["rowid"]
     }
 

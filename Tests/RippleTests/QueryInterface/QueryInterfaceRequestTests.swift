@@ -281,7 +281,10 @@ final class QueryInterfaceRequestTests: XCTestCase {
             let composite = assertDatabaseError(.SQLITE_ERROR) { try Table("citizenship").filter(key: 1).fetchAll(db) }
             XCTAssertTrue(composite?.message?.contains("composite primary key") ?? false)
             // A table without explicit primary key: the rowid.
-            XCTAssertEqual(try db.primaryKey("note").rowIDColumn, "rowid")
+            // (No alias column, as in GRDB: the primary key is the rowid, named `rowid`.)
+            XCTAssertNil(try db.primaryKey("note").rowIDColumn)
+            XCTAssertTrue(try db.primaryKey("note").isRowID)
+            XCTAssertEqual(try db.primaryKey("note").columns, ["rowid"])
             XCTAssertEqual(try Table("note").filter(key: 2).fetchOne(db)?["body"] as? String, "b")
             // A non-integer single-column primary key.
             XCTAssertNil(try db.primaryKey("code").rowIDColumn)

@@ -116,7 +116,7 @@ extension Database {
     /// column that aliases it, if any), or the primary key of a WITHOUT ROWID table.
     func fastPrimaryKeyColumns(_ table: String) throws -> [String] {
         let primaryKey = try primaryKey(table)
-        if let rowIDColumn = primaryKey.rowIDColumn { return [rowIDColumn] }
+        if let rowIDColumn = primaryKey.rowIDName { return [rowIDColumn] }
         // A view has no rowid: the key that the configuration's schema source tells.
         return try primaryKey.tableHasRowID && !isView(table) ? ["rowid"] : primaryKey.columns
     }
