@@ -55,6 +55,19 @@ final class GRDBSpellingRecordTests: XCTestCase {
             var other = Counter(id: nil, name: "a", value: 2)
             other = try other.upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified)
             XCTAssertEqual(other.value, Decimal(string: "1.5"))
+            var third = Counter(id: nil, name: "a", value: 4)
+            let kept = try third.upsertAndFetch(db, onConflict: ["name"]) { _ in
+                [Column("value").noOverwrite]
+            }
+            XCTAssertEqual(kept.value, Decimal(string: "1.5"))
+            var fourth = Counter(id: nil, name: "a", value: 5)
+            let renamed = try fourth.upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified) {
+                excluded in [Column("value").set(to: excluded[Column("value")])]
+            }
+            XCTAssertEqual(renamed.value, 5)
+            try db.execute(sql: "CREATE TABLE note(text)")
+            XCTAssertNil(try db.primaryKey("note").rowIDColumn)
+            XCTAssertTrue(try db.primaryKey("note").isRowID)
             let changed = try counter.updateChangesAndFetch(db) { $0.value = 3 }
             XCTAssertEqual(changed?.value, 3)
         }

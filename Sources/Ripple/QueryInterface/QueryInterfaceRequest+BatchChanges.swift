@@ -118,7 +118,7 @@ extension QueryInterfaceRequest {
         _ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil,
         _ assignments: [ColumnAssignment]
     ) throws -> Int {
-        guard !assignments.isEmpty, !filtersNoKey else { return 0 }
+        guard assignments.contains(where: { $0.value != nil }), !filtersNoKey else { return 0 }
         var context = SQLGenerationContext()
         let sql = try updateSQL(db, conflictResolution, assignments, &context)
         try context.checkSubqueries()
@@ -141,7 +141,7 @@ extension QueryInterfaceRequest {
             sql += "OR \(conflictResolution.rawValue) "
         }
         sql += tableName.quotedDatabaseIdentifier + " SET "
-        sql += assignments.map { $0.columnName.quotedDatabaseIdentifier + " = " + $0.value.sql(&context) }.joined(separator: ", ")
+        sql += assignments.compactMap { $0.sql(&context) }.joined(separator: ", ")
         sql += try batchClauses(db, &context, returning: returning)
         return sql
     }

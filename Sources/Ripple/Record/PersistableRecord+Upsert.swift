@@ -1,5 +1,4 @@
 // `upsertAndFetch`: `INSERT ... ON CONFLICT DO UPDATE ... RETURNING`, as GRDB spells it.
-// (GRDB's `doUpdate:` closure, which takes a `TableAlias` of the excluded row, is not in Ripple yet.)
 
 /// Which columns an upsert overwrites in the existing row, when it conflicts.
 public struct UpsertUpdateStrategy: OptionSet, Sendable {
@@ -28,13 +27,27 @@ extension MutablePersistableRecord {
     ///     - conflictTarget: The columns of the unique key that may conflict; empty for
     ///       any conflict.
     ///     - strategy: Which columns of the existing row are overwritten.
+    ///     - assignments: What the conflict sets, before the columns that `strategy`
+    ///       overwrites with the inserted values; `excluded` is the row that was not
+    ///       inserted.
+    ///
+    /// ```swift
+    /// // On conflict, updates every column but 'score'.
+    /// let upserted = try player.upsertAndFetch(db) { _ in [Column("score").noOverwrite] }
+    ///
+    /// // On conflict, only updates 'name'.
+    /// let upserted = try player.upsertAndFetch(db, updating: .noColumnUnlessSpecified) { excluded in
+    ///     [Column("name").set(to: excluded[Column("name")])]
+    /// }
+    /// ```
     public mutating func upsertAndFetch(
         _ db: Database,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns
+        updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> Self
     where Self: FetchableRecord {
-        try upsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
+        try upsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
     }
 
     /// Inserts the record, or updates the row it conflicts with, and returns the row as
@@ -46,19 +59,22 @@ extension MutablePersistableRecord {
     ///     - conflictTarget: The columns of the unique key that may conflict; empty for
     ///       any conflict.
     ///     - strategy: Which columns of the existing row are overwritten.
+    ///     - assignments: What the conflict sets (see ``upsertAndFetch(_:onConflict:updating:doUpdate:)``).
     public mutating func upsertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database,
         as returnedType: T.Type,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns
+        updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> T {
-        try performUpsertAndFetch(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
+        try performUpsertAndFetch(db, as: returnedType, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
     }
 
     /// The upsert of `upsertAndFetch`, also for `PersistableRecord`'s non-mutating spellings.
     mutating func performUpsertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database, as returnedType: T.Type,
-        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy
+        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])?
     ) throws -> T {
         var returned: T?
         try withSaveCallbacks(db) { record in
@@ -68,10 +84,9 @@ extension MutablePersistableRecord {
                     let primaryKey = try db.primaryKey(Self.databaseTableName)
                     // The rowid comes last, after the returned record's columns.
                     let rowIDSQL = primaryKey.isWithoutRowID ? "" : #", "rowid""#
-                    let sql =
-                        try record.upsertSQL(db, container, onConflict: conflictTarget, updating: strategy)
-                        + " RETURNING " + Self.returningSQL(db, T.databaseSelection) + rowIDSQL
-                    let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(container.values))
+                    let upsert = try record.upsertSQL(db, container, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
+                    let sql = try upsert.sql + " RETURNING " + Self.returningSQL(db, T.databaseSelection) + rowIDSQL
+                    let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(container.values + upsert.arguments))
                     guard let row = rows.first else {
                         throw DatabaseError(message: "upsert of \(Self.self) returned no row")
                     }
@@ -84,27 +99,39 @@ extension MutablePersistableRecord {
         return returned
     }
 
-    /// `INSERT ... ON CONFLICT ... DO UPDATE SET ...`. The update always assigns a column,
-    /// so that a RETURNING clause returns the existing row on conflict.
+    /// `INSERT ... ON CONFLICT ... DO UPDATE SET ...`, as GRDB writes it: the `doUpdate`
+    /// assignments, then, with `.allColumns`, the other columns of the record but the
+    /// primary key and the conflict target, set to the inserted values. The update always
+    /// assigns a column, so that a RETURNING clause returns the existing row on conflict.
+    /// `arguments` follow the record's values.
     func upsertSQL(
         _ db: Database, _ container: PersistenceContainer,
-        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy
-    ) throws -> String {
+        onConflict conflictTarget: [String], updating strategy: UpsertUpdateStrategy,
+        doUpdate: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
+    ) throws -> (sql: String, arguments: [DatabaseValue]) {
         let primaryKey = try db.primaryKey(Self.databaseTableName)
         var sql = Self.insertSQL(container, conflict: "") + " ON CONFLICT"
         if !conflictTarget.isEmpty {
             sql += "(" + conflictTarget.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
         }
-        var updated: [String] = []
+        let excluded = TableAlias<Self>(name: "excluded")
+        var assignments = doUpdate?(excluded) ?? []
         if strategy.contains(.allColumns) {
             let kept = Set((primaryKey.columns + conflictTarget).map { $0.lowercased() })
-            updated = container.columns.filter { !kept.contains($0.lowercased()) }
+            let assigned = Set(assignments.map { $0.columnName.lowercased() })
+            for column in container.columns where !kept.contains(column.lowercased()) && !assigned.contains(column.lowercased()) {
+                assignments.append(Column(column).set(to: excluded[column]))
+            }
         }
-        let assignments =
-            updated.isEmpty
-            ? [primaryKey.columns[0].quotedDatabaseIdentifier].map { "\($0) = \($0)" }
-            : updated.map { "\($0.quotedDatabaseIdentifier) = \"excluded\".\($0.quotedDatabaseIdentifier)" }
-        return sql + " DO UPDATE SET " + assignments.joined(separator: ", ")
+        var context = SQLGenerationContext()
+        context.database = db
+        var updates = assignments.compactMap { $0.sql(&context) }
+        if updates.isEmpty {
+            let column = primaryKey.columns[0].quotedDatabaseIdentifier
+            updates = ["\(column) = \(column)"]
+        }
+        try context.checkSubqueries()
+        return (sql + " DO UPDATE SET " + updates.joined(separator: ", "), context.arguments)
     }
 }
 
@@ -117,14 +144,17 @@ extension PersistableRecord {
     ///     - conflictTarget: The columns of the unique key that may conflict; empty for
     ///       any conflict.
     ///     - strategy: Which columns of the existing row are overwritten.
+    ///     - assignments: What the conflict sets (see
+    ///       ``MutablePersistableRecord/upsertAndFetch(_:onConflict:updating:doUpdate:)``).
     public func upsertAndFetch(
         _ db: Database,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns
+        updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> Self
     where Self: FetchableRecord {
         var record = self
-        return try record.performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy)
+        return try record.performUpsertAndFetch(db, as: Self.self, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
     }
 
     /// Inserts the record, or updates the row it conflicts with, and returns the row as
@@ -136,14 +166,17 @@ extension PersistableRecord {
     ///     - conflictTarget: The columns of the unique key that may conflict; empty for
     ///       any conflict.
     ///     - strategy: Which columns of the existing row are overwritten.
+    ///     - assignments: What the conflict sets (see
+    ///       ``MutablePersistableRecord/upsertAndFetch(_:onConflict:updating:doUpdate:)``).
     public func upsertAndFetch<T: FetchableRecord & TableRecord>(
         _ db: Database,
         as returnedType: T.Type,
         onConflict conflictTarget: [String] = [],
-        updating strategy: UpsertUpdateStrategy = .allColumns
+        updating strategy: UpsertUpdateStrategy = .allColumns,
+        doUpdate assignments: ((_ excluded: TableAlias<Self>) -> [ColumnAssignment])? = nil
     ) throws -> T {
         var record = self
-        return try record.performUpsertAndFetch(db, as: returnedType, onConflict: conflictTarget, updating: strategy)
+        return try record.performUpsertAndFetch(db, as: returnedType, onConflict: conflictTarget, updating: strategy, doUpdate: assignments)
     }
 
     /// Inserts the record, and returns what `selection` reads of the inserted row, as

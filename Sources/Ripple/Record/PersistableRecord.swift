@@ -176,7 +176,7 @@ extension MutablePersistableRecord {
     private func upsertStatement(_ db: Database) throws -> InsertionSuccess {
         let container = try persistenceContainer()
         let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
-        let sql = try upsertSQL(db, container, onConflict: [], updating: .allColumns)
+        let sql = try upsertSQL(db, container, onConflict: [], updating: .allColumns).sql
         if primaryKey.isWithoutRowID {
             try db.execute(sql: sql, arguments: StatementArguments(container.values))
             return InsertionSuccess(rowID: db.lastInsertedRowID, rowIDColumn: nil, persistenceContainer: container)

@@ -256,6 +256,43 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
         }
     }
 
+    func testUpsertAndFetchWithAssignments() throws {
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            var statements: [String] = []
+            db.trace { if !"\($0)".hasPrefix("PRAGMA") { statements.append("\($0)") } }  // not the schema's
+            // Every column but 'score'.
+            let kept = try Player(id: 1, email: "new@x", score: 99).upsertAndFetch(db) { _ in [Column("score").noOverwrite] }
+            XCTAssertEqual(kept, Player(id: 1, email: "new@x", score: 10))
+            XCTAssertEqual(
+                statements.last,
+                #"INSERT INTO "player" ("id", "email", "score") VALUES (?,?,?) ON CONFLICT DO UPDATE SET "email" = "excluded"."email" RETURNING *, "rowid""#
+            )
+            // Only what is assigned, with bound values and the excluded row.
+            let bumped = try Player(id: 5, email: "b@x", score: 7).upsertAndFetch(
+                db, onConflict: ["email"], updating: .noColumnUnlessSpecified
+            ) { excluded in
+                [Column("score") += excluded[Column("score")], Column("id").noOverwrite]
+            }
+            XCTAssertEqual(bumped, Player(id: 2, email: "b@x", score: 27))
+            XCTAssertEqual(
+                statements.last,
+                #"INSERT INTO "player" ("id", "email", "score") VALUES (?,?,?) ON CONFLICT("email") DO UPDATE SET "score" = "score" + "excluded"."score" RETURNING *, "rowid""#
+            )
+            let set = try Player(id: 3, email: "c@x", score: 0).upsertAndFetch(db, as: Player.self, updating: .noColumnUnlessSpecified) { _ in
+                [Column("score").set(to: 300)]
+            }
+            XCTAssertEqual(set, Player(id: 3, email: "c@x", score: 300))
+            // Nothing assigned: the row comes back as it is.
+            let same = try Player(id: 3, email: "c@x", score: 0).upsertAndFetch(db, updating: .noColumnUnlessSpecified)
+            XCTAssertEqual(same, Player(id: 3, email: "c@x", score: 300))
+            db.trace(options: [])
+            // An assignment that leaves its column is left out of updateAll, as in GRDB.
+            XCTAssertEqual(try Player.updateAll(db, [Column("score").noOverwrite]), 0)
+            XCTAssertEqual(try Player.updateAll(db, [Column("score").noOverwrite, Column("score").set(to: 1)]), 3)
+        }
+    }
+
     func testUpdateChangesAndFetch() throws {
         let dbQueue = try makeDatabase()
         try dbQueue.write { db in
