@@ -42,6 +42,18 @@ final class GRDBSpellingDatabaseTests: XCTestCase {
         }
     }
 
+    func testAllStatements() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            let statements = try db.allStatements(sql: "CREATE TABLE t(a); INSERT INTO t VALUES (?)", arguments: [1])
+            while let statement = try statements.next() {
+                try statement.execute()
+            }
+            let sum = try db.allStatements(literal: "SELECT SUM(a) + \(1) FROM t").map { try Int.fetchOne($0) }.next()
+            XCTAssertEqual(sum, 2)
+        }
+    }
+
     func testStatementArguments() throws {
         try DatabaseQueue().read { db in
             let statement = try db.makeStatement(sql: "SELECT ? + ?")

@@ -288,36 +288,46 @@ public final class Database {
         try checkOpen()
         var position = 0
         try sql.utf8CString.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let end = base + buffer.count - 1  // the terminating NUL
-            var current = base
-            while current < end {
-                var sqliteStatement: OpaquePointer?
-                var tail: UnsafePointer<CChar>?
-                let (code, report) = authorizer.report {
-                    countingReadStart { sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail) }
-                }
-                guard code == SQLITE_OK else {
-                    // The error names the statement that failed, not the whole string.
-                    let failingSQL = Self.firstStatementText(from: current, to: end)
-                    throw DatabaseError(
-                        connection: sqliteConnection, code: code, sql: failingSQL, arguments: arguments,
-                        publicStatementArguments: configuration.publicStatementArguments)
-                }
-                guard let sqliteStatement else { break }  // only white space or comments remain
-                let statement = Statement(
-                    database: self,
-                    sqliteStatement: sqliteStatement,
-                    sql: Self.trimmedStatementText(String(cString: sqlite3_sql(sqliteStatement))),
-                    report: report)
+            var offset = 0
+            while let statement = try compileStatement(in: buffer, from: &offset, arguments: arguments) {
                 try statement.bind(arguments, consumingFrom: &position)
                 try body(statement)
-                current = tail ?? end
             }
         }
         if position != arguments.positional.count {
             throw DatabaseError.wrongArgumentCount(given: arguments.positional.count, expected: position, sql: sql, arguments: arguments)
         }
+    }
+
+    /// Compiles the statement of `buffer` (a NUL-terminated SQL string) that starts at
+    /// `offset`, and moves `offset` past it; nil when only white space or comments remain.
+    /// (`arguments`: for the error of a statement SQLite refuses.)
+    func compileStatement(in buffer: UnsafeBufferPointer<CChar>, from offset: inout Int, arguments: StatementArguments?) throws -> Statement? {
+        guard let base = buffer.baseAddress else { return nil }
+        let end = base + buffer.count - 1  // the terminating NUL
+        while base + offset < end {
+            let current = base + offset
+            var sqliteStatement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let (code, report) = authorizer.report {
+                countingReadStart { sqlite3_prepare_v3(sqliteConnection, current, CInt(end - current), 0, &sqliteStatement, &tail) }
+            }
+            guard code == SQLITE_OK else {
+                // The error names the statement that failed, not the whole string.
+                let failingSQL = Self.firstStatementText(from: current, to: end)
+                throw DatabaseError(
+                    connection: sqliteConnection, code: code, sql: failingSQL, arguments: arguments,
+                    publicStatementArguments: configuration.publicStatementArguments)
+            }
+            offset = (tail ?? end) - base
+            guard let sqliteStatement else { return nil }  // only white space or comments remain
+            return Statement(
+                database: self,
+                sqliteStatement: sqliteStatement,
+                sql: Self.trimmedStatementText(String(cString: sqlite3_sql(sqliteStatement))),
+                report: report)
+        }
+        return nil
     }
 
     /// The text of one statement of a multi-statement string, without the white space
@@ -431,7 +441,7 @@ public final class Database {
                     sqlite3_finalize(sqliteStatement)
                     throw DatabaseError.misuse(
                         "Multiple statements found. To execute multiple statements, "
-                            + "use Database.execute(sql:) instead.", sql: sql)
+                            + "use Database.execute(sql:) or Database.allStatements(sql:) instead.", sql: sql)
                 }
             }
             return Statement(database: self, sqliteStatement: sqliteStatement, sql: sql, report: report)

@@ -135,7 +135,9 @@ final class StatementTests: XCTestCase {
             let error = assertDatabaseError(.SQLITE_MISUSE) {
                 try db.makeStatement(sql: "SELECT 1; SELECT 2")
             }
-            XCTAssertTrue(error?.message?.contains("Multiple statements found") ?? false)
+            XCTAssertEqual(
+                error?.message,
+                "Multiple statements found. To execute multiple statements, use Database.execute(sql:) or Database.allStatements(sql:) instead.")
             XCTAssertNoThrow(try db.makeStatement(sql: "SELECT 1; -- comment only"))
         }
     }
