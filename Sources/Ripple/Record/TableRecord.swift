@@ -128,6 +128,33 @@ extension TableRecord {
 
     public static var databaseSelection: [any SQLSelectable] { [AllColumns()] }
 
+    /// The number of columns that ``databaseSelection`` selects, `*` counted with the
+    /// table's columns:
+    ///
+    /// ```swift
+    /// struct PartialPlayer: TableRecord {
+    ///     static let databaseTableName = "player"
+    ///     static let databaseSelection: [any SQLSelectable] = [Column("id"), Column("name")]
+    /// }
+    /// try PartialPlayer.numberOfSelectedColumns(db) // 2
+    /// ```
+    ///
+    /// Throws for a selection of raw SQL (`SQL("id, name")`), whose columns Ripple does not
+    /// count (GRDB stops the process).
+    public static func numberOfSelectedColumns(_ db: Database) throws -> Int {
+        try databaseSelection.reduce(0) { count, selectable in
+            let selection = selectable.sqlSelection
+            if case .literal(let fragment) = selection.kind {
+                throw DatabaseError(
+                    message: """
+                        selection literals don't know how many columns they contain: \(fragment.sql). \
+                        To resolve this error, select one or several expressions instead.
+                        """)
+            }
+            return try count + all().select(selection).selectedColumnCount(db)
+        }
+    }
+
     /// A request of all records.
     public static func all() -> QueryInterfaceRequest<Self> {
         QueryInterfaceRequest(tableName: databaseTableName, selection: databaseSelection.map(\.sqlSelection))
