@@ -69,7 +69,7 @@ extension Statement {
     @inline(never)
     private func recordPendingReadRegion() {
         switch observation.pendingReadRegion {
-        case .report?: database.recordRead(report.readRegion)
+        case .report?: database.recordReportedRead(of: self)
         case .precise(let region)?: database.recordRead(region)
         case nil: break
         }

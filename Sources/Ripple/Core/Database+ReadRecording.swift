@@ -5,18 +5,19 @@ extension Database {
     /// that writes may create a temporary table, read it and drop it).
     func recordingReadRegion<T>(_ block: () throws -> T) throws -> (T, DatabaseRegion) {
         let previous = observation.recordedRegion
-        let previousChangedSchema = observation.recordingChangedSchema
+        let previousChangedTables = observation.recordingSchemaChangedTables
         observation.recordedRegion = DatabaseRegion()
-        observation.recordingChangedSchema = false
+        observation.recordingSchemaChangedTables = []
         defer {
             observation.recordedRegion = previous.map { $0.union(observation.recordedRegion ?? DatabaseRegion()) }
-            observation.recordingChangedSchema = previousChangedSchema || observation.recordingChangedSchema
+            observation.recordingSchemaChangedTables.formUnion(previousChangedTables)
             observation.preparedStatementRegion = nil
         }
         let result = try block()
         let region = observation.recordedRegion ?? DatabaseRegion()
-        if observation.recordingChangedSchema {
-            return (result, try withoutRecordingReads { try region.removingDroppedTables(self) })
+        let changedTables = observation.recordingSchemaChangedTables
+        if !changedTables.isEmpty {
+            return (result, try withoutRecordingReads { try region.removingDroppedTables(among: changedTables, self) })
         }
         return (result, region)
     }
@@ -43,15 +44,16 @@ extension Database {
         if observation.recordedRegion != nil { observation.recordedRegion!.formUnion(region) }
     }
 
-    /// Adds what an executed statement read to the recorded region: a statement that
-    /// writes may read too (`INSERT ... SELECT`, `CREATE TABLE ... AS SELECT`). The schema
-    /// a statement that changes it reads is left out: it is its work, not its result, and
-    /// an observation whose fetch creates a table would otherwise be notified by itself.
+    /// Adds what a statement read, as SQLite reported it, to the recorded region: a
+    /// statement that writes may read too (`INSERT ... SELECT`, `CREATE TABLE ... AS
+    /// SELECT`). The schema a statement that changes it reads is left out: it is its work,
+    /// not its result, and an observation whose fetch creates a table would otherwise be
+    /// notified by itself.
     @inline(never)
-    func recordExecutedRead(of statement: Statement) {
+    func recordReportedRead(of statement: Statement) {
         let report = statement.report
         if report.changesSchema {
-            observation.recordingChangedSchema = true
+            observation.recordingSchemaChangedTables.formUnion(report.tablesChangedBySchema)
             recordRead(report.readRegion.removingSchemaTables())
         } else {
             recordRead(report.readRegion)

@@ -462,7 +462,7 @@ public final class Database {
             throw statementDidFail(statement, error: error)
         }
         statement.reset()
-        if observation.recordedRegion != nil { recordExecutedRead(of: statement) }
+        if observation.recordedRegion != nil { recordReportedRead(of: statement) }
         if hook === observation.hook {
             try statementDidFinish(statement, hook: hook)
         } else {

@@ -262,11 +262,12 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         return DatabaseRegion(tables: tables.filter { !StatementReport.isSchemaTable(key: $0.key) })
     }
 
-    /// The same region, without the tables and views that do not exist (any more).
-    func removingDroppedTables(_ db: Database) throws -> DatabaseRegion {
-        guard let tables else { return self }
+    /// The same region, without those of `candidates` (lowercased names of tables and
+    /// views dropped or altered) that no longer exist.
+    func removingDroppedTables(among candidates: Set<String>, _ db: Database) throws -> DatabaseRegion {
+        guard let tables, tables.contains(where: { candidates.contains($0.key) }) else { return self }
         let kept = try tables.filter {
-            try StatementReport.isInternalTable($0.key) || db.tableExists($0.key) || db.viewExists($0.key)
+            try !candidates.contains($0.key) || db.tableExists($0.key) || db.viewExists($0.key)
         }
         return kept.count == tables.count ? self : DatabaseRegion(tables: kept)
     }

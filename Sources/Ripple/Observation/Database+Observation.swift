@@ -17,6 +17,12 @@ extension Database {
         if let tracker = observation.externalChanges, !tracker.isActive { startExternalChangeTracking() }
     }
 
+    /// Marks the open transaction as the fetch of `observer` (see
+    /// `TransactionState.fetchingObserver`): its commit does not notify it.
+    func transactionIsFetch(of observer: RegionObserver) {
+        (observation.hook as? DatabaseObservationBroker)?.transaction.fetchingObserver = ObjectIdentifier(observer)
+    }
+
     /// Stops notifying `transactionObserver`.
     public func remove(transactionObserver: some TransactionObserver) {
         (observation.hook as? DatabaseObservationBroker)?.remove(transactionObserver)

@@ -16,9 +16,9 @@ struct DatabaseObservationState {
     /// track what their fetch closure reads); nil when not recording.
     var recordedRegion: DatabaseRegion?
 
-    /// Whether a statement run while recording changed the schema: a table it read may be
-    /// gone by the end (see ``Database/recordingReadRegion(_:)``).
-    var recordingChangedSchema = false
+    /// The tables (lowercased) that statements run while recording dropped or altered: a
+    /// table read may be gone by the end (see ``Database/recordingReadRegion(_:)``).
+    var recordingSchemaChangedTables: Set<String> = []
 
     /// A more precise region (with rowids) than its report for a statement a request
     /// prepared while recording: recorded instead of the report if that statement runs

@@ -186,6 +186,37 @@ final class ValueObservationTests: XCTestCase {
         }
     }
 
+    func testAWriteMadeWhileAnotherFetchCommitsIsSeen() throws {
+        // A's fetch writes y, which B reads; B's fetch, run as A's commit is told, writes x,
+        // which A reads: only A's own commit is quiet for A, not B's, and A's last value
+        // is the latest.
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.execute(
+                sql: "CREATE TABLE x(id INTEGER PRIMARY KEY); CREATE TABLE y(id INTEGER PRIMARY KEY); CREATE TABLE z(id INTEGER PRIMARY KEY)")
+        }
+        var a = ValueObservation.tracking { db -> Int in
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM z")
+            try db.execute(sql: "INSERT INTO y DEFAULT VALUES")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM x")!
+        }
+        a.requiresWriteAccess = true
+        var b = ValueObservation.tracking { db -> Int in
+            try db.execute(sql: "INSERT INTO x SELECT NULL WHERE (SELECT COUNT(*) FROM y) = 2 AND (SELECT COUNT(*) FROM x) = 0")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM y")!
+        }
+        b.requiresWriteAccess = true
+        let (aValues, aCancellable) = start(a, in: dbQueue)
+        aValues.wait { $0 == [0] }
+        let (bValues, bCancellable) = start(b, in: dbQueue)
+        bValues.wait { $0 == [1] }
+        try dbQueue.write { try $0.execute(sql: "INSERT INTO z DEFAULT VALUES") }
+        let truth = try dbQueue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM x") }
+        XCTAssertEqual(truth, 1)
+        XCTAssertEqual(aValues.wait { $0.last == truth }.last, truth)
+        withExtendedLifetime((aCancellable, bCancellable)) {}
+    }
+
     func testASchemaChangeFetchesATrackingObservationAgain() throws {
         // A view redefined changes what the fetch reads, though no table's content changed.
         let dbQueue = try makePlayerDatabase()

@@ -179,9 +179,11 @@ extension DatabaseObservationBroker {
 
     func notifyCommit() {
         database.externalChangesTransactionDidEnd(committed: true)
+        let fetchingObserver = transaction.fetchingObserver
         for entry in endTransaction() {
-            if entry.regionObserver != nil {
-                round.enqueue(entry, .didCommit(impacted: entry.hasTransactionImpact))
+            if let regionObserver = entry.regionObserver {
+                let isOwnFetch = fetchingObserver != nil && ObjectIdentifier(regionObserver) == fetchingObserver
+                round.enqueue(entry, .didCommit(impacted: entry.hasTransactionImpact && !isOwnFetch))
                 entry.hasTransactionImpact = false
             } else {
                 round.enqueue(entry, .didCommit(impacted: false))

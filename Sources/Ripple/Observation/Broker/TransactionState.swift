@@ -53,6 +53,10 @@ struct TransactionState {
     private(set) var isExplicit = false
     /// Whether observers were told something during the transaction.
     var toldObservers = false
+    /// The region observer whose fetch began the transaction (a value observation that
+    /// writes): the commit of its own writes does not notify it, since its value saw them.
+    /// A commit made during that commit's notifications is another transaction's.
+    var fetchingObserver: ObjectIdentifier?
 
     /// The error of the observer that vetoed the commit, if one did.
     var vetoError: (any Error)? {

@@ -27,6 +27,10 @@ final class ValueObservationQueueStrategy: ValueObservationStrategy {
     }
 
     func fetchAfterChange(_ runner: ValueObservationRunner, _ db: Database) {
+        // A change told while a fetch runs (a fetch that writes: its commit runs another
+        // observation's fetch, which writes the region) asks for one more once it ends,
+        // so that values come in the order of the commits.
+        guard runner.state.withLock({ $0.askForFetch() }) else { return }
         runner.fetchAndDeliver(.success(db), nil)
     }
 

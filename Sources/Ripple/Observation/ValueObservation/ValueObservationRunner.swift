@@ -188,7 +188,6 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
     override var observesSchemaChanges: Bool { recordsRegionOnEachFetch }
 
     override func regionWasCommitted(_ db: Database) {
-        if strategy.fetchesInWriteTransaction && state.withLock({ $0.writingFetchIsRunning }) { return }
         strategy.regionWasCommitted(self, db)
     }
 
@@ -268,9 +267,10 @@ class ValueObservationRunner: RegionObserver, DatabaseCancellable, @unchecked Se
         if db.isInsideTransaction { return try run() }
         if strategy.fetchesInWriteTransaction {
             var result: Fetched?
-            state.withLock { $0.writingFetchIsRunning = true }
-            defer { state.withLock { $0.writingFetchIsRunning = false } }
             try db.inTransaction {
+                // The commit of the fetch's own writes does not fetch again: the value saw
+                // them (a fetch that creates a table would otherwise fetch forever).
+                db.transactionIsFetch(of: self)
                 result = try run()
                 return .commit
             }

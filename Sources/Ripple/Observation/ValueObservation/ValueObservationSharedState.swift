@@ -20,10 +20,12 @@ struct ValueObservationSharedState {
     /// the closures are let go when the last one ends. A few at most: the writer's, a
     /// reader's, a start's, a throttled fetch's.
     private(set) var usesInProgress: UInt8 = 0
-    private var flags: Flags = []
+    /// Whether `willTrackRegion` handlers were told of a region yet (see
+    /// `ValueObservationRunner.trackRegion`).
+    private var hasTrackedRegion = false
     /// Counts the fetches asked for: on a pool, only the last one asked for may change
     /// the observed region (see `ValueObservationPoolStrategy.regionWasFetched`). Compared
-    /// for equality only: it may wrap. (16 bits leave a byte for the flags above, W6m.)
+    /// for equality only: it may wrap. (16 bits leave a byte for the flag above, W6m.)
     var generation: UInt16 = 0
     /// The region the broker matches with commits, on a pool (set on the writer's queue,
     /// read when a fetch is asked for, from any thread).
@@ -36,24 +38,6 @@ struct ValueObservationSharedState {
 
     /// Whether the observation was cancelled.
     var isCancelled: Bool { lifecycle != .active }
-
-    /// Two flags in one byte, W6m.
-    private struct Flags: OptionSet {
-        let rawValue: UInt8
-        /// `willTrackRegion` handlers were told of a region (see
-        /// `ValueObservationRunner.trackRegion`).
-        static let hasTrackedRegion = Flags(rawValue: 1)
-        /// A fetch that writes runs on the writer (see ``writingFetchIsRunning``).
-        static let writingFetchIsRunning = Flags(rawValue: 2)
-    }
-
-    /// Whether a fetch that writes runs on the writer: the commit of its own transaction
-    /// does not fetch again (the value saw those changes; a fetch that creates a table
-    /// would otherwise fetch forever).
-    var writingFetchIsRunning: Bool {
-        get { flags.contains(.writingFetchIsRunning) }
-        set { if newValue { flags.insert(.writingFetchIsRunning) } else { flags.remove(.writingFetchIsRunning) } }
-    }
 
     /// Whether the observation runs, was cancelled, or let its closures go.
     private enum Lifecycle: UInt8 {
@@ -144,7 +128,8 @@ struct ValueObservationSharedState {
     /// A region is about to be observed: true the first time, when the `willTrackRegion`
     /// handlers hear of it whatever it is (later, only when it differs from the last one).
     mutating func tracksFirstRegion() -> Bool {
-        flags.insert(.hasTrackedRegion).inserted
+        defer { hasTrackedRegion = true }
+        return !hasTrackedRegion
     }
 
     /// The request of a fetch that starts, and the region observed when it was made.
