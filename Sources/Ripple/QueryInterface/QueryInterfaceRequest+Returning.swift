@@ -28,7 +28,9 @@ extension QueryInterfaceRequest {
         _ assignments: [ColumnAssignment], selection: [any SQLSelectable]
     ) throws -> Statement {
         precondition(!selection.isEmpty, "Invalid empty selection: give updateAndFetchStatement at least one column")
-        precondition(!assignments.isEmpty, "Invalid empty assignments: give updateAndFetchStatement at least one assignment")
+        precondition(
+            assignments.contains { $0.value != nil },
+            "Invalid empty assignments: give updateAndFetchStatement at least one assignment that is not noOverwrite")
         var context = SQLGenerationContext()
         let sql = try updateSQL(db, conflictResolution, assignments, &context, returning: true)
         return try returningStatement(db, sql, selection, &context)

@@ -301,7 +301,7 @@ struct RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 /// the value itself for single-value types (enums with raw values), from JSON otherwise.
 func decodeColumnValue<T: Decodable>(
     _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
-    usingConversion: Bool = true, key: String? = nil, strategies: RecordDecodingStrategies? = nil,
+    usingConversion: Bool = true, key: String? = nil, recordType: (any FetchableRecord.Type)? = nil,
     jsonDecoder: () -> JSONDecoder = { .databaseDefault() }
 ) throws -> T {
     do {
@@ -309,7 +309,7 @@ func decodeColumnValue<T: Decodable>(
         // Decodable types, which would call this again.)
         let decoder = ColumnValueDecoder(
             dbValue: dbValue, typeWithoutConversion: usingConversion ? nil : T.self, key: key,
-            strategies: strategies, index: index, statement: statement)
+            recordType: recordType, column: column, index: index, statement: statement)
         return try T(from: decoder)
     } catch is ColumnValueDecoder.NeedsJSON {
         let data: Data
@@ -343,14 +343,15 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     /// The key of the property decoded from the column, if any (the coding path is made
     /// only when asked for).
     var key: String?
-    /// The strategies of the record whose property this is: a value that decodes a `Date`
-    /// or `Data` (a wrapper) reads it with the column's strategy, and gets the record's
+    /// The record whose property this is: a value that decodes a `Date` or `Data` (a
+    /// wrapper) reads it with the record's strategy for the column, and gets the record's
     /// `databaseDecodingUserInfo`, as in GRDB.
-    var strategies: RecordDecodingStrategies?
+    var recordType: (any FetchableRecord.Type)?
+    var column = ""
     var index = 0
     var statement: Statement?
     var codingPath: [any CodingKey] { key.map { [ColumnCodingKey(stringValue: $0)] } ?? [] }
-    var userInfo: [CodingUserInfoKey: Any] { strategies?.recordType.databaseDecodingUserInfo ?? [:] }
+    var userInfo: [CodingUserInfoKey: Any] { recordType?.databaseDecodingUserInfo ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> { throw NeedsJSON() }
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsJSON() }
@@ -359,7 +360,12 @@ struct ColumnValueDecoder: Decoder, SingleValueDecodingContainer {
     func decodeNil() -> Bool { dbValue.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let strategies, !dbValue.isNull, let value = try strategies.dateOrData(T.self, dbValue, index: index, statement: statement) {
+        if let recordType, !dbValue.isNull,
+            let value = try RecordDecodingStrategies.dateOrData(
+                T.self, dbValue, column: column, index: index, statement: statement,
+                dateStrategy: { recordType.databaseDateDecodingStrategy(for: column) },
+                dataStrategy: { recordType.databaseDataDecodingStrategy(for: column) })
+        {
             return value
         }
         if T.self != typeWithoutConversion, let convertible = T.self as? any DatabaseValueConvertible.Type {

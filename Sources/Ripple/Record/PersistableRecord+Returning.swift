@@ -54,13 +54,13 @@ extension MutablePersistableRecord {
         let updateConflict = updateConflictClause(conflictResolution)
         var fetched: T?
         try withSaveCallbacks(db) { record in
-            if updatingFirst, let key = try? record.primaryKeyValues(db), !key.values.contains(where: \.isNull) {
+            if updatingFirst, let key = try record.savedKey(db) {
                 do {
                     return try record.updateWithCallbacks(
                         db, columns: nil, conflict: updateConflict, returning: returning
                     ) { fetched = try fetch($0) }
-                } catch RecordError.recordNotFound {
-                    fetched = nil  // inserted below
+                } catch RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key) {
+                    fetched = nil  // no row has the key (another record's error goes on): inserted below
                 }
             }
             return try record.insertAndFetchWithCallbacks(db, conflict: insertConflict, returning: returning) {
@@ -269,8 +269,11 @@ extension MutablePersistableRecord where Self: FetchableRecord {
     /// the database stores it.
     public func saveAndFetch(_ db: Database, onConflict conflictResolution: Database.ConflictResolution? = nil) throws -> Self {
         var record = self
-        return try record.persistAndFetch(db, onConflict: conflictResolution, updatingFirst: true, selection: Self.databaseSelection) { statement in
-            try Self.fetchRequiredRow(Self.self, statement)
+        // (An update that finds no row fetches nil, and throws the record's not found.)
+        let saved = try record.persistAndFetch(db, onConflict: conflictResolution, updatingFirst: true, selection: Self.databaseSelection) {
+            try Self.fetchOne($0)
         }
+        guard let saved else { throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: try storedKeyValues(db)) }
+        return saved
     }
 }

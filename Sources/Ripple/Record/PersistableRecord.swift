@@ -239,6 +239,13 @@ extension MutablePersistableRecord {
         return key
     }
 
+    /// The key that `save` updates first, as GRDB's: nil when every column of it is NULL
+    /// (the record is inserted at once).
+    func savedKey(_ db: Database) throws -> [String: DatabaseValue]? {
+        let key = try storedKeyValues(db)
+        return key.values.allSatisfy(\.isNull) ? nil : key
+    }
+
     private func keyPredicate(_ key: [String: DatabaseValue]) -> (sql: String, arguments: [DatabaseValue]) {
         let columns = key.keys.sorted()
         return (columns.map { "\($0.quotedDatabaseIdentifier)=?" }.joined(separator: " AND "), columns.map { key[$0]! })
@@ -382,11 +389,11 @@ extension MutablePersistableRecord {
         let insertConflict = insertConflictClause(conflictResolution)
         let updateConflict = updateConflictClause(conflictResolution)
         try withSaveCallbacks(db) { record in
-            if let key = try? record.primaryKeyValues(db), !key.values.contains(where: \.isNull) {
+            if let key = try record.savedKey(db) {
                 do {
                     return try record.updateWithCallbacks(db, columns: nil, conflict: updateConflict)
-                } catch RecordError.recordNotFound {
-                    // Insert below.
+                } catch RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: key) {
+                    // No row has the key (another record's error goes on): insert below.
                 }
             }
             return PersistenceSuccess(

@@ -401,10 +401,8 @@ struct RecordDecodingStorage {
             }
             return value as! T
         }
-        // (A value that is not a database value, rare: the strategies are made for it.)
         return try decodeColumnValue(
-            T.self, dbValue, column: column, index: index, statement: statement, key: column,
-            strategies: strategies ?? recordType.map { RecordDecodingStrategies($0, columnNames: row.columnNames) },
+            T.self, dbValue, column: column, index: index, statement: statement, key: column, recordType: recordType,
             jsonDecoder: { recordType?.databaseJSONDecoder(for: column) ?? .databaseDefault() }
         )
     }

@@ -232,6 +232,30 @@ final class RecordKeyAndUpsertFetchTests: XCTestCase {
         }
     }
 
+    func testSaveInsertsOnlyWhenItsOwnRowIsNotFound() throws {
+        // A callback's "not found" for another record is its error, not a reason to insert.
+        struct Guarded: Codable, PersistableRecord, FetchableRecord {
+            static let databaseTableName = "player"
+            var id: Int64
+            var email: String
+            var score: Int
+            func willUpdate(_ db: Database, columns: Set<String>) throws {
+                throw RecordError.recordNotFound(databaseTableName: "team", key: ["id": 1.databaseValue])
+            }
+        }
+        let dbQueue = try makeDatabase()
+        try dbQueue.write { db in
+            for save in [
+                { try Guarded(id: 9, email: "g@x", score: 0).save(db) }, { _ = try Guarded(id: 9, email: "g@x", score: 0).saveAndFetch(db) },
+            ] {
+                XCTAssertThrowsError(try save()) { error in
+                    guard case RecordError.recordNotFound(databaseTableName: "team", key: _) = error else { return XCTFail("\(error)") }
+                }
+            }
+            XCTAssertEqual(try Player.fetchCount(db), 3)
+        }
+    }
+
     func testARecordThatStoresNoKeyMatchesNoRow() throws {
         // As GRDB: its key is NULL. Update throws recordNotFound, delete deletes nothing,
         // save inserts.

@@ -24,12 +24,27 @@ final class RecordDecodingStrategies {
     /// A `Date` or `Data` read with the record's strategy for its column; nil for values of
     /// other types. `dbValue` is not NULL.
     func dateOrData<T>(_ type: T.Type, _ dbValue: DatabaseValue, index: Int, statement: Statement?) throws -> T? {
+        try Self.dateOrData(
+            T.self, dbValue, column: column(index), index: index, statement: statement,
+            dateStrategy: { dateStrategy(index) }, dataStrategy: { dataStrategy(index) })
+    }
+
+    /// A `Date` or `Data` read with the given strategies; nil for values of other types.
+    /// `dbValue` is not NULL.
+    static func dateOrData<T>(
+        _ type: T.Type, _ dbValue: DatabaseValue, column: String, index: Int, statement: Statement?,
+        dateStrategy: () -> DatabaseDateDecodingStrategy, dataStrategy: () -> DatabaseDataDecodingStrategy
+    ) throws -> T? {
         if T.self == Date.self {
-            guard let date = dateStrategy(index).date(from: dbValue) else { throw mismatch(dbValue, T.self, index, statement) }
+            guard let date = dateStrategy().date(from: dbValue) else {
+                throw decodingError(dbValue, T.self, column: column, index: index, statement: statement)
+            }
             return (date as! T)
         }
         if T.self == Data.self {
-            guard let data = dataStrategy(index).data(from: dbValue) else { throw mismatch(dbValue, T.self, index, statement) }
+            guard let data = dataStrategy().data(from: dbValue) else {
+                throw decodingError(dbValue, T.self, column: column, index: index, statement: statement)
+            }
             return (data as! T)
         }
         return nil
@@ -50,8 +65,4 @@ final class RecordDecodingStrategies {
     }
 
     private func column(_ index: Int) -> String { index < columnNames.count ? columnNames[index] : "" }
-
-    private func mismatch(_ dbValue: DatabaseValue, _ type: Any.Type, _ index: Int, _ statement: Statement?) -> DatabaseError {
-        decodingError(dbValue, type, column: column(index), index: index, statement: statement)
-    }
 }
