@@ -9,10 +9,9 @@ public struct PrimaryKeyInfo: Hashable, Sendable {
     /// The column that reads the rowid: the alias, or `rowid` for the hidden rowid; nil
     /// when the primary key is not the rowid.
     let rowIDName: String?
-    /// Whether the table is a WITHOUT ROWID table.
+    /// Whether the table is a WITHOUT ROWID table (true for a view, which has no rowid).
     public let isWithoutRowID: Bool
-    /// The primary key columns, in order; nil for the hidden `rowid`, and for a view whose
-    /// key the configuration's schema source tells.
+    /// The primary key columns, in order; nil for the hidden `rowid`.
     public var columnInfos: [ColumnInfo]? = nil
 
     /// Whether the primary key is the rowid.
@@ -129,14 +128,24 @@ extension Database {
 
     private func readPrimaryKey(_ table: String, in schemaName: String?, key: String) throws -> PrimaryKeyInfo {
         if try schemaObjectExists(type: "view", name: table, in: schemaName) {
-            guard let source = configuration.schemaSource else {
+            // As GRDB: a view has a key when the configuration's schema source tells one
+            // (no source, nil, or no column: none); it has no rowid.
+            guard let source = configuration.schemaSource,
+                let columns = try source.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: table, schemaID: schemaID(schemaName))),
+                !columns.isEmpty
+            else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "database view \(table) has no primary key")
             }
-            guard let columns = try source.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: table, schemaID: schemaID(schemaName))) else {
-                throw DatabaseError(
-                    resultCode: .SQLITE_ERROR, message: "view \(table) has no primary key: the schema source of the configuration tells none")
+            let viewColumns = try self.columns(in: table, in: schemaName)
+            let columnInfos = try columns.map { name in
+                guard let info = viewColumns.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                    throw DatabaseError(
+                        resultCode: .SQLITE_ERROR,
+                        message: "the schema source of the configuration tells a primary key column \(name) that view \(table) does not have")
+                }
+                return info
             }
-            let info = PrimaryKeyInfo(columns: columns, rowIDName: nil, isWithoutRowID: false)
+            let info = PrimaryKeyInfo(columns: columnInfos.map(\.name), rowIDName: nil, isWithoutRowID: true, columnInfos: columnInfos)
             schemaCache.primaryKeys[key] = info
             return info
         }

@@ -49,6 +49,26 @@ final class DatabaseSchemaSourceTests: XCTestCase {
         }
     }
 
+    func testAViewsKeyAsGRDBDescribesIt() throws {
+        struct Empty: DatabaseSchemaSource {
+            func columnsForPrimaryKey(_ db: Database, inView view: DatabaseObjectID) throws -> [String]? { [] }
+        }
+        try makeQueue(ViewKeys()).read { db in
+            let primaryKey = try db.primaryKey("playerView")
+            XCTAssertEqual(primaryKey.columnInfos?.map(\.name), ["id"])
+            XCTAssertEqual(primaryKey.columnInfos?.map(\.type), ["INTEGER"])
+            XCTAssertNil(primaryKey.rowIDColumn)
+            XCTAssertFalse(primaryKey.isRowID)
+            XCTAssertFalse(primaryKey.tableHasRowID)
+            let error = try XCTUnwrap(assertDatabaseError(.SQLITE_ERROR) { try db.primaryKey("otherView") })
+            XCTAssertEqual(error.message, "database view otherView has no primary key")
+        }
+        try makeQueue(Empty()).read { db in
+            let error = try XCTUnwrap(assertDatabaseError(.SQLITE_ERROR) { try db.primaryKey("playerView") })
+            XCTAssertEqual(error.description, "SQLite error 1: database view playerView has no primary key")
+        }
+    }
+
     func testChainedSourcesAndNoSource() throws {
         try makeQueue(ViewKeys().then(Fallback())).read { db in
             XCTAssertEqual(try db.primaryKey("playerView").columns, ["id"], "the first source answers first")
