@@ -33,9 +33,18 @@ extension Database {
     @inline(never)
     func checkReadOnly(_ statement: Statement) throws {
         guard sqlite3_stmt_readonly(statement.sqliteStatement) == 0 else { return }
+        if Self.isJournalModeQuery(statement.sql) { return }
         throw DatabaseError(
             resultCode: .SQLITE_READONLY,
             message: "attempt to write a readonly database",
             sql: statement.sql, arguments: statement.arguments)
+    }
+
+    /// Whether `sql` is `PRAGMA [schema.]journal_mode` without a value: it only reads the
+    /// mode, although SQLite does not call it read-only (given a value, it changes it).
+    static func isJournalModeQuery(_ sql: String) -> Bool {
+        let words = sql.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == ";" })
+        guard words.count == 2, words[0] == "pragma" else { return false }
+        return words[1].split(separator: ".").last == "journal_mode"
     }
 }

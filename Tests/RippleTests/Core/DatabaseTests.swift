@@ -22,6 +22,19 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual(dbQueue.path, ":memory:")
     }
 
+    func testReadAccessesReadTheJournalModeAndRefuseToChangeIt() throws {
+        // SQLite does not call `PRAGMA journal_mode` read-only; without a value, it only reads.
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        let dbQueue = try DatabaseQueue(path: makeTemporaryDatabasePath(self, name: "queue.sqlite"))
+        XCTAssertEqual(try dbPool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }, "wal")
+        XCTAssertEqual(try dbQueue.read { try String.fetchOne($0, sql: "pragma MAIN.journal_mode;") }, "delete")
+        try dbQueue.read { db in
+            assertDatabaseError(.SQLITE_READONLY) { try db.execute(sql: "PRAGMA journal_mode = wal") }
+            assertDatabaseError(.SQLITE_READONLY) { try db.execute(sql: "PRAGMA journal_mode=wal") }
+        }
+        XCTAssertEqual(try dbQueue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }, "delete")
+    }
+
     func testReadonlyConnectionRefusesWrites() throws {
         let path = try makeTemporaryDatabasePath(self)
         try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE t(a)") }
