@@ -63,3 +63,13 @@ extension NSNumber: DatabaseValueConvertible {
         }
     }
 }
+
+extension NSURL: DatabaseValueConvertible {
+    /// The URL, as `URL` stores it (its absolute string).
+    public var databaseValue: DatabaseValue { (self as URL).databaseValue }
+
+    /// The URL, as `URL` reads it.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        URL.fromDatabaseValue(dbValue).flatMap { NSURL(string: $0.absoluteString) as? Self }
+    }
+}

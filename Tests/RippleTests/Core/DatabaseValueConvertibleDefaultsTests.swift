@@ -97,6 +97,16 @@ final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
     }
 
     /// `fetchOne` gives what the type makes of the first value, NULL included, as in GRDB.
+    func testNSURLIsStoredAsURLIs() throws {
+        let url = NSURL(string: "https://github.com/groue/GRDB.swift")!
+        XCTAssertEqual(url.databaseValue, "https://github.com/groue/GRDB.swift".databaseValue)
+        XCTAssertEqual(NSURL.fromDatabaseValue("bar".data(using: .utf8)!.databaseValue)?.absoluteString, "bar")
+        XCTAssertNil(NSURL.fromDatabaseValue(.null))
+        XCTAssertNil(NSURL.fromDatabaseValue(1.databaseValue))
+        let fetched = try DatabaseQueue().read { db in try NSURL.fetchOne(db, sql: "SELECT ?", arguments: [url]) }
+        XCTAssertEqual(fetched, url)
+    }
+
     func testFetchOneOfNull() throws {
         try DatabaseQueue().read { db in
             XCTAssertEqual(try DatabaseValue.fetchOne(db, sql: "SELECT NULL"), .null)
