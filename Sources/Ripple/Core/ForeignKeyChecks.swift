@@ -22,9 +22,10 @@ extension Database {
         try ForeignKeyViolation.fetchCursor(self, sql: "PRAGMA foreign_key_check")
     }
 
-    /// The foreign key violations of a table. Throws when there is no such table.
+    /// The foreign key violations of a table. Throws when there is no such table, or no
+    /// such schema.
     public func foreignKeyViolations(in tableName: String, in schemaName: String? = nil) throws -> RecordCursor<ForeignKeyViolation> {
-        let schema = schemaName.map { $0.quotedDatabaseIdentifier + "." } ?? ""
+        let schema = try schemaPrefix(schemaName)
         return try ForeignKeyViolation.fetchCursor(self, sql: "PRAGMA \(schema)foreign_key_check(\(tableName.quotedDatabaseIdentifier))")
     }
 }

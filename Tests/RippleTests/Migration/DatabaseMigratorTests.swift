@@ -130,6 +130,10 @@ final class DatabaseMigratorTests: XCTestCase {
             XCTAssertEqual(violations.first?.description, "FOREIGN KEY constraint violation - from book to author, in rowid 1")
             XCTAssertEqual(try Array(db.foreignKeyViolations(in: "author")).count, 0)
             XCTAssertThrowsError(try db.foreignKeyViolations(in: "missing"))
+            XCTAssertEqual(
+                assertDatabaseError(.SQLITE_ERROR) { try db.foreignKeyViolations(in: "author", in: "invalid") }?.message,
+                "no such schema: invalid")
+            XCTAssertEqual(try Array(db.foreignKeyViolations(in: "author", in: "main")).count, 0)
         }
     }
 
