@@ -37,7 +37,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// Creates an error.
     ///
     /// - parameter resultCode: the result code.
-    /// - parameter message: the message.
+    /// - parameter message: the message; SQLite's text for the result code when nil, as
+    ///   in GRDB.
     /// - parameter sql: the statement that failed.
     /// - parameter arguments: its arguments.
     /// - parameter publicStatementArguments: whether ``description`` shows the arguments
@@ -51,7 +52,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     ) {
         self.publicStatementArguments = publicStatementArguments
         self.extendedResultCode = resultCode
-        self.message = message
+        self.message = message ?? String(cString: sqlite3_errstr(resultCode.rawValue))
         self.sql = sql
         self.arguments = arguments
     }

@@ -3,6 +3,13 @@ import XCTest
 @testable import Ripple
 
 final class DatabaseErrorTests: XCTestCase {
+    func testAnErrorWithoutMessageHasSQLitesTextForItsCode() {
+        XCTAssertEqual(DatabaseError().message, "SQL logic error")
+        XCTAssertEqual(DatabaseError(resultCode: .SQLITE_BUSY).message, "database is locked")
+        XCTAssertEqual(DatabaseError(resultCode: .SQLITE_BUSY).description, "SQLite error 5: database is locked")
+        XCTAssertEqual(DatabaseError(message: "custom").message, "custom")
+    }
+
     func testResultCodesMatchInCatchClauses() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in
