@@ -34,13 +34,12 @@ public protocol Cursor<Element>: AnyObject {
 }
 
 extension Statement {
-    /// Starts a cursor: resets, binds, and tells the connection a statement starts.
-    func startCursor(arguments: StatementArguments?, requiresColumns: Bool) throws {
+    /// Starts a cursor: resets, binds, and tells the connection a statement starts. (A
+    /// statement without columns, `CREATE TABLE` or `INSERT`, runs and gives no row, as in
+    /// GRDB: SQLite has no row for it.)
+    func startCursor(arguments: StatementArguments?) throws {
         try database.checkOpen()
         try prepareExecution(arguments)
-        if requiresColumns && columnCount == 0 {
-            throw DatabaseError.misuse("statement returns no column", sql: sql, arguments: self.arguments)
-        }
         database.prepareReadRecording(of: self)
         try database.statementWillStart(self)
     }
@@ -140,7 +139,7 @@ public final class RowCursor: Cursor {
         self.state = State(
             row: try adapter.map { Row(base: row, layout: try $0.layout(forColumns: statement.columnNames)) } ?? row,
             baseRow: row)
-        try statement.startCursor(arguments: arguments, requiresColumns: false)
+        try statement.startCursor(arguments: arguments)
     }
 
     deinit {
@@ -203,7 +202,7 @@ public class StatementValueCursorBase {
         } else {
             self.column = 0
         }
-        try statement.startCursor(arguments: arguments, requiresColumns: true)
+        try statement.startCursor(arguments: arguments)
     }
 
     deinit {

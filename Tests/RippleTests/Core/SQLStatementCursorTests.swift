@@ -33,6 +33,25 @@ final class SQLStatementCursorTests: XCTestCase {
         }
     }
 
+    func testStatementsOfAllKindsFetchTheirRows() throws {
+        // As GRDB: a statement without columns runs, and gives no row.
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            let statements = try db.allStatements(
+                literal: """
+                    CREATE TABLE t(a);
+                    INSERT INTO t VALUES (0);
+                    SELECT a FROM t ORDER BY a;
+                    INSERT INTO t VALUES (\(1));
+                    SELECT a FROM t ORDER BY a;
+                    """)
+            XCTAssertEqual(try Array(statements.map { try Int.fetchAll($0) }), [[], [], [0], [], [0, 1]])
+            XCTAssertNil(try Int.fetchOne(db, sql: "INSERT INTO t VALUES (2)"))
+            XCTAssertEqual(try Row.fetchAll(db, sql: "DELETE FROM t WHERE a = 2"), [])
+            XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT a FROM t ORDER BY a"), [0, 1])
+        }
+    }
+
     func testArgumentsMustAllBeUsed() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.read { db in
