@@ -220,7 +220,11 @@ extension SQL {
         public mutating func appendInterpolation(columnsOf recordType: (some TableRecord).Type, tableAlias: String? = nil) {
             let qualifier = (tableAlias ?? recordType.databaseTableName).quotedDatabaseIdentifier
             append { context in
-                recordType.databaseSelection.map { $0.sqlSelection.sql(&context, qualifier: qualifier) }.joined(separator: ", ")
+                // Columns are qualified too, as GRDB writes them: `"player"."id"`.
+                let previous = context.qualifier
+                context.qualifier = qualifier
+                defer { context.qualifier = previous }
+                return recordType.databaseSelection.map { $0.sqlSelection.sql(&context) }.joined(separator: ", ")
             }
         }
 

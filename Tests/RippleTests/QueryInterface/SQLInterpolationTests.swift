@@ -30,6 +30,13 @@ final class SQLInterpolationTests: XCTestCase {
             """
         XCTAssertEqual(query.sql, #"SELECT *, "name" AS "n", NULL FROM "player" ORDER BY "score" DESC, "id" COLLATE NOCASE"#)
         XCTAssertEqual(SQL("\(columnsOf: Scored.self, tableAlias: "p")").sql, #""p".*"#)
+        struct Partial: TableRecord {
+            static let databaseTableName = "player"
+            static let databaseSelection: [any SQLSelectable] = [Column("id"), Column("name").forKey("n")]
+        }
+        // Each column qualified, as GRDB writes them (a join of tables that share names).
+        XCTAssertEqual(SQL("\(columnsOf: Partial.self)").sql, #""player"."id", "player"."name" AS "n""#)
+        XCTAssertEqual(SQL("\(columnsOf: Partial.self, tableAlias: "p")").sql, #""p"."id", "p"."name" AS "n""#)
         let named: SQL = "\(sql: "name = :name", arguments: ["name": "Arthur"]) AND \(literal: "score > \(10)")"
         XCTAssertEqual(named.sql, "name = :name AND score > ?")
         XCTAssertEqual(named.arguments, StatementArguments([10]) + ["name": "Arthur"])
