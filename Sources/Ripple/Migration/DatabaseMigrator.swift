@@ -203,11 +203,21 @@ public struct DatabaseMigrator: Sendable {
         configuration.writeTargetQueue = nil
         configuration.logsChangedTables = false
         configuration.journalMode = .default
-        let reference = try DatabaseQueue(configuration: configuration)
-        var migrator = self
-        migrator.eraseDatabaseOnSchemaChange = false
-        try migrator.migrate(reference, upTo: lastApplied.identifier)
-        let expected = try reference.read { try Self.schema($0) }
+        configuration.observesExternalChanges = false
+        // On disk, as GRDB's: migrations may hold much data, and a `prepareDatabase` may
+        // ask for what an in-memory database has not (`sqlite3_file_control`).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-migrator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let expected: [String]
+        do {
+            let reference = try DatabaseQueue(path: directory.appendingPathComponent("reference.sqlite").path, configuration: configuration)
+            var migrator = self
+            migrator.eraseDatabaseOnSchemaChange = false
+            try migrator.migrate(reference, upTo: lastApplied.identifier)
+            expected = try reference.read { try Self.schema($0) }
+            try reference.close()
+        }
         return try Self.schema(db) != expected
     }
 

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import XCTest
 
@@ -221,6 +222,23 @@ final class DatabaseMigratorTests: XCTestCase {
         try second.migrate(dbQueue)
         XCTAssertFalse(try dbQueue.read(second.hasSchemaChanges))
         XCTAssertEqual(try dbQueue.read { try String.fetchAll($0, sql: "SELECT name FROM player") }, ["Arthur"])
+    }
+
+    func testTheReferenceDatabaseIsAFileAsTheApplicationsIs() throws {
+        // A `prepareDatabase` that controls the file (GRDB's issue 931) works on it too.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            var flag: CInt = 0
+            let code = withUnsafeMutablePointer(to: &flag) { sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, $0) }
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        let dbQueue = try DatabaseQueue(path: makeTemporaryDatabasePath(self), configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE t(a)") }
+        migrator.eraseDatabaseOnSchemaChange = true
+        try migrator.migrate(dbQueue)
+        try migrator.migrate(dbQueue)
+        XCTAssertFalse(try dbQueue.read(migrator.hasSchemaChanges))
     }
 
     func testAsyncMigration() async throws {
