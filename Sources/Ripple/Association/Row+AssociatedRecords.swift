@@ -1,10 +1,12 @@
 // Records of the scopes of a fetched row: the author included with a book.
 
 extension Row {
-    /// Whether one column of the row at least is not NULL: the scope of a missing
-    /// optional association (`LEFT JOIN`) is all NULLs.
+    /// Whether one column of the row, or of its scopes, at least is not NULL: the scope
+    /// of a missing optional association (`LEFT JOIN`) is all NULLs.
     public var containsNonNullValue: Bool {
-        (0..<count).contains { !hasNull(atIndex: $0) }
+        if (0..<count).contains(where: { !hasNull(atIndex: $0) }) { return true }
+        // (A scope with no column of its own may hold scopes with values, as in GRDB.)
+        return !scopes.isEmpty && scopes.contains { $0.row.containsNonNullValue }
     }
 
     /// The record of the scope named `scope`: `let author: Author = row["author"]`.
