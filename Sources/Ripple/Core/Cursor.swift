@@ -212,19 +212,28 @@ public class StatementValueCursorBase {
     /// Steps; true when a row is available.
     @inlinable
     final func step() throws -> Bool {
-        if isDone {
-            if let failure { throw failure }
-            return false
-        }
+        if isDone { return try stepAfterEnd() }
         do {
             if try statement.cursorStep() { return true }
         } catch {
-            isDone = true
-            failure = error
-            throw error
+            throw stepDidFail(error)
         }
         isDone = true
         return false
+    }
+
+    // (Out of line, as the cursor's end: the inlined step stays small, W9b.)
+    @usableFromInline @inline(never)
+    final func stepAfterEnd() throws -> Bool {
+        if let failure { throw failure }
+        return false
+    }
+
+    @usableFromInline @inline(never)
+    final func stepDidFail(_ error: any Error) -> any Error {
+        isDone = true
+        failure = error
+        return error
     }
 }
 
