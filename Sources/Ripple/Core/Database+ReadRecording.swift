@@ -1,3 +1,5 @@
+import CSQLite
+
 /// What a connection's statements read, recorded while `db.observation.recordedRegion` is
 /// set: a value observation tracks the region its fetch reads.
 extension Database {
@@ -17,7 +19,7 @@ extension Database {
         let region = observation.recordedRegion ?? DatabaseRegion()
         let changedTables = observation.recordingSchemaChangedTables
         if !changedTables.isEmpty {
-            return (result, try withoutRecordingReads { try region.removingDroppedTables(among: changedTables, self) })
+            return (result, region.removingDroppedTables(among: changedTables, self))
         }
         return (result, region)
     }
@@ -58,6 +60,12 @@ extension Database {
         } else {
             recordRead(report.readRegion)
         }
+    }
+
+    /// Whether a table (not a view) of this name exists in some schema, asked of SQLite
+    /// without SQL: the application's trace shows no statement it did not run.
+    func tableIsReachable(_ name: String) -> Bool {
+        sqlite3_table_column_metadata(sqliteConnection, nil, name, nil, nil, nil, nil, nil, nil) == SQLITE_OK
     }
 
     /// Prepares the recording of what a cursor's statement reads, when recording: the

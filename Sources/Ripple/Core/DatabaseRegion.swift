@@ -263,12 +263,11 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same region, without those of `candidates` (lowercased names of tables and
-    /// views dropped or altered) that no longer exist.
-    func removingDroppedTables(among candidates: Set<String>, _ db: Database) throws -> DatabaseRegion {
+    /// views dropped or altered) that are no longer tables. (A view goes too: its reads
+    /// are those of its tables, which stay, and an observed region holds no view.)
+    func removingDroppedTables(among candidates: Set<String>, _ db: Database) -> DatabaseRegion {
         guard let tables, tables.contains(where: { candidates.contains($0.key) }) else { return self }
-        let kept = try tables.filter {
-            try !candidates.contains($0.key) || db.tableExists($0.key) || db.viewExists($0.key)
-        }
+        let kept = tables.filter { !candidates.contains($0.key) || db.tableIsReachable($0.key) }
         return kept.count == tables.count ? self : DatabaseRegion(tables: kept)
     }
 

@@ -155,12 +155,18 @@ final class ValueObservationTests: XCTestCase {
         }
         observation.requiresWriteAccess = true
         let regions = LockedState<[String]>([])
+        // The application's trace shows no statement of Ripple's (the lookup of the
+        // dropped table asks SQLite without SQL).
+        let traced = LockedState<[String]>([])
+        try dbQueue.write { db in db.trace { event in traced.withLock { $0.append("\(event)") } } }
         let (collector, cancellable) = start(
             observation.handleEvents(willTrackRegion: { region in regions.withLock { $0.append(region.description) } }),
             in: dbQueue)
         collector.wait { $0 == [0] }
         try dbQueue.write { try $0.execute(sql: "INSERT INTO player (name) VALUES ('A')") }
         XCTAssertEqual(collector.wait { $0.count == 2 }, [0, 1])
+        let foreign = traced.withLock { $0 }.filter { $0.contains("sqlite_") || $0.uppercased().hasPrefix("PRAGMA") }
+        XCTAssertEqual(foreign, [])
         // The temporary table is gone by the end of the fetch: not observed.
         XCTAssertEqual(regions.withLock { $0.first }, "player(id,name,score,teamId)")
         withExtendedLifetime(cancellable) {}
