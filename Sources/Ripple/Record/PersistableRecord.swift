@@ -212,19 +212,21 @@ extension MutablePersistableRecord {
     /// The primary key of the record, as columns and values. Throws when the record does
     /// not store a value for every primary key column.
     public func primaryKeyValues(_ db: Database) throws -> [String: DatabaseValue] {
+        try keyValues(db) { column in
+            throw DatabaseError(
+                message: """
+                    record of type \(Self.self) stores no value for the primary key column \(column) \
+                    of table \(type(of: self).databaseTableName)
+                    """)
+        }
+    }
+
+    /// The primary key of the record; `missing` gives the value of a column it does not store.
+    private func keyValues(_ db: Database, missing: (String) throws -> DatabaseValue) throws -> [String: DatabaseValue] {
         let container = try persistenceContainer()
         let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
         var key: [String: DatabaseValue] = [:]
-        for column in primaryKey.columns {
-            guard let value = container.databaseValue(forColumn: column) else {
-                throw DatabaseError(
-                    message: """
-                        record of type \(Self.self) stores no value for the primary key column \(column) \
-                        of table \(type(of: self).databaseTableName)
-                        """)
-            }
-            key[column] = value
-        }
+        for column in primaryKey.columns { key[column] = try container.databaseValue(forColumn: column) ?? missing(column) }
         return key
     }
 
@@ -232,11 +234,7 @@ extension MutablePersistableRecord {
     /// such a record matches no row, so its update throws `recordNotFound`, and its
     /// delete deletes nothing).
     func storedKeyValues(_ db: Database) throws -> [String: DatabaseValue] {
-        let container = try persistenceContainer()
-        let primaryKey = try db.primaryKey(type(of: self).databaseTableName)
-        var key: [String: DatabaseValue] = [:]
-        for column in primaryKey.columns { key[column] = container.databaseValue(forColumn: column) ?? .null }
-        return key
+        try keyValues(db) { _ in .null }
     }
 
     /// The key that `save` updates first, as GRDB's: nil when every column of it is NULL
