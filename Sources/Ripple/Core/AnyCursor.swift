@@ -9,10 +9,13 @@
 /// ```
 public final class AnyCursor<Element>: Cursor {
     private let nextElement: () throws -> Element?
+    /// The base cursor's `forEach`, when there is a base cursor.
+    private let forEachElement: (((Element) throws -> Void) throws -> Void)?
 
-    /// A cursor whose elements are those of `base`.
-    public convenience init<C: Cursor>(_ base: C) where C.Element == Element {
-        self.init(base.next)
+    /// A cursor whose elements are those of `base`; its `forEach` is the base's.
+    public init<C: Cursor>(_ base: C) where C.Element == Element {
+        nextElement = base.next
+        forEachElement = base.forEach
     }
 
     /// A cursor whose elements are those that `iterator` returns.
@@ -35,9 +38,18 @@ public final class AnyCursor<Element>: Cursor {
     /// ```
     public init(_ next: @escaping () throws -> Element?) {
         nextElement = next
+        forEachElement = nil
     }
 
     public func next() throws -> Element? {
         try nextElement()
+    }
+
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        if let forEachElement {
+            try forEachElement(body)
+        } else {
+            while let element = try nextElement() { try body(element) }
+        }
     }
 }

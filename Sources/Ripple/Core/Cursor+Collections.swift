@@ -26,7 +26,7 @@ extension RangeReplaceableCollection {
     /// read before the error stay appended.
     @inlinable
     public mutating func append(contentsOf newElements: some Cursor<Element>) throws {
-        while let element = try newElements.next() { append(element) }
+        try newElements._append(to: &self)
     }
 }
 
@@ -37,7 +37,7 @@ extension Array {
     @inlinable
     public init<C: Cursor>(_ cursor: C) throws where C.Element == Element {
         self.init()
-        while let element = try cursor.next() { append(element) }
+        try cursor._append(to: &self)
     }
 }
 
@@ -65,7 +65,7 @@ extension Set {
     /// of equal elements of the cursor, the first is kept.
     @inlinable
     public mutating func formUnion(_ cursor: some Cursor<Element>) throws {
-        while let element = try cursor.next() { insert(element) }
+        try cursor.forEach { insert($0) }
     }
 
     /// The elements of this set and of the remaining elements of a cursor.
@@ -130,7 +130,7 @@ extension Dictionary {
     /// - precondition: No key comes twice; a duplicate key is a fatal error.
     public init(minimumCapacity: Int, uniqueKeysWithValues keysAndValues: some Cursor<(Key, Value)>) throws {
         self.init(minimumCapacity: minimumCapacity)
-        while let (key, value) = try keysAndValues.next() {
+        try keysAndValues.forEach { key, value in
             guard updateValue(value, forKey: key) == nil else {
                 fatalError("Dictionary(uniqueKeysWithValues:): the cursor has the key \(String(reflecting: key)) twice")
             }

@@ -31,6 +31,15 @@ public protocol Cursor<Element>: AnyObject {
     associatedtype Element
     /// The next element, or nil at the end; nil again after that.
     func next() throws -> Element?
+
+    /// Calls `body` on each remaining element. The default calls ``next()`` in a loop; a
+    /// cursor that can hand out its elements faster may declare its own, and `Array`,
+    /// `Set`, `Dictionary` and the lazy adapters built from it use it.
+    func forEach(_ body: (Element) throws -> Void) throws
+
+    /// Appends the remaining elements to `collection`: `Array(cursor)` and `fetchAll` use
+    /// it. The default calls ``forEach(_:)``; a database cursor moves the values it makes.
+    func _append<C: RangeReplaceableCollection>(to collection: inout C) throws where C.Element == Element
 }
 
 extension Statement {
@@ -234,6 +243,14 @@ public class StatementValueCursorBase {
         isDone = true
         failure = error
         return error
+    }
+}
+
+extension Cursor where Self: StatementValueCursorBase {
+    // Moves each value into the collection, where the protocol's default copies it.
+    @inlinable
+    public func _append<C: RangeReplaceableCollection>(to collection: inout C) throws where C.Element == Element {
+        while let value = try next() { collection.append(value) }
     }
 }
 

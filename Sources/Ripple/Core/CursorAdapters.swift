@@ -12,6 +12,9 @@ public final class MapCursor<Base: Cursor, Element>: Cursor {
     public func next() throws -> Element? {
         try base.next().map(transform)
     }
+    public func forEach(_ body: (Element) throws -> Void) throws {
+        try base.forEach { try body(transform($0)) }
+    }
 }
 
 /// A cursor of the elements of another that satisfy a predicate.
@@ -27,6 +30,11 @@ public final class FilterCursor<Base: Cursor>: Cursor {
             if try isIncluded(element) { return element }
         }
         return nil
+    }
+    public func forEach(_ body: (Base.Element) throws -> Void) throws {
+        try base.forEach { element in
+            if try isIncluded(element) { try body(element) }
+        }
     }
 }
 
@@ -103,6 +111,12 @@ public final class EnumeratedCursor<Base: Cursor>: Cursor {
         guard let nextElement = try base.next() else { return nil }
         offset += 1
         return (offset - 1, nextElement)
+    }
+    public func forEach(_ body: ((Int, Base.Element)) throws -> Void) throws {
+        try base.forEach { element in
+            offset += 1
+            try body((offset - 1, element))
+        }
     }
 }
 

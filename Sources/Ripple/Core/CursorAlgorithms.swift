@@ -9,9 +9,16 @@ extension Cursor {
         get throws { try first(where: { _ in true }) == nil }
     }
 
-    /// Calls `body` on each remaining element.
+    /// Calls `body` on each remaining element. (Inlinable: `fetchAll` goes through it
+    /// once per row, and a generic call per element costs the benchmarks W2b and W2c.)
+    @inlinable
     public func forEach(_ body: (Element) throws -> Void) throws {
         while let element = try next() { try body(element) }
+    }
+
+    @inlinable
+    public func _append<C: RangeReplaceableCollection>(to collection: inout C) throws where C.Element == Element {
+        try forEach { collection.append($0) }
     }
 
     /// Whether an element satisfies `predicate`; stops at the first one.

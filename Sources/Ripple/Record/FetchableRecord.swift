@@ -85,6 +85,19 @@ public final class RecordCursor<Record: FetchableRecord>: StatementValueCursorBa
 
     @inlinable
     public func next() throws -> Record? {
+        try nextRecord()
+    }
+
+    // Moves each record into the collection: `fetchAll` inlines this loop, where the
+    // protocol's default copies each record (W2b, Benchmarks/README.md, "Shortcuts").
+    @inlinable
+    public func _append<C: RangeReplaceableCollection>(to collection: inout C) throws where C.Element == Record {
+        while let record = try nextRecord() { collection.append(record) }
+    }
+
+    // Inlined in both: `_append` calling `next()` copied each record again (W2b).
+    @inlinable @inline(__always)
+    func nextRecord() throws -> Record? {
         guard try step() else { return nil }
         // SQLite may have compiled the statement again, with other columns.
         if !row.describesColumns(of: statement) { try renewRow() }
