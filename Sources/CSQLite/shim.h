@@ -14,12 +14,13 @@ static inline sqlite3_destructor_type ripple_sqlite_transient(void) {
 }
 
 // Double-quoted string literals make `"nope" = 1` compare the text 'nope' when there is no
-// column named nope: Ripple quotes identifiers with double quotes, so it turns them off.
-// (sqlite3_db_config is variadic, which Swift cannot call.)
-static inline int ripple_disable_double_quoted_strings(sqlite3 *db) {
-    int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)0);
+// column named nope: Ripple quotes identifiers with double quotes, so it turns them off
+// unless the configuration asks for them. (sqlite3_db_config is variadic, which Swift
+// cannot call.)
+static inline int ripple_set_double_quoted_strings(sqlite3 *db, int on) {
+    int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, on, (int *)0);
     if (rc != SQLITE_OK) return rc;
-    return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, on, (int *)0);
 }
 
 // Turns the "reset database" mode on or off: a VACUUM in that mode empties the database

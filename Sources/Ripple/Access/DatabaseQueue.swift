@@ -48,9 +48,22 @@ public final class DatabaseQueue: DatabaseWriter {
         suspensionObserver = configuration.observesSuspensionNotifications ? SuspensionNotificationObserver(writer.interruptHandle) : nil
     }
 
-    /// Opens a private in-memory database.
-    public convenience init(configuration: Configuration = Configuration()) throws {
-        try self.init(path: ":memory:", configuration: configuration)
+    /// Opens an in-memory database: a private one, or, with a `name`, the shared in-memory
+    /// database of that name, which every `DatabaseQueue(named:)` of the process with the
+    /// same name opens until the last of them closes.
+    ///
+    /// ```swift
+    /// let dbQueue1 = try DatabaseQueue(named: "cache")
+    /// let dbQueue2 = try DatabaseQueue(named: "cache")  // the same database
+    /// ```
+    ///
+    /// A shared in-memory database uses SQLite's shared cache: its connections lock each
+    /// other's tables while they write (`SQLITE_LOCKED`), and observers do not hear of the
+    /// commits of the other connections.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/inmemorydb.html>
+    public convenience init(named name: String? = nil, configuration: Configuration = Configuration()) throws {
+        try self.init(path: name.map { "file:\($0)?mode=memory&cache=shared" } ?? ":memory:", configuration: configuration)
     }
 
     public func close() throws {

@@ -36,6 +36,17 @@ public struct Configuration: Sendable {
     /// transaction.
     public var allowsUnsafeTransactions = false
 
+    /// Whether SQLite reads a double-quoted string that names no column as a string
+    /// literal. Default false: a misspelt column is an error.
+    ///
+    /// ```swift
+    /// // Default: error "no such column: missingColumn"
+    /// try String.fetchOne(db, sql: #"SELECT "missingColumn" FROM player"#)
+    /// // With true: "missingColumn", a string (SQLite's misfeature,
+    /// // https://sqlite.org/quirks.html#double_quoted_string_literals_are_accepted)
+    /// ```
+    public var acceptsDoubleQuotedStringLiterals = false
+
     /// Whether the descriptions of errors and traced statements show the statements'
     /// arguments. Default false, so that logs do not leak private data; the arguments stay
     /// in ``DatabaseError/arguments`` and ``DatabaseError/expandedDescription``.

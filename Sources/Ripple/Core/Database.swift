@@ -71,6 +71,8 @@ public final class Database {
         let isReadonly = readonly ?? configuration.readonly
         var flags = SQLITE_OPEN_NOMUTEX
         flags |= isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        // `file:` URIs (`DatabaseQueue(named:)`), whether or not SQLite reads them by default.
+        if path.hasPrefix("file:") { flags |= SQLITE_OPEN_URI }
         SQLiteMemoryStatistics.beforeOpeningConnection()
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, flags, nil)
@@ -85,7 +87,7 @@ public final class Database {
         state.sqliteConnection = connection
         state.transactionDate = TransactionDateState(usesSystemClock: configuration.transactionClock is DefaultTransactionClock)
         sqlite3_extended_result_codes(connection, 1)
-        ripple_disable_double_quoted_strings(connection)
+        ripple_set_double_quoted_strings(connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)
         authorizer.install(on: connection)
         authorizer.collectionDidBegin = { [unowned self] in self.observation.hook?.recompilationDidBegin() }
         do {

@@ -42,7 +42,10 @@ final class ExternalChangeMonitor: Sendable {
     }
 
     private static func isFile(_ path: String) -> Bool {
-        path != ":memory:" && !path.isEmpty && !path.hasPrefix("file::memory:")
+        guard path != ":memory:" && !path.isEmpty && !path.hasPrefix("file::memory:") else { return false }
+        // A named in-memory database (`DatabaseQueue(named:)`) has no file to watch.
+        guard path.hasPrefix("file:"), let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return true }
+        return !query.split(separator: "&").contains("mode=memory")
     }
 
     /// Sets up the writer of a database file: its tracker (when it observes other
