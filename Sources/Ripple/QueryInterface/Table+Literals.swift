@@ -51,6 +51,18 @@ extension Table {
         all().select(selection, as: type)
     }
 
+    /// See `QueryInterfaceRequest.selectPrimaryKey(as:)`: `SELECT "id" FROM "player"`.
+    ///
+    /// - Parameter type: The fetched type.
+    public func selectPrimaryKey<PrimaryKey>(as type: PrimaryKey.Type = PrimaryKey.self) -> QueryInterfaceRequest<PrimaryKey> {
+        all().selectPrimaryKey(as: type)
+    }
+
+    /// See `QueryInterfaceRequest.selectID()`.
+    public func selectID() -> QueryInterfaceRequest<RowDecoder.ID> where RowDecoder: Identifiable {
+        all().selectID()
+    }
+
     /// See `QueryInterfaceRequest.annotated(with:)`.
     ///
     /// - Parameter selection: The columns or expressions to append to `*`.

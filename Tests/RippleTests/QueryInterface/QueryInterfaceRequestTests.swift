@@ -405,6 +405,10 @@ final class SelectPrimaryKeyTests: XCTestCase {
             XCTAssertThrowsError(try Citizenship.all().selectID().fetchAll(db)) { error in
                 XCTAssertTrue("\(error)".contains("selectID needs a primary key of one column"), "\(error)")
             }
+            // The same from a `Table`.
+            XCTAssertEqual(try Table("citizenship").selectPrimaryKey(as: Row.self).fetchAll(db), keys)
+            XCTAssertEqual(try Table<Note>("note").selectID().fetchAll(db), [1, 2])
+            XCTAssertEqual(try Table("player").selectPrimaryKey(as: Int64.self).makeSQL(db).sql, #"SELECT "id" FROM "player""#)
         }
     }
 }

@@ -159,6 +159,27 @@ final class SchemaDefinitionTests: XCTestCase {
         }
     }
 
+    func testAlterAddColumnWrittenByHand() throws {
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            try db.create(table: "player") { t in t.autoIncrementedPrimaryKey("id") }
+            let defaultName = "O'Brien"
+            try db.alter(table: "player") { t in
+                t.addColumn(sql: "bonus INTEGER")
+                t.addColumn(literal: "name TEXT DEFAULT \(defaultName)")
+                t.add(column: "score", .integer)
+            }
+            XCTAssertEqual(try db.columns(in: "player").map(\.name), ["id", "bonus", "name", "score"])
+            XCTAssertEqual(try db.columns(in: "player").first { $0.name == "name" }?.defaultValueSQL, "'O''Brien'")
+            try db.execute(sql: "INSERT INTO player DEFAULT VALUES")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT name FROM player"), "O'Brien")
+            // Named arguments have no place in a column definition.
+            XCTAssertThrowsError(try db.alter(table: "player") { t in t.addColumn(literal: SQL(sql: "x TEXT DEFAULT :a", arguments: ["a": 1])) }) {
+                XCTAssertEqual(($0 as? DatabaseError)?.resultCode, .SQLITE_MISUSE)
+            }
+        }
+    }
+
     func testAlterRenameDropAndIndexes() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -153,6 +153,19 @@ public final class TableAlteration {
     }
     private var pending: [ColumnDefinition] = []
 
+    /// `ALTER TABLE ... ADD COLUMN <sql>`, the column's definition written by hand:
+    /// `t.addColumn(sql: "bonus INTEGER")`.
+    public func addColumn(sql: String) {
+        addColumn(literal: SQL(sql: sql))
+    }
+
+    /// `ALTER TABLE ... ADD COLUMN <literal>`, its values written in the SQL (a schema
+    /// statement takes no arguments): `t.addColumn(literal: "name TEXT DEFAULT \(defaultName)")`.
+    public func addColumn(literal: SQL) {
+        appendPendingColumns()
+        steps.append(.literal(literal))
+    }
+
     /// `ALTER TABLE ... RENAME COLUMN ... TO ...`.
     public func rename(column: String, to newName: String) {
         appendPendingColumns()
@@ -173,6 +186,7 @@ public final class TableAlteration {
     private enum Step {
         case statement(String)
         case add(ColumnDefinition)
+        case literal(SQL)
     }
     private var steps: [Step] = []
 
@@ -189,6 +203,15 @@ public final class TableAlteration {
             case .statement(let sql): return sql
             case .add(let column):
                 let sql = try column.sql(db, table: name) { try db.primaryKey(self.name).columns }
+                return "ALTER TABLE \(name.quotedDatabaseIdentifier) ADD COLUMN \(sql)"
+            case .literal(let literal):
+                guard literal.arguments.namedValues.isEmpty,
+                    let sql = SQLGenerationContext.inlining(literal.sql, values: literal.arguments.values)
+                else {
+                    throw DatabaseError(
+                        resultCode: .SQLITE_MISUSE, message: "a column definition takes no named arguments, and one value per parameter",
+                        sql: literal.sql, arguments: literal.arguments)
+                }
                 return "ALTER TABLE \(name.quotedDatabaseIdentifier) ADD COLUMN \(sql)"
             }
         }
