@@ -20,6 +20,8 @@ struct ConnectionState {
     var transactionDate = TransactionDateState(usesSystemClock: false)
     /// How many statements of Ripple's own run, hidden from the trace.
     var hiddenTraceDepth = 0
+    /// The schema source in use (see ``Database/schemaSource``).
+    var schemaSource: (any DatabaseSchemaSource)?
 }
 
 extension Database {

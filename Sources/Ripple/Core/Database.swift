@@ -85,6 +85,7 @@ public final class Database {
         }
         interruptHandle = InterruptHandle(connection)
         state.sqliteConnection = connection
+        state.schemaSource = configuration.schemaSource
         state.transactionDate = TransactionDateState(usesSystemClock: configuration.transactionClock is DefaultTransactionClock)
         sqlite3_extended_result_codes(connection, 1)
         ripple_set_double_quoted_strings(connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)

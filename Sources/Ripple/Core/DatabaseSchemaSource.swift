@@ -23,6 +23,36 @@ public struct DatabaseSchemaID: Hashable, Sendable {
     }
 }
 
+extension Database {
+    /// The schema source that tells what the schema does not say: the configuration's
+    /// (``Configuration/schemaSource``), or the one ``withSchemaSource(_:execute:)`` sets.
+    /// Nil while a migration runs, so that migrations read the schema as SQLite knows it.
+    public internal(set) var schemaSource: (any DatabaseSchemaSource)? {
+        get { state.schemaSource }
+        set { state.schemaSource = newValue }
+    }
+
+    /// Runs `block` with `schemaSource` in use, instead of the current one. What the
+    /// connection knew of the schema is forgotten before and after, so that each source's
+    /// answers stay with it.
+    ///
+    /// ```swift
+    /// try db.withSchemaSource(ViewKeys()) {
+    ///     try db.primaryKey("playerView")
+    /// }
+    /// ```
+    public func withSchemaSource<T>(_ schemaSource: (any DatabaseSchemaSource)?, execute block: () throws -> T) rethrows -> T {
+        let previous = self.schemaSource
+        self.schemaSource = schemaSource
+        clearSchemaCache()
+        defer {
+            self.schemaSource = previous
+            clearSchemaCache()
+        }
+        return try block()
+    }
+}
+
 /// A table, view, index or trigger, by name and schema.
 public struct DatabaseObjectID: Hashable, Sendable {
     public var name: String

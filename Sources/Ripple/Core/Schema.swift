@@ -130,7 +130,7 @@ extension Database {
         if try schemaObjectExists(type: "view", name: table, in: schemaName) {
             // As GRDB: a view has a key when the configuration's schema source tells one
             // (no source, nil, or no column: none); it has no rowid.
-            guard let source = configuration.schemaSource,
+            guard let source = schemaSource,
                 let columns = try source.columnsForPrimaryKey(self, inView: DatabaseObjectID(name: table, schemaID: schemaID(schemaName))),
                 !columns.isEmpty
             else {

@@ -35,9 +35,12 @@ public struct DatabaseMigrator: Sendable {
 
     struct Migration: Sendable {
         let identifier: String
+        /// The identifiers of the migrations this one replaces (see
+        /// ``registerMigration(_:foreignKeyChecks:merging:migrate:)``).
+        let mergedIdentifiers: Set<String>
         let foreignKeyChecks: ForeignKeyChecks
         let checksDeferredForeignKeys: Bool
-        let migrate: @Sendable (Database) throws -> Void
+        let migrate: @Sendable (Database, Set<String>) throws -> Void
     }
 
     private var registered: [Migration] = []
@@ -68,13 +71,43 @@ public struct DatabaseMigrator: Sendable {
         foreignKeyChecks: ForeignKeyChecks = .deferred,
         migrate: @escaping @Sendable (Database) throws -> Void
     ) {
+        registerMigration(identifier, foreignKeyChecks: foreignKeyChecks, merging: []) { db, _ in try migrate(db) }
+    }
+
+    /// Registers a migration that replaces migrations of a previous version of the
+    /// application: `migrate` gets the identifiers of those that the database applied, and
+    /// once it ran, they are forgotten (a database that applied all of them, and this
+    /// one, only forgets them).
+    ///
+    /// ```swift
+    /// // Before: migrations "v1", "v2" and "v3". Now "v3" merges the three:
+    /// migrator.registerMigration("v3", merging: ["v1", "v2"]) { db, appliedIDs in
+    ///     if !appliedIDs.contains("v1") {
+    ///         try db.create(table: "player") { ... }
+    ///     }
+    ///     if !appliedIDs.contains("v2") {
+    ///         try db.alter(table: "player") { ... }
+    ///     }
+    ///     // What "v3" did
+    /// }
+    /// ```
+    ///
+    /// Name the merged migration like the last of those it replaces, or give it a new
+    /// name; not like one of the others, which would then run twice. Registering two
+    /// migrations with the same identifier is a fatal error.
+    public mutating func registerMigration(
+        _ identifier: String,
+        foreignKeyChecks: ForeignKeyChecks = .deferred,
+        merging mergedIdentifiers: Set<String> = [],
+        migrate: @escaping @Sendable (_ db: Database, _ appliedIdentifiers: Set<String>) throws -> Void
+    ) {
         guard !registered.contains(where: { $0.identifier == identifier }) else {
             fatalError("The migration \"\(identifier)\" is registered twice. Give each migration its own identifier.")
         }
         registered.append(
             Migration(
-                identifier: identifier, foreignKeyChecks: foreignKeyChecks,
-                checksDeferredForeignKeys: defersForeignKeyChecks, migrate: migrate))
+                identifier: identifier, mergedIdentifiers: mergedIdentifiers.subtracting([identifier]),
+                foreignKeyChecks: foreignKeyChecks, checksDeferredForeignKeys: defersForeignKeyChecks, migrate: migrate))
     }
 
     /// A migrator whose migrations registered from now on do not check foreign keys at the
@@ -107,6 +140,26 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
+    /// Schedules the migrations that were not applied yet, and returns at once:
+    /// `completion` gets the connection once they ran (in the same access, before any
+    /// write scheduled after this call), or the error that stopped them.
+    public func asyncMigrate(_ writer: any DatabaseWriter, completion: @escaping @Sendable (Result<Database, any Error>) -> Void) {
+        let migrator = self
+        writer.asyncWriteWithoutTransaction { db in
+            do {
+                if let last = migrator.registered.last {
+                    if migrator.eraseDatabaseOnSchemaChange, try migrator.needsErasing(db) {
+                        try Self.erase(db)
+                    }
+                    try migrator.migrate(db, upTo: last.identifier)
+                }
+                completion(.success(db))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Runs the migrations that were not applied yet, asynchronously.
     public func migrate(_ writer: some DatabaseWriter) async throws {
         let migrator = self
@@ -132,24 +185,39 @@ public struct DatabaseMigrator: Sendable {
                 """)
         }
         try createMigrationsTable(db)
-        for migration in registered[...targetIndex] where !applied.contains(migration.identifier) {
-            try run(migration, in: db)
+        for migration in registered[...targetIndex] {
+            if !applied.contains(migration.identifier) {
+                try run(migration, in: db, appliedMerged: migration.mergedIdentifiers.intersection(applied))
+            } else if !migration.mergedIdentifiers.isDisjoint(with: applied) {
+                // Applied under its own name before the others were merged into it.
+                try forgetMerged(of: migration, in: db)
+            }
         }
     }
 
-    private func run(_ migration: Migration, in db: Database) throws {
-        let foreignKeysAreOn = try (Int.fetchOne(db, sql: "PRAGMA foreign_keys") ?? 0) != 0
-        let disablesForeignKeys = migration.foreignKeyChecks == .deferred && foreignKeysAreOn
-        if disablesForeignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
-        defer { if disablesForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
-        try db.inTransaction(.immediate) {
-            try migration.migrate(db)
-            if disablesForeignKeys && migration.checksDeferredForeignKeys {
-                try db.checkForeignKeys()
+    private func run(_ migration: Migration, in db: Database, appliedMerged: Set<String>) throws {
+        // Migrations read the schema as SQLite knows it, whatever the application's schema
+        // source says: what a migration does must not change with the app's later code.
+        try db.withSchemaSource(nil) {
+            let foreignKeysAreOn = try (Int.fetchOne(db, sql: "PRAGMA foreign_keys") ?? 0) != 0
+            let disablesForeignKeys = migration.foreignKeyChecks == .deferred && foreignKeysAreOn
+            if disablesForeignKeys { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+            defer { if disablesForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+            try db.inTransaction(.immediate) {
+                try migration.migrate(db, appliedMerged)
+                if disablesForeignKeys && migration.checksDeferredForeignKeys {
+                    try db.checkForeignKeys()
+                }
+                try forgetMerged(of: migration, in: db)
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+                return .commit
             }
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
-            return .commit
         }
+    }
+
+    private func forgetMerged(of migration: Migration, in db: Database) throws {
+        guard !migration.mergedIdentifiers.isEmpty else { return }
+        try db.execute(literal: "DELETE FROM grdb_migrations WHERE identifier IN \(migration.mergedIdentifiers.sorted())")
     }
 
     private func createMigrationsTable(_ db: Database) throws {

@@ -18,7 +18,7 @@ extension QueryInterfaceRequest {
     /// column, since a VACUUM may change it.
     func stableOrderings(_ db: Database) throws -> [SQLOrdering] {
         // Without a primary key to read (a view, a common table expression), by position.
-        if try !db.isView(tableName) || db.configuration.schemaSource != nil, let primaryKey = try? db.primaryKey(tableName) {
+        if try !db.isView(tableName) || db.schemaSource != nil, let primaryKey = try? db.primaryKey(tableName) {
             return primaryKey.columns.map { Column($0).sqlOrdering }
         }
         var unordered = self

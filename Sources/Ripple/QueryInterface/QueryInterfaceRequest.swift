@@ -387,7 +387,7 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     }
 
     private func primaryKey(_ db: Database) throws -> PrimaryKeyInfo {
-        if try db.isView(tableName), db.configuration.schemaSource == nil {
+        if try db.isView(tableName), db.schemaSource == nil {
             throw DatabaseError(message: "view \(tableName) has no primary key: filter(key:) needs a table, or a schema source in the configuration")
         }
         return try db.primaryKey(tableName)

@@ -128,7 +128,7 @@ extension Database {
         let given = Set(columns.map { $0.lowercased() })
         let keys: [[String]]
         if try isView(table) {
-            guard configuration.schemaSource != nil else { return nil }
+            guard schemaSource != nil else { return nil }
             keys = [try primaryKey(table).columns.map { $0.lowercased() }]
         } else {
             _ = try primaryKey(table)  // (no such table: an error)
