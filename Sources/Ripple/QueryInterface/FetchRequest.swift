@@ -68,6 +68,12 @@ public struct PreparedRequest {
 }
 
 extension FetchRequest {
+    /// The prepared statement of the request, for all its rows (see
+    /// ``makePreparedRequest(_:forSingleResult:)``).
+    public func makePreparedRequest(_ db: Database) throws -> PreparedRequest {
+        try makePreparedRequest(db, forSingleResult: false)
+    }
+
     /// The region the request reads, as SQLite reports it (views, joins and subqueries
     /// included).
     public func databaseRegion(_ db: Database) throws -> DatabaseRegion {

@@ -167,6 +167,12 @@ extension FetchableRecord {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments, adapter: adapter)
     }
 
+    /// A cursor over the records of any request.
+    @inlinable
+    public static func fetchCursor(_ db: Database, _ request: some FetchRequest) throws -> RecordCursor<Self> {
+        try request.asRequest(of: Self.self).fetchCursor(db)
+    }
+
     /// All records of any request.
     @inlinable
     public static func fetchAll(_ db: Database, _ request: some FetchRequest) throws -> [Self] {
@@ -186,6 +192,16 @@ extension FetchableRecord where Self: Hashable {
         throws -> Set<Self>
     {
         try Set(fetchCursor(db, sql: sql, arguments: arguments, adapter: adapter))
+    }
+
+    /// The distinct records of `statement`.
+    public static func fetchSet(_ statement: Statement, arguments: StatementArguments? = nil, adapter: (any RowAdapter)? = nil) throws -> Set<Self> {
+        try Set(fetchCursor(statement, arguments: arguments, adapter: adapter))
+    }
+
+    /// The distinct records of any request.
+    public static func fetchSet(_ db: Database, _ request: some FetchRequest) throws -> Set<Self> {
+        try request.asRequest(of: Self.self).fetchSet(db)
     }
 }
 
