@@ -81,6 +81,22 @@ extension Date: DatabaseValueConvertible {
         default: return nil
         }
     }
+
+    /// The date of a [Julian day](https://en.wikipedia.org/wiki/Julian_day), as SQLite's
+    /// `julianday()` returns it, to the millisecond as SQLite reads it; nil outside of the
+    /// days SQLite handles (years 0000 to 9999) or for a NaN or infinite number.
+    ///
+    /// ```swift
+    /// let request: SQLRequest<Double> = "SELECT julianday('now')"
+    /// let now = try request.fetchOne(db).flatMap(Date.init(julianDay:))
+    /// ```
+    public init?(julianDay: Double) {
+        // SQLite's milliseconds since the Julian epoch, rounded as its date functions do.
+        let milliseconds = (julianDay * 86_400_000 + 0.5).rounded(.down)
+        guard milliseconds.isFinite, milliseconds >= 0, milliseconds <= 464_269_060_799_999 else { return nil }
+        // Julian day 2440587.5 is 1970-01-01T00:00:00Z.
+        self.init(timeIntervalSince1970: (milliseconds - 210_866_760_000_000) / 1000)
+    }
 }
 
 /// Date text without DateFormatter: exact, thread-safe, and fast.
