@@ -85,9 +85,17 @@ public final class DatabaseSnapshot: DatabaseReader {
         }
     }
 
-    /// The same as `read(_:)`: a snapshot never changes.
-    public func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try read(value)
+    /// The same as `read(_:)`, a snapshot never changes, but rethrowing only the errors of
+    /// `value`, as GRDB's: a snapshot whose transaction a previous access ended
+    /// (`COMMIT`) is a fatal error here, where `read(_:)` throws.
+    public func unsafeRead<T>(_ value: (Database) throws -> T) rethrows -> T {
+        try reader.sync { db in
+            // (A closed snapshot: `value`'s statements throw.)
+            guard db.isInsideTransaction || db.isClosed else {
+                fatalError("The snapshot's transaction was ended (by a COMMIT or ROLLBACK in an access to it): make a new snapshot.")
+            }
+            return try value(db)
+        }
     }
 
     public func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {

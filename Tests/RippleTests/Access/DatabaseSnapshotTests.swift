@@ -76,6 +76,21 @@ final class DatabaseSnapshotTests: XCTestCase {
         let snapshot = try makePool().makeSnapshot()
         try snapshot.close()
         assertDatabaseError(.SQLITE_MISUSE) { try self.count(snapshot) }
+        assertDatabaseError(.SQLITE_MISUSE) { try snapshot.unsafeRead { try Int.fetchOne($0, sql: "SELECT 1") } }
+    }
+
+    func testUnsafeReadRethrowsOnlyTheErrorsOfItsClosure() throws {
+        let snapshot = try makePool().makeSnapshot()
+        // No `try`: as GRDB's, a closure that does not throw makes a call that does not.
+        let description = snapshot.unsafeRead { db in db.description }
+        XCTAssertFalse(description.isEmpty)
+        XCTAssertEqual(try snapshot.unsafeRead { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") }, 1)
+    }
+
+    func testUnsafeReadOfASnapshotWhoseTransactionEndedIsAFatalError() throws {
+        try assertFatalError(
+            inScenario: "RippleTests.SnapshotFatalErrorScenarios/testUnsafeReadAfterCommit",
+            "The snapshot's transaction was ended")
     }
 
     func testAnObservationOfASnapshotDeliversItsOneValue() throws {

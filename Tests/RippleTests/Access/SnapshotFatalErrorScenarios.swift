@@ -11,4 +11,12 @@ final class SnapshotFatalErrorScenarios: XCTestCase {
             _ = try dbPool.makeSnapshot()
         }
     }
+
+    func testUnsafeReadAfterCommit() throws {
+        guard isFatalScenario else { return }
+        let dbPool = try DatabasePool(path: makeTemporaryDatabasePath(self))
+        let snapshot = try dbPool.makeSnapshot()
+        try snapshot.read { db in try db.execute(sql: "COMMIT") }
+        snapshot.unsafeRead { _ in }
+    }
 }
