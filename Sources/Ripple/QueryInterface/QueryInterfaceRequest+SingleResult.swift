@@ -4,9 +4,7 @@
 extension QueryInterfaceRequest {
     func expectsSingleResult(_ db: Database, selection: [SQLSelection], predicate: SQLExpression?) throws -> Bool {
         guard joins.isEmpty else { return false }
-        if groupings.isEmpty && !groupsByPrimaryKey,
-            selection.contains(where: { $0.countableExpression.map { Self.isAggregate($0.node) } ?? false })
-        {
+        if groupings.isEmpty && !groupsByPrimaryKey, selectsAggregate(selection) {
             return true
         }
         guard let predicate else { return false }
@@ -39,14 +37,28 @@ extension QueryInterfaceRequest {
         }
     }
 
+    /// Whether `selection` holds an aggregate function: without `GROUP BY`, SQLite then
+    /// makes one row of the whole table (`SELECT MAX("age") + 1`).
+    func selectsAggregate(_ selection: [SQLSelection]) -> Bool {
+        selection.contains { $0.countableExpression.map { Self.isAggregate($0.node) } ?? false }
+    }
+
+    /// Whether `node` holds an aggregate function, outside of subqueries.
     private static func isAggregate(_ node: SQLExpression.Node) -> Bool {
         switch node {
         case .countAll, .countDistinct, .filteredAggregate: return true
-        // MAX and MIN of several arguments are scalar functions.
         case .function(let name, let arguments):
+            // MAX and MIN of several arguments are scalar functions.
             let name = name.uppercased()
-            return aggregateFunctions.contains(name) && (arguments.count == 1 || (name != "MAX" && name != "MIN"))
-        default: return false
+            if aggregateFunctions.contains(name) && (arguments.count == 1 || (name != "MAX" && name != "MIN")) { return true }
+            return arguments.contains(where: isAggregate)
+        case .prefix(_, let operand), .collated(let operand, _): return isAggregate(operand)
+        case .infix(_, let lhs, let rhs): return isAggregate(lhs) || isAggregate(rhs)
+        case .joined(_, let operands): return operands.contains(where: isAggregate)
+        case .inList(let operand, let list, _): return isAggregate(operand) || list.contains(where: isAggregate)
+        case .like(let operand, let pattern, let escape, _): return [operand, pattern, escape].contains(where: isAggregate)
+        case .inSubquery(let operand, _, _): return isAggregate(operand)
+        case .column, .qualifiedColumn, .value, .literal, .atom, .exists, .subquery, .existsSubquery: return false
         }
     }
 }

@@ -488,7 +488,9 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
     /// The number of rows: `SELECT COUNT(*) FROM "player" WHERE ...`, or a subquery when
     /// the request is distinct, grouped or limited.
     public func fetchCount(_ db: Database) throws -> Int {
-        let isAggregated = !groupings.isEmpty || groupsByPrimaryKey || !havings.isEmpty || !havingsWhenConnected.isEmpty
+        // (An aggregate without grouping, `SELECT MAX("score")`, is one row: counted as such.)
+        let isAggregated =
+            !groupings.isEmpty || groupsByPrimaryKey || !havings.isEmpty || !havingsWhenConnected.isEmpty || selectsAggregate(selection)
         let isLimited = limitCount != nil || offsetCount != nil
         var count: SQLExpression = SQLExpression(.countAll)
         if isDistinct {

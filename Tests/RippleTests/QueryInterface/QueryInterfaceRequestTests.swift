@@ -190,6 +190,13 @@ final class QueryInterfaceRequestTests: XCTestCase {
             XCTAssertEqual(try Table<Player>("player").fetchAll(db, keys: [1, 3]).map(\.name), ["A", "C"])
             XCTAssertEqual(try table.group(Column("score")).fetchCount(db), 2)
             XCTAssertEqual(try table.select(Column("score")).distinct().fetchCount(db), 2)
+            // An aggregate without grouping is one row, as fetchAll gives it.
+            for request in [
+                table.select(sum(Column("score"))), table.select(max(Column("score")) + 1), table.select(max(Column("score"))).distinct(),
+            ] {
+                XCTAssertEqual(try request.fetchCount(db), 1)
+                XCTAssertEqual(try request.fetchCount(db), try request.asRequest(of: Row.self).fetchAll(db).count)
+            }
             XCTAssertEqual(try table.orderByPrimaryKey().reversed().fetchOne(db)?["name"] as String?, "C")
             XCTAssertTrue(try table.deleteOne(db, key: 1))
             XCTAssertTrue(try table.deleteOne(db, key: ["id": 2]))

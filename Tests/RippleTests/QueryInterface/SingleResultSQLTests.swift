@@ -54,6 +54,14 @@ final class SingleResultSQLTests: XCTestCase {
     func testAnAggregateWithoutGroupingNeedsNoLimit() throws {
         XCTAssertEqual(try fetchOneSQL { _ in Table("player").select(max(Column("id"))) }, #"SELECT MAX("id") FROM "player""#)
         XCTAssertEqual(try fetchOneSQL { _ in Table("player").select(count(Column("id"))) }, #"SELECT COUNT("id") FROM "player""#)
+        // An aggregate inside an expression, or beside other columns: still one row.
+        XCTAssertEqual(try fetchOneSQL { _ in Table("player").select(max(Column("id")) + 1) }, #"SELECT MAX("id") + 1 FROM "player""#)
+        XCTAssertEqual(try fetchOneSQL { _ in Table("player").select(abs(min(Column("id")))) }, #"SELECT ABS(MIN("id")) FROM "player""#)
+        XCTAssertEqual(
+            try fetchOneSQL { _ in Table("player").select(Column("name"), max(Column("id")) > 2) }, #"SELECT "name", MAX("id") > 2 FROM "player""#)
+        // MAX of two arguments is a scalar function: a row per row.
+        XCTAssertEqual(
+            try fetchOneSQL { _ in Table("player").select(max(Column("id"), Column("id"))) }, #"SELECT MAX("id", "id") FROM "player" LIMIT 1"#)
         XCTAssertEqual(
             try fetchOneSQL { _ in Table("player").select(max(Column("id"))).group(Column("name")) },
             #"SELECT MAX("id") FROM "player" GROUP BY "name" LIMIT 1"#)
