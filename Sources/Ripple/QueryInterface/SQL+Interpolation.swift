@@ -224,7 +224,16 @@ extension SQL {
                 let previous = context.qualifier
                 context.qualifier = qualifier
                 defer { context.qualifier = previous }
-                return recordType.databaseSelection.map { $0.sqlSelection.sql(&context) }.joined(separator: ", ")
+                return recordType.databaseSelection.map { selectable in
+                    let selection = selectable.sqlSelection
+                    // A literal has no connection to list the columns with: SQLite fails the
+                    // statement with this name of a missing column, the error's message.
+                    guard !selection.waitsForConnection else {
+                        return "\\(columnsOf:) can not write the selection of \(recordType), made with the connection: select its columns"
+                            .quotedDatabaseIdentifier
+                    }
+                    return selection.sql(&context)
+                }.joined(separator: ", ")
             }
         }
 

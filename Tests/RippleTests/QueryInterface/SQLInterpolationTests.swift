@@ -42,6 +42,24 @@ final class SQLInterpolationTests: XCTestCase {
         XCTAssertEqual(named.arguments, StatementArguments([10]) + ["name": "Arthur"])
     }
 
+    func testColumnsOfASelectionMadeWithTheConnectionFailsClearly() throws {
+        struct Restricted: TableRecord {
+            static let databaseTableName = "player"
+            static let databaseSelection: [any SQLSelectable] = [.allColumns(excluding: ["name"])]
+        }
+        let dbQueue = try makePlayerDatabase()
+        try dbQueue.read { db in
+            let request: SQLRequest<Row> = "SELECT \(columnsOf: Restricted.self) FROM player"
+            XCTAssertThrowsError(try request.fetchAll(db)) { error in
+                XCTAssertEqual((error as? DatabaseError)?.resultCode, .SQLITE_ERROR)
+                let message = (error as? DatabaseError)?.message ?? ""
+                XCTAssertTrue(message.contains("can not write the selection of Restricted, made with the connection"), message)
+            }
+            // The request interface lists the columns.
+            XCTAssertEqual(try Restricted.all().makePreparedRequest(db).statement.columnNames, ["id", "score", "teamId"])
+        }
+    }
+
     func testCountAndEmptinessStatements() throws {
         let dbQueue = try makePlayerDatabase()
         var statements: [String] = []
