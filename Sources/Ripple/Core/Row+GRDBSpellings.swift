@@ -13,14 +13,8 @@ extension Row {
     public convenience init?(_ dictionary: [AnyHashable: Any]) {
         var converted: [String: (any DatabaseValueConvertible)?] = [:]
         for (key, value) in dictionary {
-            guard let column = key as? String else { return nil }
-            if value is NSNull {
-                converted[column] = .some(nil)
-            } else if let value = value as? any DatabaseValueConvertible {
-                converted[column] = value
-            } else {
-                return nil
-            }
+            guard let column = key as? String, let value = databaseConvertible(value) else { return nil }
+            converted[column] = value
         }
         self.init(converted)
     }
@@ -49,4 +43,11 @@ extension Database {
     /// The version number of the SQLite library, as `SQLITE_VERSION_NUMBER` says it:
     /// 3040001 for 3.40.1.
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
+}
+
+/// `value` of an Objective-C collection as a database value: `.some(nil)` for `NSNull`,
+/// nil when it is none.
+func databaseConvertible(_ value: Any) -> (any DatabaseValueConvertible)?? {
+    if value is NSNull { return .some(nil) }
+    return (value as? any DatabaseValueConvertible).map { .some($0) }
 }
