@@ -147,7 +147,7 @@ struct AssociationPrefetcher: Sendable {
             let keys = base.select(pairs.map { Column($0.origin) })
             request.commonTableExpressions.append(
                 CTEDefinition(
-                    tableName: Self.baseName, isRecursive: false, columns: nil, makeSQL: { try keys.makeSQL($0) }))
+                    tableName: Self.baseName, isRecursive: false, columns: nil, query: keys.sqlSubquery, makeSQL: { try keys.makeSQL($0) }))
         }
         return request
     }

@@ -13,9 +13,16 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
     public var tableName: String
     let definition: CTEDefinition
 
-    init(recursive: Bool, named tableName: String, columns: [String]?, makeSQL: @escaping @Sendable (Database) throws -> SQL) {
+    init(
+        recursive: Bool, named tableName: String, columns: [String]?, query: SQLSubquery,
+        makeSQL: @escaping @Sendable (Database) throws -> SQL
+    ) {
         self.tableName = tableName
-        definition = CTEDefinition(tableName: tableName, isRecursive: recursive, columns: columns, makeSQL: makeSQL)
+        definition = CTEDefinition(tableName: tableName, isRecursive: recursive, columns: columns, query: query, makeSQL: makeSQL)
+    }
+
+    init(recursive: Bool, named tableName: String, columns: [String]?, literal: SQL) {
+        self.init(recursive: recursive, named: tableName, columns: columns, query: SQLSubquery(literal: literal)) { _ in literal }
     }
 
     /// A common table expression defined by raw SQL.
@@ -32,8 +39,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
         sql: String, arguments: StatementArguments = StatementArguments(),
         as type: RowDecoder.Type = RowDecoder.self
     ) {
-        let literal = SQL(sql: sql, arguments: arguments)
-        self.init(recursive: recursive, named: tableName, columns: columns) { _ in literal }
+        self.init(recursive: recursive, named: tableName, columns: columns, literal: SQL(sql: sql, arguments: arguments))
     }
 
     /// A common table expression defined by an SQL literal.
@@ -48,7 +54,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         literal sqlLiteral: SQL, as type: RowDecoder.Type = RowDecoder.self
     ) {
-        self.init(recursive: recursive, named: tableName, columns: columns) { _ in sqlLiteral }
+        self.init(recursive: recursive, named: tableName, columns: columns, literal: sqlLiteral)
     }
 
     /// A common table expression defined by a raw SQL request.
@@ -63,8 +69,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         request: SQLRequest<T>, as type: RowDecoder.Type = RowDecoder.self
     ) {
-        let literal = SQL(sql: request.sql, arguments: request.arguments)
-        self.init(recursive: recursive, named: tableName, columns: columns) { _ in literal }
+        self.init(recursive: recursive, named: tableName, columns: columns, literal: SQL(sql: request.sql, arguments: request.arguments))
     }
 
     /// A common table expression defined by a query interface request.
@@ -79,7 +84,7 @@ public struct CommonTableExpression<RowDecoder>: Sendable {
         recursive: Bool = false, named tableName: String, columns: [String]? = nil,
         request: QueryInterfaceRequest<T>, as type: RowDecoder.Type = RowDecoder.self
     ) {
-        self.init(recursive: recursive, named: tableName, columns: columns) { db in try request.makeSQL(db) }
+        self.init(recursive: recursive, named: tableName, columns: columns, query: request.sqlSubquery) { db in try request.makeSQL(db) }
     }
 
     /// A request of all rows of the expression: `SELECT * FROM "cte"`. Embed the
@@ -153,8 +158,20 @@ struct CTEDefinition: Sendable {
     var tableName: String
     var isRecursive: Bool
     var columns: [String]?
+    /// The query, for SQL literals, which are written without a connection (see
+    /// `SQLGenerationContext.sql(of:)`).
+    var query: SQLSubquery
     /// The SQL of the query; a query interface request needs the database to make it.
     var makeSQL: @Sendable (Database) throws -> SQL
+
+    /// `"cte"("a", "b")`: the name and the columns.
+    var head: String {
+        var head = tableName.quotedDatabaseIdentifier
+        if let columns, !columns.isEmpty {
+            head += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
+        }
+        return head
+    }
 
     /// `WITH [RECURSIVE] "a"("x") AS (...), "b" AS (...) `, with a trailing space, its
     /// arguments bound in `context`; empty without definitions.
@@ -162,13 +179,9 @@ struct CTEDefinition: Sendable {
         guard !definitions.isEmpty else { return "" }
         var sql = definitions.contains(where: \.isRecursive) ? "WITH RECURSIVE " : "WITH "
         sql += try definitions.map { definition in
-            var head = definition.tableName.quotedDatabaseIdentifier
-            if let columns = definition.columns, !columns.isEmpty {
-                head += "(" + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ") + ")"
-            }
             let query = try definition.makeSQL(db)
             let fragment = SQLLiteralFragment(sql: query.sql, arguments: query.arguments)
-            return head + " AS (" + context.bind(sql: fragment.sql, values: fragment.values) + ")"
+            return definition.head + " AS (" + context.bind(sql: fragment.sql, values: fragment.values) + ")"
         }.joined(separator: ", ")
         return sql + " "
     }

@@ -237,6 +237,31 @@ extension SQL {
             }
         }
 
+        // MARK: Common table expressions
+
+        /// The quoted name of a common table expression: `SELECT * FROM \(cte)`.
+        ///
+        /// - Parameter cte: A common table expression.
+        public mutating func appendInterpolation<T>(_ cte: CommonTableExpression<T>) {
+            sql += cte.tableName.quotedDatabaseIdentifier
+        }
+
+        /// The definition of a common table expression, for a `WITH` clause:
+        /// `"cte"("a", "b") AS (SELECT ...)`.
+        ///
+        /// ```swift
+        /// let cte = CommonTableExpression(named: "name", literal: "SELECT \("O'Brien")")
+        /// let request: SQLRequest<String> = "WITH \(definitionFor: cte) SELECT * FROM \(cte)"
+        /// ```
+        ///
+        /// A query interface request that needs the schema makes a statement that fails to
+        /// compile, with an error that says so, as a request interpolated as a subquery does.
+        ///
+        /// - Parameter cte: A common table expression.
+        public mutating func appendInterpolation<T>(definitionFor cte: CommonTableExpression<T>) {
+            append { context in cte.definition.head + " AS (" + context.sql(of: cte.definition.query) + ")" }
+        }
+
         // MARK: SQL, requests and collations
 
         /// Raw SQL, with arguments.

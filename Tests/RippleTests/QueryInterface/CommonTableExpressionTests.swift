@@ -54,6 +54,28 @@ final class CommonTableExpressionTests: XCTestCase {
         }
     }
 
+    func testInterpolationInSQLLiterals() throws {
+        let dbQueue = try makeQueue()
+        try dbQueue.read { db in
+            let cte = CommonTableExpression(named: "cte", columns: ["name", "score"], literal: "SELECT \("O'Brien"), 12")
+            let request: SQLRequest<Row> = "WITH \(definitionFor: cte) SELECT * FROM \(cte)"
+            XCTAssertEqual(request.sql, #"WITH "cte"("name", "score") AS (SELECT ?, 12) SELECT * FROM "cte""#)
+            XCTAssertEqual(try request.fetchOne(db), ["name": "O'Brien", "score": 12])
+            // Without columns, and from a query interface request written without the schema.
+            let best = CommonTableExpression(
+                named: "best", columns: [], request: Table("player").filter(Column("score") > 150).select(Column("name")))
+            let names: SQLRequest<String> = "WITH \(definitionFor: best) \(best.all())"
+            XCTAssertEqual(names.sql, #"WITH "best" AS (SELECT "name" FROM "player" WHERE "score" > ?) SELECT * FROM "best""#)
+            XCTAssertEqual(try names.fetchAll(db), ["Barbara"])
+            // A request that needs the schema fails to compile, with an error that says so.
+            let keyed = CommonTableExpression(named: "keyed", request: Table("player").filter(key: 1))
+            let failing: SQLRequest<Row> = "WITH \(definitionFor: keyed) SELECT * FROM \(keyed)"
+            XCTAssertThrowsError(try failing.fetchAll(db)) { error in
+                XCTAssertTrue("\(error)".contains("ripple:"), "\(error)")
+            }
+        }
+    }
+
     func testDeleteAndUpdateWithCTE() throws {
         let dbQueue = try makeQueue()
         let losers = CommonTableExpression(named: "losers", sql: "SELECT id FROM player WHERE score < ?", arguments: [150])
