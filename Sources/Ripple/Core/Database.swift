@@ -523,9 +523,20 @@ public final class Database {
         // Every way of running a statement ends here: executions and cursors.
         guard statement.observation.isExecuting else { return }
         statement.observation.isExecuting = false
-        if statement.report.changesSchema { schemaCache = SchemaCache() }
+        if statement.report.changesSchema { schemaDidChange() }
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect { transactionStatementDidRun() }
         try hook?.statementDidFinish(statement)
+    }
+
+    /// After a statement that changed the schema: what the connection knew of it is
+    /// forgotten, and so are the statements cached by SQL, since a new table may shadow the
+    /// one a cached statement reads (a table of `main` one of an attached database, a
+    /// temporary table one of `main`), and SQLite compiles that statement again only for
+    /// changes of the schema it reads.
+    @inline(never)
+    private func schemaDidChange() {
+        schemaCache = SchemaCache()
+        state.statementCache.removeCachedStatements()
     }
 
     /// Returns the error to throw (an observer may replace SQLite's).
@@ -533,7 +544,7 @@ public final class Database {
     func statementDidFail(_ statement: Statement, error: any Error) -> any Error {
         guard statement.observation.isExecuting else { return error }
         statement.observation.isExecuting = false
-        if statement.report.changesSchema { schemaCache = SchemaCache() }
+        if statement.report.changesSchema { schemaDidChange() }
         if !isInsideTransaction {
             transactionDateState.date = nil
             // SQLite rolled the transaction back (an interrupt, a ROLLBACK conflict, a full
