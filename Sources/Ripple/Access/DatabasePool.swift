@@ -46,6 +46,9 @@ public final class DatabasePool: DatabaseWriter {
     /// when they hold the write lock for a moment (see ``ReadTransactionStarts``).
     let readStarts = ReadTransactionStarts()
 
+    /// The snapshots made so far, which number their labels (`label.snapshot.1`), as GRDB's.
+    let snapshotCount = LockedState(0)
+
     /// Watches the file for other processes' commits (see ``Configuration/observesExternalChanges``).
     let externalChangeMonitor: ExternalChangeMonitor?
     /// Suspends the database at ``Database/suspendNotification`` (see

@@ -138,9 +138,13 @@ extension DatabasePool {
         if writer.isHeldByCurrentThread, writer.onCurrentQueue({ $0.isInsideTransaction }) {
             fatalError("makeSnapshot() must not be called from inside a transaction: call it before the transaction begins, or after it ends")
         }
+        let number = snapshotCount.withLock { count in
+            count += 1
+            return count
+        }
         return try DatabaseSnapshot(
             path: path, configuration: configuration,
-            label: "\(configuration.label ?? "Ripple.DatabasePool").snapshot",
+            label: "\(configuration.label ?? "Ripple.DatabasePool").snapshot.\(number)",
             readStarts: readStarts)
     }
 }

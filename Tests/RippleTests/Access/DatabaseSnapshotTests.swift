@@ -87,6 +87,20 @@ final class DatabaseSnapshotTests: XCTestCase {
         XCTAssertEqual(try snapshot.unsafeRead { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM player") }, 1)
     }
 
+    func testSnapshotsAreNumberedInTheirLabels() throws {
+        let dbPool = try makePool()
+        XCTAssertEqual(try dbPool.makeSnapshot().unsafeRead { $0.description }, "Ripple.DatabasePool.snapshot.1")
+        XCTAssertEqual(try dbPool.makeSnapshot().unsafeRead { $0.description }, "Ripple.DatabasePool.snapshot.2")
+        var configuration = Configuration()
+        configuration.label = "Toreador"
+        let labeled = try DatabasePool(path: makeTemporaryDatabasePath(self), configuration: configuration)
+        let snapshot = try labeled.makeSnapshot()
+        snapshot.unsafeRead { db in
+            XCTAssertEqual(db.description, "Toreador.snapshot.1")
+            XCTAssertEqual(db.configuration.label, "Toreador")
+        }
+    }
+
     func testUnsafeReadOfASnapshotWhoseTransactionEndedIsAFatalError() throws {
         try assertFatalError(
             inScenario: "RippleTests.SnapshotFatalErrorScenarios/testUnsafeReadAfterCommit",
