@@ -37,25 +37,35 @@ public final class DatabaseCollation: Hashable, Sendable {
         hasher.combine(name.lowercased())
     }
 
-    /// Compares strings by their Unicode scalars (`<` of `String`).
-    public static let unicodeCompare = DatabaseCollation("unicodeCompare") { lhs, rhs in
+    /// Compares strings by their Unicode scalars (`<` of `String`): `swiftCompare` in SQL.
+    public static let unicodeCompare = DatabaseCollation("swiftCompare") { lhs, rhs in
         lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
     }
-    /// `String.caseInsensitiveCompare`.
-    public static let caseInsensitiveCompare = DatabaseCollation("caseInsensitiveCompare") { $0.caseInsensitiveCompare($1) }
-    /// `String.localizedCaseInsensitiveCompare`.
-    public static let localizedCaseInsensitiveCompare = DatabaseCollation("localizedCaseInsensitiveCompare") {
+    /// `String.caseInsensitiveCompare`: `swiftCaseInsensitiveCompare` in SQL.
+    public static let caseInsensitiveCompare = DatabaseCollation("swiftCaseInsensitiveCompare") { $0.caseInsensitiveCompare($1) }
+    /// `String.localizedCaseInsensitiveCompare`: `swiftLocalizedCaseInsensitiveCompare` in SQL.
+    public static let localizedCaseInsensitiveCompare = DatabaseCollation("swiftLocalizedCaseInsensitiveCompare") {
         $0.localizedCaseInsensitiveCompare($1)
     }
-    /// `String.localizedCompare`.
-    public static let localizedCompare = DatabaseCollation("localizedCompare") { $0.localizedCompare($1) }
-    /// `String.localizedStandardCompare`, the order of file names in the Finder.
-    public static let localizedStandardCompare = DatabaseCollation("localizedStandardCompare") { $0.localizedStandardCompare($1) }
+    /// `String.localizedCompare`: `swiftLocalizedCompare` in SQL.
+    public static let localizedCompare = DatabaseCollation("swiftLocalizedCompare") { $0.localizedCompare($1) }
+    /// `String.localizedStandardCompare`, the order of file names in the Finder:
+    /// `swiftLocalizedStandardCompare` in SQL.
+    public static let localizedStandardCompare = DatabaseCollation("swiftLocalizedStandardCompare") { $0.localizedStandardCompare($1) }
 
-    /// The collations added to every connection.
-    static let builtIn: [DatabaseCollation] = [
-        .unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare, .localizedCompare, .localizedStandardCompare,
-    ]
+    /// The collations added to every connection: under GRDB's names, which the schemas of
+    /// GRDB's databases hold (`COLLATE swiftLocalizedCompare`), and under the names
+    /// earlier versions of Ripple gave them (`localizedCompare`), so that the databases
+    /// they made still open.
+    static let builtIn: [DatabaseCollation] = {
+        let collations: [DatabaseCollation] = [
+            .unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare, .localizedCompare, .localizedStandardCompare,
+        ]
+        let earlierNames = [
+            "unicodeCompare", "caseInsensitiveCompare", "localizedCaseInsensitiveCompare", "localizedCompare", "localizedStandardCompare",
+        ]
+        return collations + zip(earlierNames, collations).map { DatabaseCollation($0, function: $1.compare) }
+    }()
 }
 
 extension Database.CollationName {

@@ -27,6 +27,32 @@ final class DatabaseCollationTests: XCTestCase {
         XCTAssertEqual(unicode, ["A", "B", "a", "b", "file10", "file9"])
     }
 
+    func testBuiltInCollationsHaveGRDBsNamesAndTheEarlierOnes() throws {
+        XCTAssertEqual(
+            ([.unicodeCompare, .caseInsensitiveCompare, .localizedCaseInsensitiveCompare, .localizedCompare, .localizedStandardCompare]
+                as [DatabaseCollation]).map(\.name),
+            [
+                "swiftCompare", "swiftCaseInsensitiveCompare", "swiftLocalizedCaseInsensitiveCompare", "swiftLocalizedCompare",
+                "swiftLocalizedStandardCompare",
+            ])
+        let dbQueue = try DatabaseQueue()
+        try dbQueue.write { db in
+            // A GRDB database's schema names the collations GRDB's way; an earlier Ripple's, its own.
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdbItem (name TEXT COLLATE swiftCaseInsensitiveCompare);
+                    CREATE TABLE rippleItem (name TEXT COLLATE caseInsensitiveCompare);
+                    INSERT INTO grdbItem VALUES ('a'), ('B'), ('A');
+                    INSERT INTO rippleItem VALUES ('a'), ('B'), ('A');
+                    """)
+            for table in ["grdbItem", "rippleItem"] {
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE name = 'A'"), 2, table)
+            }
+            try db.create(table: "made") { t in t.column("name", .text).collate(.localizedCompare) }
+            XCTAssertTrue(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'made'")!.contains("swiftLocalizedCompare"))
+        }
+    }
+
     func testCustomCollationInAColumnDefinitionAndComparisons() throws {
         let reversed = DatabaseCollation("reversed") { lhs, rhs in
             lhs == rhs ? .orderedSame : (lhs < rhs ? .orderedDescending : .orderedAscending)
