@@ -184,9 +184,46 @@ final class RecordEncoder: Encoder {
         fatalError("A record encodes as a keyed container: implement EncodableRecord.encode(to:) for \(type(of: self))")
     }
 
+    /// A value encoded here (a record's `encode(to:)` that encodes a nested model as a
+    /// single value) encodes its keys into the record's columns, as GRDB's does.
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        fatalError("A record encodes as a keyed container: implement EncodableRecord.encode(to:)")
+        RecordSingleValueEncodingContainer(encoder: self)
     }
+}
+
+/// The single value container of a record: it takes values that encode keys, which become
+/// the record's columns; a lone value has no column to go to, and throws.
+struct RecordSingleValueEncodingContainer: SingleValueEncodingContainer {
+    let encoder: RecordEncoder
+    var codingPath: [any CodingKey] { [] }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        try value.encode(to: encoder)
+    }
+
+    private func refuse(_ value: Any) throws -> Never {
+        throw EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: [],
+                debugDescription: "A record can not encode a single value (\(value)): encode it for a key of a keyed container"))
+    }
+
+    func encodeNil() throws { try refuse(Optional<Int>.none as Any) }
+    func encode(_ value: Bool) throws { try refuse(value) }
+    func encode(_ value: String) throws { try refuse(value) }
+    func encode(_ value: Double) throws { try refuse(value) }
+    func encode(_ value: Float) throws { try refuse(value) }
+    func encode(_ value: Int) throws { try refuse(value) }
+    func encode(_ value: Int8) throws { try refuse(value) }
+    func encode(_ value: Int16) throws { try refuse(value) }
+    func encode(_ value: Int32) throws { try refuse(value) }
+    func encode(_ value: Int64) throws { try refuse(value) }
+    func encode(_ value: UInt) throws { try refuse(value) }
+    func encode(_ value: UInt8) throws { try refuse(value) }
+    func encode(_ value: UInt16) throws { try refuse(value) }
+    func encode(_ value: UInt32) throws { try refuse(value) }
+    func encode(_ value: UInt64) throws { try refuse(value) }
 }
 
 struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
