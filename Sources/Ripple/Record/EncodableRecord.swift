@@ -162,8 +162,9 @@ final class RecordEncoder: Encoder {
 
     func column(forKey key: some CodingKey) -> String { columnStrategy?.column(forKey: key) ?? key.stringValue }
 
-    /// The database value of an `Encodable` property, with the record's strategies.
-    func databaseValue<T: Encodable>(of value: T, column: String) throws -> DatabaseValue {
+    /// The database value of an `Encodable` property, with the record's strategies. A
+    /// single value sees `key` as its coding path, and the record's user info.
+    func databaseValue<T: Encodable>(of value: T, column: String, key: (any CodingKey)? = nil) throws -> DatabaseValue {
         if T.self == Date.self, let date = value as? Date {
             return recordType.databaseDateEncodingStrategy(for: column).databaseValue(of: date)
         }
@@ -173,7 +174,8 @@ final class RecordEncoder: Encoder {
         if T.self == UUID.self, let uuid = value as? UUID {
             return recordType.databaseUUIDEncodingStrategy(for: column).databaseValue(of: uuid)
         }
-        return try encodeColumnValue(value, jsonEncoder: { self.recordType.databaseJSONEncoder(for: column) })
+        return try encodeColumnValue(
+            value, codingKey: key, userInfo: userInfo, jsonEncoder: { self.recordType.databaseJSONEncoder(for: column) })
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -252,7 +254,7 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let column = encoder.column(forKey: key)
-        encoder.container[column] = try encoder.databaseValue(of: value, column: column)
+        encoder.container[column] = try encoder.databaseValue(of: value, column: column, key: key)
     }
 
     // nil optionals store NULL (the default implementations would omit the column, and an
@@ -291,11 +293,13 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 /// The database value of an `Encodable` property: its own for `DatabaseValueConvertible`
 /// types and single values, JSON text otherwise.
 func encodeColumnValue<T: Encodable>(
-    _ value: T, usingConversion: Bool = true, jsonEncoder: () -> JSONEncoder = { .databaseDefault() }
+    _ value: T, usingConversion: Bool = true, codingKey: (any CodingKey)? = nil,
+    userInfo: @autoclosure () -> [CodingUserInfoKey: Any] = [:],
+    jsonEncoder: () -> JSONEncoder = { .databaseDefault() }
 ) throws -> DatabaseValue {
     // (Not for the default `databaseValue` of Encodable types, which this would call again.)
     if usingConversion, let convertible = value as? any DatabaseValueConvertible { return convertible.databaseValue }
-    let encoder = ColumnValueEncoder()
+    let encoder = ColumnValueEncoder(codingPath: codingKey.map { [$0] } ?? [], userInfo: userInfo())
     do {
         try value.encode(to: encoder)
     } catch is ColumnValueEncoder.NeedsJSON {
@@ -311,8 +315,14 @@ final class ColumnValueEncoder: Encoder, SingleValueEncodingContainer {
     struct NeedsJSON: Error {}
     var value: DatabaseValue?
     var needsJSON = false
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// The key of the record's column, when a record encodes the value.
+    let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
+
+    init(codingPath: [any CodingKey] = [], userInfo: [CodingUserInfoKey: Any] = [:]) {
+        self.codingPath = codingPath
+        self.userInfo = userInfo
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         needsJSON = true
