@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// An error thrown by SQLite or by Ripple, with everything needed to understand it: the
 /// result code, SQLite's message, and the SQL and arguments of the failing statement.
@@ -74,7 +75,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         var text = "SQLite error \(extendedResultCode.rawValue & 0xFF)"
         if let message { text += ": \(message)" }
         if let sql {
-            text += " - while executing `\(sql)`"
+            // Without the separators around it, as GRDB writes it: `a; b;` reads `a; b`.
+            text += " - while executing `\(sql.trimmingCharacters(in: sqlStatementSeparators))`"
             if withArguments, let arguments, !arguments.isEmpty {
                 text += " with arguments \(arguments)"
             }
@@ -139,3 +141,6 @@ extension DatabaseError {
         DatabaseError(resultCode: .SQLITE_MISMATCH, message: message, sql: sql, arguments: arguments)
     }
 }
+
+/// What separates SQL statements: semicolons and white space.
+private let sqlStatementSeparators = CharacterSet(charactersIn: ";").union(.whitespacesAndNewlines)

@@ -33,6 +33,10 @@ final class DatabaseErrorTests: XCTestCase {
     func testDescription() {
         let error = DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: foo", sql: "SELECT * FROM foo", arguments: nil)
         XCTAssertEqual(error.description, "SQLite error 1: no such table: foo - while executing `SELECT * FROM foo`")
+        // The SQL without the separators around it; `sql` keeps them.
+        let multiple = DatabaseError(resultCode: .SQLITE_MISUSE, message: "m", sql: "\n UPDATE t SET a = 1; UPDATE t SET a = 2; \n", arguments: nil)
+        XCTAssertEqual(multiple.description, "SQLite error 21: m - while executing `UPDATE t SET a = 1; UPDATE t SET a = 2`")
+        XCTAssertEqual(multiple.sql, "\n UPDATE t SET a = 1; UPDATE t SET a = 2; \n")
         XCTAssertEqual(ResultCode.SQLITE_CONSTRAINT_UNIQUE.primaryResultCode, .SQLITE_CONSTRAINT)
         XCTAssertEqual(ResultCode.SQLITE_BUSY.description, "5 (database is locked)")
     }
