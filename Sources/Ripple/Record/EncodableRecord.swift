@@ -200,6 +200,16 @@ struct RecordSingleValueEncodingContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { [] }
 
     func encode<T: Encodable>(_ value: T) throws {
+        // A record's own columns come first, as GRDB's: its `encode(to container:)`, which
+        // may differ from its `Encodable` keys.
+        if let record = value as? any EncodableRecord {
+            var container = PersistenceContainer()
+            try record.encode(to: &container)
+            for (column, value) in zip(container.columns, container.values) {
+                encoder.container[column] = value
+            }
+            return
+        }
         try value.encode(to: encoder)
     }
 

@@ -40,6 +40,21 @@ final class SingleValueRecordEncodingTests: XCTestCase {
         }
     }
 
+    /// A model that is a record itself encodes its record's columns, not its keys.
+    private struct RecordModel: Encodable, EncodableRecord {
+        let value: String
+        func encode(to container: inout PersistenceContainer) throws {
+            container["column1"] = "test"
+            container["column2"] = 12
+        }
+    }
+
+    func testANestedRecordEncodesItsOwnColumns() throws {
+        let record = Wrapper(model: RecordModel(value: "foo"), otherValue: "bar")
+        XCTAssertEqual(
+            try record.databaseDictionary, ["column1": "test".databaseValue, "column2": 12.databaseValue, "otherValue": "bar".databaseValue])
+    }
+
     func testALoneValueThrows() throws {
         let record = Wrapper(model: "lone", otherValue: "bar")
         XCTAssertThrowsError(try record.databaseDictionary) { error in
