@@ -9,8 +9,8 @@ extension Cursor {
         get throws { try first(where: { _ in true }) == nil }
     }
 
-    /// Calls `body` on each remaining element. (Inlinable: `fetchAll` goes through it
-    /// once per row, and a generic call per element costs the benchmarks W2b and W2c.)
+    /// Calls `body` on each remaining element. (Inlinable: `fetchSet` and the collections
+    /// built from a database cursor go through it once per row.)
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) throws {
         while let element = try next() { try body(element) }
