@@ -133,10 +133,7 @@ public struct DatabaseMigrator: Sendable {
     /// error: migrations only run forward.
     public func migrate(_ writer: some DatabaseWriter, upTo target: String) throws {
         try writer.barrierWriteWithoutTransaction { db in
-            if eraseDatabaseOnSchemaChange, try needsErasing(db) {
-                try Self.erase(db)
-            }
-            try migrate(db, upTo: target)
+            try erasingIfNeededMigrate(db, upTo: target)
         }
     }
 
@@ -148,10 +145,7 @@ public struct DatabaseMigrator: Sendable {
         writer.asyncWriteWithoutTransaction { db in
             do {
                 if let last = migrator.registered.last {
-                    if migrator.eraseDatabaseOnSchemaChange, try migrator.needsErasing(db) {
-                        try Self.erase(db)
-                    }
-                    try migrator.migrate(db, upTo: last.identifier)
+                    try migrator.erasingIfNeededMigrate(db, upTo: last.identifier)
                 }
                 completion(.success(db))
             } catch {
@@ -165,11 +159,16 @@ public struct DatabaseMigrator: Sendable {
         let migrator = self
         try await writer.writeWithoutTransaction { db in
             guard let last = migrator.registered.last else { return }
-            if migrator.eraseDatabaseOnSchemaChange, try migrator.needsErasing(db) {
-                try Self.erase(db)
-            }
-            try migrator.migrate(db, upTo: last.identifier)
+            try migrator.erasingIfNeededMigrate(db, upTo: last.identifier)
         }
+    }
+
+    /// Erases the database first when `eraseDatabaseOnSchemaChange` finds that it must.
+    private func erasingIfNeededMigrate(_ db: Database, upTo target: String) throws {
+        if eraseDatabaseOnSchemaChange, try needsErasing(db) {
+            try Self.erase(db)
+        }
+        try migrate(db, upTo: target)
     }
 
     private func migrate(_ db: Database, upTo target: String) throws {
