@@ -44,10 +44,3 @@ extension Database {
     /// 3040001 for 3.40.1.
     public static var sqliteLibVersionNumber: CInt { sqlite3_libversion_number() }
 }
-
-/// `value` of an Objective-C collection as a database value: `.some(nil)` for `NSNull`,
-/// nil when it is none.
-func databaseConvertible(_ value: Any) -> (any DatabaseValueConvertible)?? {
-    if value is NSNull { return .some(nil) }
-    return (value as? any DatabaseValueConvertible).map { .some($0) }
-}

@@ -22,5 +22,11 @@ extension StatementArguments {
         }
         self.init(values)
     }
+}
 
+/// `value` of an Objective-C collection as a database value: `.some(nil)` for `NSNull`,
+/// nil when it is none.
+func databaseConvertible(_ value: Any) -> (any DatabaseValueConvertible)?? {
+    if value is NSNull { return .some(nil) }
+    return (value as? any DatabaseValueConvertible).map { .some($0) }
 }

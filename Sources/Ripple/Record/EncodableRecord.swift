@@ -203,8 +203,7 @@ struct RecordSingleValueEncodingContainer: SingleValueEncodingContainer {
         // A record's own columns come first, as GRDB's: its `encode(to container:)`, which
         // may differ from its `Encodable` keys.
         if let record = value as? any EncodableRecord {
-            var container = PersistenceContainer()
-            try record.encode(to: &container)
+            let container = try record.persistenceContainer()
             for (column, value) in zip(container.columns, container.values) {
                 encoder.container[column] = value
             }
