@@ -9,13 +9,13 @@ import Foundation
 /// Invariant: the holder keeps the object alive as long as it uses the reference. Debug
 /// builds also hold a weak reference, and each use asserts that the object is still there.
 struct _UnretainedReference<Object: AnyObject> {
-    private let reference: Unmanaged<Object>
+    private let address: UnsafeMutableRawPointer
     #if DEBUG
     private weak var check: Object?
     #endif
 
     init(_ object: Object) {
-        reference = .passUnretained(object)
+        address = _CallbackContext.address(of: object)
         #if DEBUG
         check = object
         #endif
@@ -27,13 +27,13 @@ struct _UnretainedReference<Object: AnyObject> {
         #if DEBUG
         assert(check != nil, "an unretained reference was used after its object was freed")
         #endif
-        return reference.takeUnretainedValue()
+        return _CallbackContext.reference(address).takeUnretainedValue()
     }
 
     /// Whether the reference is to `object` (the object need not be alive).
     @inline(__always)
     func refers(to object: Object) -> Bool {
-        reference.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
+        address == _CallbackContext.address(of: object)
     }
 }
 
@@ -114,13 +114,13 @@ enum _CallbackContext<Object: AnyObject> {
 
     /// The object's address, without a reference.
     @inline(__always)
-    private static func address(of object: Object) -> UnsafeMutableRawPointer {
+    fileprivate static func address(of object: Object) -> UnsafeMutableRawPointer {
         Unmanaged.passUnretained(object).toOpaque()
     }
 
     /// The object at `pointer`, whose references the caller counts.
     @inline(__always)
-    private static func reference(_ pointer: UnsafeRawPointer) -> Unmanaged<Object> {
+    fileprivate static func reference(_ pointer: UnsafeRawPointer) -> Unmanaged<Object> {
         .fromOpaque(pointer)
     }
 
