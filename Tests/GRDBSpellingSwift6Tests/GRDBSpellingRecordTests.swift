@@ -41,6 +41,24 @@ final class GRDBSpellingRecordTests: XCTestCase {
         }
     }
 
+    /// Record types cross isolation domains as GRDB's do (its record protocols refine
+    /// `GRDBSendableMetatype`): a generic function sends `T.self` to another task.
+    func testRecordMetatypesAreSendable() async throws {
+        func tableName<T: TableRecord>(of type: T.Type) async -> String {
+            await Task.detached { type.databaseTableName }.value
+        }
+        func columns<T: EncodableRecord>(of record: T) async throws -> [String] {
+            let type = T.self
+            return await Task.detached { type.databaseEncodingUserInfo.isEmpty ? ["ok"] : [] }.value
+        }
+        let name = await tableName(of: Pet.self)
+        XCTAssertEqual(name, "pets")
+        let checked = try await columns(of: Pet(UUID: "a", name: "Bobby"))
+        XCTAssertEqual(checked, ["ok"])
+        let sendable: any Sendable = Pet.self as any TableRecord.Type
+        XCTAssertTrue(sendable is any TableRecord.Type)
+    }
+
     func testUpsertAndChangesAsGRDBWritesThem() throws {
         let dbQueue = try DatabaseQueue()
         try dbQueue.write { db in

@@ -27,7 +27,7 @@ import CSQLite
 /// function does; after an error from `step`, `finalize` is not called. When the
 /// statement stops in the middle of an aggregation for another reason (an error, an
 /// interrupt), SQLite still finalizes it, and ignores the result.
-public protocol DatabaseAggregate: _DatabaseAggregateMetatype {
+public protocol DatabaseAggregate: GRDBSendableMetatype {
     /// A new aggregation.
     init()
 
@@ -38,14 +38,6 @@ public protocol DatabaseAggregate: _DatabaseAggregateMetatype {
     /// The result of the aggregation.
     func finalize() throws -> (any DatabaseValueConvertible)?
 }
-
-#if compiler(>=6.2)
-/// From Swift 6.2, a generic type can be used across isolation domains only when it is
-/// `SendableMetatype`: a `DatabaseFunction`, which is `Sendable`, keeps its aggregate's type.
-public typealias _DatabaseAggregateMetatype = SendableMetatype
-#else
-public typealias _DatabaseAggregateMetatype = Any
-#endif
 
 extension DatabaseFunction {
     /// An aggregate named `name`, computed by `Aggregate`; `argumentCount` nil accepts

@@ -17,9 +17,9 @@ struct EncodedPrimaryKeys: Sendable {
     /// UUIDs (optional or not): other keys are stored as they are.
     init?<Keys: Sequence>(_ recordType: Any.Type, _ keys: Keys) where Keys.Element: DatabaseValueConvertible {
         // The element type is compared first: other keys cost no dynamic cast.
-        guard Self.mayEncode(Keys.Element.self), let record = RecordType(recordType) else { return nil }
+        guard Self.mayEncode(Keys.Element.self), let record = recordType as? any EncodableRecord.Type else { return nil }
         let values = keys.compactMap(Value.init)
-        encode = { column in try values.map { try $0.databaseValue(record.type, column: column) } }
+        encode = { column in try values.map { try $0.databaseValue(record, column: column) } }
     }
 
     /// One key (NULLs dropped).
@@ -52,16 +52,5 @@ struct EncodedPrimaryKeys: Sendable {
     /// The keys' values for the primary key column `column`.
     func databaseValues(_ column: String) throws -> [DatabaseValue] {
         try encode(column)
-    }
-}
-
-/// The record type, for the closures that encode the keys, which may run on another
-/// thread than the one that made the request.
-private struct RecordType: @unchecked Sendable {  // a metatype, used for its static strategy functions only
-    let type: any EncodableRecord.Type
-
-    init?(_ type: Any.Type) {
-        guard let type = type as? any EncodableRecord.Type else { return nil }
-        self.type = type
     }
 }
