@@ -46,7 +46,7 @@ public struct PersistenceContainer: Sendable {
 /// - single-value types (enums with raw values) store that value;
 /// - other `Encodable` types (nested structs, arrays, dictionaries) store JSON text, keys
 ///   sorted.
-public protocol EncodableRecord {
+public protocol EncodableRecord: GRDBSendableMetatype {
     /// Stores the record's values in `container`.
     func encode(to container: inout PersistenceContainer) throws
 

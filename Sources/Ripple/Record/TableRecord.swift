@@ -5,7 +5,7 @@
 /// Player.databaseTableName  // "player"
 /// let request = Player.filter(Column("score") > 1000).order(Column("name"))
 /// ```
-public protocol TableRecord {
+public protocol TableRecord: GRDBSendableMetatype {
     /// The table name. By default, the type name with a lowercase first letter:
     /// `Player` is `player`, `HTTPRequest` is `httpRequest`.
     static var databaseTableName: String { get }
