@@ -73,3 +73,13 @@ extension NSURL: DatabaseValueConvertible {
         URL.fromDatabaseValue(dbValue).flatMap { NSURL(string: $0.absoluteString) as? Self }
     }
 }
+
+extension NSUUID: DatabaseValueConvertible {
+    /// The UUID, as `UUID` stores it (16 bytes).
+    public var databaseValue: DatabaseValue { (self as UUID).databaseValue }
+
+    /// The UUID, as `UUID` reads it (16 bytes, or text in one of its spellings).
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
+        UUID.fromDatabaseValue(dbValue).flatMap { NSUUID(uuidString: $0.uuidString) as? Self }
+    }
+}

@@ -107,6 +107,18 @@ final class DatabaseValueConvertibleDefaultsTests: XCTestCase {
         XCTAssertEqual(fetched, url)
     }
 
+    func testNSUUIDIsStoredAsUUIDIs() throws {
+        let uuid = UUID(uuidString: "56E7D8D3-E9E4-48B6-968E-8D102833AF00")!
+        let nsUUID = NSUUID(uuidString: uuid.uuidString)!
+        XCTAssertEqual(nsUUID.databaseValue, uuid.databaseValue)
+        XCTAssertEqual(NSUUID.fromDatabaseValue(uuid.databaseValue), nsUUID)
+        XCTAssertEqual(NSUUID.fromDatabaseValue(uuid.uuidString.databaseValue), nsUUID)
+        XCTAssertNil(NSUUID.fromDatabaseValue(.null))
+        XCTAssertNil(NSUUID.fromDatabaseValue(1.databaseValue))
+        let fetched = try DatabaseQueue().read { db in try NSUUID.fetchOne(db, sql: "SELECT ?", arguments: [nsUUID]) }
+        XCTAssertEqual(fetched, nsUUID)
+    }
+
     func testFetchOneOfNull() throws {
         try DatabaseQueue().read { db in
             XCTAssertEqual(try DatabaseValue.fetchOne(db, sql: "SELECT NULL"), .null)
