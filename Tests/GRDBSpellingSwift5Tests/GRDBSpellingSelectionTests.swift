@@ -1,0 +1,1 @@
+../GRDBSpellingSwift6Tests/GRDBSpellingSelectionTests.swift
