@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    @Test func idleConnectionsGetHeartbeats() async throws {
+        var configuration = LiveConfiguration()
+        configuration.heartbeatInterval = .milliseconds(20)
+        try await LiveFixture.run(configuration: configuration) { live in
+            let sockets = [LiveSocket.connect(port: live.port), LiveSocket.connect(port: live.port)]
+            defer { Task { for socket in sockets { await socket.close() } } }
+            for socket in sockets {
+                socket.subscribe([(0, "top", #"{"limit":3}"#)])
+                _ = try await within("first value") { await socket.nextMessage() }
+            }
+            // Nothing changes: each socket hears from the hub's one watchdog anyway.
+            try await eventually("heartbeats") { sockets.allSatisfy { $0.heartbeats >= 2 } }
+            #expect(sockets.allSatisfy { !$0.isClosed })
+        }
+    }
+
     @Test func subscribeAndUnsubscribeOnAnOpenSocket() async throws {
         try await LiveFixture.run(queries: [notesQuery()]) { live in
             let socket = LiveSocket.connect(port: live.port)

@@ -33,6 +33,7 @@ public final class LiveHub: Sendable {
         var mailboxes: [Int: Mailbox] = [:]
         var observations: [SharedQueryKey: AnyDatabaseCancellable] = [:]
         var nextConnectionID = 0
+        var watchdogRuns = false
         var expiryScheduled = false
         /// The sequence of the last round that posted its batches.
         var finishedSequence: UInt64 = 0
@@ -75,13 +76,45 @@ public final class LiveHub: Sendable {
     /// Registers a connection without subscriptions yet (a WebSocket's).
     func open() -> (id: Int, mailbox: Mailbox) {
         let mailbox = Mailbox()
-        let id = core.withLockedValue { core -> Int in
+        let (id, startWatchdog) = core.withLockedValue { core -> (Int, Bool) in
             let id = core.nextConnectionID
             core.nextConnectionID += 1
             core.mailboxes[id] = mailbox
-            return id
+            defer { core.watchdogRuns = true }
+            return (id, !core.watchdogRuns)
         }
+        if startWatchdog { runWatchdog() }
         return (id, mailbox)
+    }
+
+    /// One task for all the connections, while there are some: at each tick it posts
+    /// heartbeats to the idle ones and ends the stalled ones (see ``Mailbox/watch(now:_:)``).
+    /// (Rather than a task and a timer per connection: memory per idle subscriber,
+    /// Benchmarks/README.md, "Live queries".)
+    private func runWatchdog() {
+        let configuration = configuration
+        let tick = max(min(configuration.stallTimeout, configuration.heartbeatInterval) / 4, .milliseconds(5))
+        Task { [weak self] in
+            while true {
+                try? await Task.sleep(for: tick)
+                guard let mailboxes = self?.mailboxesToWatch() else { return }
+                let now = ContinuousClock.now
+                for mailbox in mailboxes {
+                    mailbox.watch(now: now, configuration)
+                }
+            }
+        }
+    }
+
+    /// The connections' mailboxes; nil when there is none, and the watchdog stops then.
+    private func mailboxesToWatch() -> [Mailbox]? {
+        core.withLockedValue { core in
+            guard !core.mailboxes.isEmpty else {
+                core.watchdogRuns = false
+                return nil
+            }
+            return Array(core.mailboxes.values)
+        }
     }
 
     /// Adds subscriptions to connection `id`, under ids it does not use; their first

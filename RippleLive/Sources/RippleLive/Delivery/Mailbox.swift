@@ -9,6 +9,18 @@ final class Mailbox: Sendable {
         /// When the write under way began, to find out a stalled client.
         var writingSince: ContinuousClock.Instant?
         var lastWriteEnd = ContinuousClock.now
+        /// Why the connection ends, once something said so.
+        var ending: Ending?
+        var endingWaiter: CheckedContinuation<Ending, Never>?
+    }
+
+    /// Why a connection's tasks stop: one of them ended (the mailbox finished, a write
+    /// failed, the client left), a write waited too long for the client, or the
+    /// connection's task was cancelled.
+    enum Ending: Equatable, Sendable {
+        case aTaskEnded
+        case stalled
+        case cancelled
     }
 
     private let state = NIOLockedValueBox(State())
@@ -69,6 +81,44 @@ final class Mailbox: Sendable {
         state.withLockedValue {
             $0.writingSince = nil
             $0.lastWriteEnd = now
+        }
+    }
+
+    /// At a tick of the hub's watchdog: ends a connection whose write waited for the client
+    /// for the stall timeout, or asks for a heartbeat if nothing was written for the
+    /// heartbeat interval.
+    func watch(now: ContinuousClock.Instant, _ configuration: LiveConfiguration) {
+        if isStalled(limit: configuration.stallTimeout, now: now) {
+            end(.stalled)
+        } else {
+            postHeartbeatIfIdle(for: configuration.heartbeatInterval, now: now)
+        }
+    }
+
+    /// Says why the connection ends; the first reason wins.
+    func end(_ ending: Ending) {
+        let waiter = state.withLockedValue { state -> CheckedContinuation<Ending, Never>? in
+            guard state.ending == nil else { return nil }
+            state.ending = ending
+            defer { state.endingWaiter = nil }
+            return state.endingWaiter
+        }
+        waiter?.resume(returning: ending)
+    }
+
+    /// Waits until something ends the connection (see ``end(_:)``), or the task is
+    /// cancelled.
+    func ended() async -> Ending {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ending = state.withLockedValue { state -> Ending? in
+                    if state.ending == nil { state.endingWaiter = continuation }
+                    return state.ending
+                }
+                if let ending { continuation.resume(returning: ending) }
+            }
+        } onCancel: {
+            end(.cancelled)
         }
     }
 

@@ -2,8 +2,8 @@ import Hummingbird
 import ServiceLifecycle
 
 /// The stream of one connection: takes messages from its mailbox and writes them at the
-/// client's pace, while a watchdog sends heartbeats and closes the connection when one
-/// write waited for the client longer than the stall timeout. Nothing here holds the hub's
+/// client's pace; the hub's watchdog posts heartbeats to it, and ends it when one write
+/// waited for the client longer than the stall timeout. Nothing here holds the hub's
 /// state: a slow client slows only itself.
 enum EventStreamConnection {
     struct Stalled: Error, CustomStringConvertible {
@@ -20,7 +20,6 @@ enum EventStreamConnection {
         let (id, mailbox) = hub.connect(subscriptions, plan: plan)
         defer { hub.disconnect(id) }
         let encoder = EventStreamEncoder(epoch: hub.epoch)
-        let configuration = hub.configuration
         let box = WriterBox(writer)
         // The response's head goes with this first comment: the client sees the stream open.
         try await box.writer.write(ByteBuffer(string: ": open\n\n"))
@@ -28,21 +27,25 @@ enum EventStreamConnection {
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    defer { mailbox.end(.aTaskEnded) }
                     while let message = await mailbox.next() {
                         mailbox.writeBegan(now: .now)
                         try await box.writer.write(encoder.event(for: message))
                         mailbox.writeEnded(now: .now)
                     }
                 }
-                group.addTask {
-                    try await watch(mailbox, configuration)
-                }
                 if let reauthorize {
                     // Ends the connection when a subscription is refused at its expiry.
-                    group.addTask { try await reauthorize() }
+                    group.addTask {
+                        defer { mailbox.end(.aTaskEnded) }
+                        try await reauthorize()
+                    }
                 }
-                // The first to end (the mailbox finished, a failed write, a stall) ends both.
-                defer { group.cancelAll() }
+                // The first to end (the mailbox finished, a failed write, a refusal), or a
+                // stall that the hub's watchdog found, ends all.
+                let ending = await mailbox.ended()
+                group.cancelAll()
+                if ending == .stalled { throw Stalled() }
                 try await group.next()
             }
         } onGracefulShutdown: {
@@ -50,17 +53,6 @@ enum EventStreamConnection {
         }
         let finished = box.writer
         try await finished.finish(nil)
-    }
-
-    /// Posts heartbeats to an idle connection, and throws when one write waited for the
-    /// client longer than the stall timeout; runs until cancelled.
-    static func watch(_ mailbox: Mailbox, _ configuration: LiveConfiguration) async throws {
-        let tick = max(min(configuration.stallTimeout, configuration.heartbeatInterval) / 4, .milliseconds(5))
-        while true {
-            try await Task.sleep(for: tick)
-            if mailbox.isStalled(limit: configuration.stallTimeout, now: .now) { throw Stalled() }
-            mailbox.postHeartbeatIfIdle(for: configuration.heartbeatInterval, now: .now)
-        }
     }
 }
 

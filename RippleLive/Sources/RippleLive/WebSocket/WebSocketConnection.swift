@@ -26,6 +26,7 @@ enum WebSocketConnection {
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    defer { mailbox.end(.aTaskEnded) }
                     while let message = await mailbox.next() {
                         mailbox.writeBegan(now: .now)
                         for text in encoder.texts(for: message) {
@@ -35,9 +36,7 @@ enum WebSocketConnection {
                     }
                 }
                 group.addTask {
-                    try await EventStreamConnection.watch(mailbox, configuration)
-                }
-                group.addTask {
+                    defer { mailbox.end(.aTaskEnded) }
                     // Polls for grants added since, at most once a second.
                     try await reauthorization.watch(request: request, context: context, authorize: authorize, poll: .seconds(1)) { index, error in
                         subscribed.withLockedValue { _ = $0.remove(index) }
@@ -46,6 +45,7 @@ enum WebSocketConnection {
                     }
                 }
                 group.addTask {
+                    defer { mailbox.end(.aTaskEnded) }
                     for try await message in inbound.messages(maxSize: 1 << 20) {
                         do throws(LiveRequestError) {
                             guard case .text(let text) = message else {
@@ -76,9 +76,11 @@ enum WebSocketConnection {
                         }
                     }
                 }
-                // The first to end (the client closed, a failed write, a stall, a shutdown)
-                // ends all.
-                defer { group.cancelAll() }
+                // The first to end (the client closed, a failed write, a shutdown), or a stall
+                // that the hub's watchdog found, ends all.
+                let ending = await mailbox.ended()
+                group.cancelAll()
+                if ending == .stalled { throw EventStreamConnection.Stalled() }
                 try await group.next()
             }
         } onGracefulShutdown: {

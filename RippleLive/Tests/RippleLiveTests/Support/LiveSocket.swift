@@ -98,6 +98,9 @@ final class LiveSocket: Sendable {
         }
     }
 
+    /// The heartbeats received so far.
+    var heartbeats: Int { received.withLockedValue { state in state.messages.count { $0.event == "heartbeat" } } }
+
     /// Whether the server closed the socket.
     var isClosed: Bool { received.withLockedValue { $0.closed } }
 
