@@ -99,6 +99,8 @@ struct FakeWAL {
 final class FakeExternalFiles: ExternalFileReader {
     var databaseHeader: DatabaseHeader? = DatabaseHeader(isWAL: true, changeCounter: 1)
     var walIndex: WALIndexHeader?
+    /// The frames of the log that checkpoints copied into the database.
+    var walBackfill: Int? = 0
     /// The write-ahead log; nil when it is not open.
     var wal: FakeWAL?
     var otherWriterHoldsLock: Bool? = false
@@ -112,6 +114,7 @@ final class FakeExternalFiles: ExternalFileReader {
 
     func readDatabaseHeader() -> DatabaseHeader? { databaseHeader }
     func readWALIndexHeader() -> WALIndexHeader? { walIndex }
+    func readWALIndexHeaderAndBackfill() -> (header: WALIndexHeader?, backfill: Int)? { walBackfill.map { (walIndex, $0) } }
     func otherConnectionHoldsWriteLock() -> Bool? { otherWriterHoldsLock }
     func ownTransactionHoldsLock() -> Bool { ownTransaction }
     func transactionWritesMainDatabaseOnly() -> Bool { writesMainDatabaseOnly }

@@ -42,19 +42,28 @@ extension Database: ExternalFileReader {
     /// The wal-index header, read through SQLite's own mapping of the `-shm` file (the VFS's
     /// `xShmMap`): no other descriptor is opened on the database's files.
     func readWALIndexHeader() -> WALIndexHeader? {
+        walIndexRegion().flatMap { WALIndexHeader.read($0) }
+    }
+
+    func readWALIndexHeaderAndBackfill() -> (header: WALIndexHeader?, backfill: Int)? {
+        walIndexRegion().map { (WALIndexHeader.read($0), WALIndexHeader.readBackfill($0)) }
+    }
+
+    /// The first region of the wal-index, of 32 KiB, already mapped by the connection
+    /// (bExtend 0: nothing created); nil when it is not.
+    private func walIndexRegion() -> UnsafeMutableRawPointer? {
         guard let (file, methods) = sqliteFile(SQLITE_FCNTL_FILE_POINTER), methods.iVersion >= 2,
             let shmMap = methods.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
-        // Region 0, of 32 KiB, already mapped by the connection (bExtend 0: nothing created).
         guard
             withUnsafeMutablePointer(
                 to: &region,
                 { pointer in
                     pointer.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) { shmMap(file, 0, 32768, 0, $0) }
-                }) == SQLITE_OK, let region
+                }) == SQLITE_OK
         else { return nil }
-        return WALIndexHeader.read(region)
+        return region
     }
 
     /// Whether a connection other than this one (of this process, or another) holds the
@@ -82,9 +91,13 @@ extension Database: ExternalFileReader {
     /// SQLite's count of the pages this connection wrote to its database files
     /// (`SQLITE_DBSTATUS_CACHE_WRITE`).
     func pagesWritten() -> Int64 {
+        Self.pagesWritten(sqliteConnection)
+    }
+
+    static func pagesWritten(_ connection: OpaquePointer?) -> Int64 {
         var current: CInt = 0
         var highwater: CInt = 0
-        sqlite3_db_status(sqliteConnection, SQLITE_DBSTATUS_CACHE_WRITE, &current, &highwater, 0)
+        sqlite3_db_status(connection, SQLITE_DBSTATUS_CACHE_WRITE, &current, &highwater, 0)
         return Int64(current)
     }
 

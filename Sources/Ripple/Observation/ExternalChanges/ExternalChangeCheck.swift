@@ -104,7 +104,7 @@ extension ExternalChangeTrackerState {
                 // commits without scanning their frames.
                 forgetOwnCommits()
                 if let position = reader.withWALFile({ read -> WALFile.Position? in
-                    guard let header = WALFile.header(read), header.salt1 == start.salt1, header.salt2 == start.salt2
+                    guard let header = WALFile.header(read), header.salt1 == index.salt1, header.salt2 == index.salt2
                     else { return nil }
                     return WALFile.commitPosition(at: end, header: header, read)
                 }) ?? nil {
@@ -290,7 +290,15 @@ extension ExternalChangeTrackerState {
     mutating func ownCommitWillHappen<Reader: ExternalFileReader>(_ reader: Reader) {
         guard isActive else { return }
         if isWAL {
-            ownCommits.commitWillHappen(start: reader.readWALIndexHeader())
+            let index = reader.readWALIndexHeaderAndBackfill()
+            let start = index?.header
+            // (The pages written, for a commit that may start a new log; an exact count
+            // needs a transaction that writes the main database only.)
+            var pages: Int64?
+            if let start, OwnWALCommits.mayStartNewLog(start, backfilled: index?.backfill), reader.transactionWritesMainDatabaseOnly() {
+                pages = reader.pagesWritten()
+            }
+            ownCommits.commitWillHappen(start: start, pagesWritten: pages)
             return
         }
         changeCounter.commitWillHappen(

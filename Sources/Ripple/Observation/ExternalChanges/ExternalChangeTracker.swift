@@ -159,7 +159,7 @@ final class ExternalChangeTracker: StatementExecutionHook {
                 guard let context, let connection, let databaseName else { return SQLITE_OK }
                 let tracker = _CallbackContext<ExternalChangeTracker>.object(context)
                 guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
-                tracker.state.ownCommitDidWrite(frameCount: Int(frameCount))
+                tracker.state.ownCommitDidWrite(frameCount: Int(frameCount)) { Database.pagesWritten(connection) }
                 // What SQLite's default hook does: checkpoint when the log grew long.
                 if tracker.autocheckpoint > 0, Int(frameCount) >= tracker.autocheckpoint {
                     sqlite3_wal_checkpoint(connection, databaseName)

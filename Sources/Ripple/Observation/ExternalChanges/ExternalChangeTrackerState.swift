@@ -74,9 +74,12 @@ struct ExternalChangeTrackerState {
         ownCommits.removeAll()
     }
 
-    /// A commit of this connection: the log holds `frameCount` frames (SQLite's WAL hook).
-    mutating func ownCommitDidWrite(frameCount: Int) {
-        ownCommits.commitDidWrite(endFrame: frameCount)
+    /// A commit of this connection: the log holds `frameCount` frames (SQLite's WAL hook);
+    /// `pagesWritten` reads SQLite's count of pages written, when the commit may have
+    /// started a new log.
+    mutating func ownCommitDidWrite(frameCount: Int, pagesWritten: () -> Int64) {
+        ownCommits.commitDidWrite(
+            endFrame: frameCount, pagesWritten: ownCommits.needsPagesWrittenAfterCommit ? pagesWritten() : nil)
         if ownCommits.count > Self.maximumOwnCommitFrames { forgetWALPosition() }
     }
 

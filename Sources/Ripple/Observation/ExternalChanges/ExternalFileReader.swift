@@ -13,6 +13,11 @@ protocol ExternalFileReader {
     /// The wal-index header; nil when it cannot be read, or a writer is changing it.
     func readWALIndexHeader() -> WALIndexHeader?
 
+    /// The wal-index header (as ``readWALIndexHeader()``) and how many frames of the log
+    /// checkpoints copied into the database (its `nBackfill`); nil when the wal-index
+    /// cannot be read.
+    func readWALIndexHeaderAndBackfill() -> (header: WALIndexHeader?, backfill: Int)?
+
     /// Runs `body` with a reader of the write-ahead log's bytes; nil when the log is not
     /// open.
     func withWALFile<T>(_ body: (WALFile.Read) -> T) -> T?

@@ -218,4 +218,12 @@ struct WALIndexHeader: Equatable {
                 maxFrame: Int(copy.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
         }
     }
+
+    /// Reads `nBackfill` from the checkpoint information that follows the two copies of
+    /// the header: how many frames checkpoints copied into the database (native byte order).
+    static func readBackfill(_ bytes: UnsafeRawPointer) -> Int {
+        var backfill: UInt32 = 0
+        _ = memcpy(&backfill, bytes + 2 * size, 4)
+        return Int(backfill)
+    }
 }

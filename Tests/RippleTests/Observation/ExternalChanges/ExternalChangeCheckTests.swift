@@ -79,7 +79,7 @@ final class ExternalChangeCheckTests: XCTestCase {
             // The commit hook reads the wal-index, then SQLite's WAL hook tells the end.
             state.ownCommitWillHappen(files)
             files.otherProcessCommitsToWAL(pages: 2)
-            state.ownCommitDidWrite(frameCount: files.wal!.frameCount)
+            state.ownCommitDidWrite(frameCount: files.wal!.frameCount) { files.pages }
         }
         let framesReadBefore = files.frameReads
         XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .nothingNew, verdict: .nothing))
@@ -88,13 +88,59 @@ final class ExternalChangeCheckTests: XCTestCase {
         XCTAssertEqual(state.ownCommits.count, 0, "forgotten once stepped over")
     }
 
+    /// After a checkpoint that copied the whole log, the connection's commit writes a new
+    /// log (salt-1 plus one): the pages it wrote equal the frames the log holds after it,
+    /// so the check knows it as its own and reads none of its frames.
+    func testOwnCommitThatStartsANewLogIsSteppedOver() {
+        let files = walFiles()
+        var state = trackedState(files, logs: true)
+        let salt1 = files.wal!.salt1
+        files.walBackfill = files.wal!.frameCount
+        files.pages = 40
+        state.ownCommitWillHappen(files)
+        files.wal!.restart(salt1: salt1 &+ 1, salt2: 0x5555)
+        files.otherProcessCommitsToWAL(pages: 3)
+        files.pages += 3
+        state.ownCommitDidWrite(frameCount: files.wal!.frameCount) { files.pages }
+        // And one more own commit, appended to the new log.
+        state.ownCommitWillHappen(files)
+        files.otherProcessCommitsToWAL(pages: 2)
+        files.pages += 2
+        state.ownCommitDidWrite(frameCount: files.wal!.frameCount) { files.pages }
+        let framesReadBefore = files.frameReads
+        XCTAssertEqual(check(&state, files), ExternalCheckResult(outcome: .nothingNew, verdict: .nothing))
+        XCTAssertEqual(state.walPosition?.salt1, salt1 &+ 1)
+        XCTAssertEqual(state.walPosition?.frame, 5)
+        XCTAssertEqual(files.frameReads, framesReadBefore)
+
+        // Another writer's commit after them is seen.
+        files.otherProcessCommitsToWAL()
+        XCTAssertEqual(check(&state, files).verdict, .fullDatabase)
+    }
+
+    /// A commit whose counts do not prove that it started the new log (here, it wrote more
+    /// pages than the log holds frames) leaves the check to find a new log: a change to
+    /// the whole database, as before.
+    func testANewLogNotProvedOwnIsAChangeToTheWholeDatabase() {
+        let files = walFiles()
+        var state = trackedState(files, logs: true)
+        let salt1 = files.wal!.salt1
+        files.walBackfill = files.wal!.frameCount
+        state.ownCommitWillHappen(files)
+        files.wal!.restart(salt1: salt1 &+ 1, salt2: 0x5555)
+        files.otherProcessCommitsToWAL(pages: 3)
+        files.pages += 4
+        state.ownCommitDidWrite(frameCount: files.wal!.frameCount) { files.pages }
+        XCTAssertEqual(check(&state, files).verdict, .fullDatabase)
+    }
+
     func testOwnCommitsAmongOthersNeedNoEntry() {
         let files = walFiles()
         var state = trackedState(files, logs: true)
         let generation = files.wal!.salt1
         state.ownCommitWillHappen(files)
         files.otherProcessCommitsToWAL()
-        state.ownCommitDidWrite(frameCount: files.wal!.frameCount)
+        state.ownCommitDidWrite(frameCount: files.wal!.frameCount) { files.pages }
         let other = files.otherProcessCommitsToWAL()
         files.logEntries = [entry(other, generation: generation, writer: otherWriter, ["team"])]
         let framesReadBefore = files.frameReads

@@ -303,6 +303,34 @@ final class ExternalChangeTests: XCTestCase {
         }
     }
 
+    /// After a checkpoint that copied the whole log into the file, the next commit of the
+    /// connection starts a new log (SQLite resets it): that commit is still known as its own,
+    /// and tells nothing to the observers of other tables.
+    func testOwnCommitThatResetsTheLogIsNotAnotherWritersCommit() throws {
+        for kind in [Kind.pool, .walQueue] {
+            for precise in [false, true] {
+                let path = try makeTemporaryDatabasePath(self, name: "reset-\(kind)-\(precise).sqlite")
+                let observed = try Observed(makeObserved(kind, path: path, precise: precise))
+                try waitForInitialValue(observed)
+                for index in 1...3 {
+                    try observed.writer.write { try $0.execute(sql: "INSERT INTO player DEFAULT VALUES") }
+                    try waitUntil("own commit \(index)") { observed.lastPlayerCount == index }
+                    check(observed.writer)
+                    let result = try observed.writer.writeWithoutTransaction { try $0.checkpoint(.passive) }
+                    XCTAssertEqual(result.checkpointedFrameCount, result.walFrameCount, "the whole log is in the file")
+                    XCTAssertGreaterThan(result.walFrameCount, 0)
+                    // This commit starts the new log.
+                    try observed.writer.write { try $0.execute(sql: "INSERT INTO team DEFAULT VALUES") }
+                    try waitUntil("own team commit \(index)") { observed.teamChanges.count >= index }
+                    check(observed.writer)
+                }
+                XCTAssertEqual(observed.playerFetches.count, 4, "\(kind), precise: \(precise)")
+                XCTAssertEqual(observed.teamChanges.count, 3, "\(kind), precise: \(precise)")
+                XCTAssertEqual(tracker(observed.writer) { $0.fullDatabaseVerdicts }, 0, "\(kind), precise: \(precise)")
+            }
+        }
+    }
+
     /// An observer added inside a transaction (which holds the file's lock, as `write` does
     /// from `BEGIN IMMEDIATE` on) finds where the file stands: the connection's own commits
     /// are not told again as other connections' changes.

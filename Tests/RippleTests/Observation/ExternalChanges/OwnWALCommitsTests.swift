@@ -46,4 +46,54 @@ final class OwnWALCommitsTests: XCTestCase {
         own.commitDidWrite(endFrame: 14)
         XCTAssertNil(own.endFrameExplainingAll(salt1: 1, salt2: 7, frame: 10, index: index(1, 14)))
     }
+
+    /// A commit that wrote as many pages as the log holds frames after it, when the log was
+    /// not empty before, wrote them from the start of a new log (salt-1 plus one).
+    func testACommitThatStartedANewLog() {
+        var own = OwnWALCommits()
+        own.commitWillHappen(start: index(1, 10), pagesWritten: 100)
+        XCTAssertTrue(own.needsPagesWrittenAfterCommit)
+        own.commitDidWrite(endFrame: 2, pagesWritten: 102)
+        XCTAssertEqual(own.commits.last?.startedNewLog, true)
+        let newLog = WALIndexHeader(salt1: 2, salt2: 99, maxFrame: 2)
+        XCTAssertEqual(own.endFrameExplainingAll(salt1: 1, salt2: 7, frame: 10, index: newLog), 2)
+        // Then a commit appended to the new log.
+        own.commitWillHappen(start: newLog)
+        XCTAssertFalse(own.needsPagesWrittenAfterCommit)
+        own.commitDidWrite(endFrame: 5)
+        XCTAssertEqual(own.endFrameExplainingAll(salt1: 1, salt2: 7, frame: 10, index: WALIndexHeader(salt1: 2, salt2: 99, maxFrame: 5)), 5)
+        // Another commit after them, another reset after them, another salt-2 in between.
+        XCTAssertNil(own.endFrameExplainingAll(salt1: 1, salt2: 7, frame: 10, index: WALIndexHeader(salt1: 2, salt2: 99, maxFrame: 6)))
+        XCTAssertNil(own.endFrameExplainingAll(salt1: 1, salt2: 7, frame: 10, index: WALIndexHeader(salt1: 3, salt2: 99, maxFrame: 5)))
+        XCTAssertNil(own.endFrameExplainingAll(salt1: 1, salt2: 7, frame: 10, index: WALIndexHeader(salt1: 2, salt2: 98, maxFrame: 5)))
+    }
+
+    func testCountsThatDoNotProveANewLog() {
+        // Appended: the log holds the previous frames too.
+        var appended = OwnWALCommits()
+        appended.commitWillHappen(start: index(1, 10), pagesWritten: 100)
+        appended.commitDidWrite(endFrame: 12, pagesWritten: 102)
+        XCTAssertEqual(appended.commits.last?.startedNewLog, false)
+        XCTAssertEqual(appended.endFrameExplainingAll(salt1: 1, salt2: 7, frame: 10, index: index(1, 12)), 12)
+        // More pages than frames (padding, or pages of another file), an empty log before,
+        // or no count: not proved.
+        for (start, before, after, end) in [(10, 100, 103, 2), (0, 100, 102, 2)] as [(Int, Int64?, Int64?, Int)] {
+            var own = OwnWALCommits()
+            own.commitWillHappen(start: index(1, start), pagesWritten: before)
+            own.commitDidWrite(endFrame: end, pagesWritten: after)
+            XCTAssertEqual(own.commits.last?.startedNewLog, false)
+            XCTAssertNil(own.endFrameExplainingAll(salt1: 1, salt2: 7, frame: start, index: WALIndexHeader(salt1: 2, salt2: 99, maxFrame: end)))
+        }
+        var uncounted = OwnWALCommits()
+        uncounted.commitWillHappen(start: index(1, 10))
+        uncounted.commitDidWrite(endFrame: 2, pagesWritten: 102)
+        XCTAssertEqual(uncounted.commits.last?.startedNewLog, false)
+    }
+
+    func testOnlyAWholeCopiedLogMayStartANewOne() {
+        XCTAssertTrue(OwnWALCommits.mayStartNewLog(index(1, 10), backfilled: 10))
+        XCTAssertFalse(OwnWALCommits.mayStartNewLog(index(1, 10), backfilled: 9))
+        XCTAssertFalse(OwnWALCommits.mayStartNewLog(index(1, 0), backfilled: 0))
+        XCTAssertFalse(OwnWALCommits.mayStartNewLog(index(1, 10), backfilled: nil))
+    }
 }
