@@ -92,8 +92,10 @@ struct BenchDatabase {
 /// A Hummingbird server of a hub's live queries on a free loopback port, for the time of
 /// `body`; with `bare`, the same path serves a plain stream instead, without the hub: one
 /// stamped event, then nothing until the client leaves (what Hummingbird alone costs a
-/// held connection).
-func serveLiveQueries(_ hub: LiveHub, bare: Bool = false, _ body: @Sendable (_ port: Int) async throws -> Void) async throws {
+/// held connection). With `liveServer`, the server's connections are `LiveServerChannel`'s.
+func serveLiveQueries(
+    _ hub: LiveHub, bare: Bool = false, liveServer: Bool = false, _ body: @Sendable (_ port: Int) async throws -> Void
+) async throws {
     let router = Router()
     if bare {
         router.get("live") { _, _ in
@@ -116,6 +118,7 @@ func serveLiveQueries(_ hub: LiveHub, bare: Bool = false, _ body: @Sendable (_ p
     logger.logLevel = .critical
     let app = Application(
         router: router,
+        server: liveServer ? .liveHTTP1(hub) : .http1(),
         configuration: .init(address: .hostname("127.0.0.1", port: 0), backlog: 4096),
         onServerRunning: { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)

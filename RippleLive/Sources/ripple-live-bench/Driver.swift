@@ -30,6 +30,8 @@ struct Driver {
             ranges.add("idle subscribers held by the server process", Double(idle.held), unit: "subscribers", goal: "≥ 10,000")
             ranges.add("resident memory per idle subscriber", idle.bytesPerSubscriber / 1024, unit: "KB", goal: "≤ 20 KB")
             ranges.add("the same, with the allocator's free pages given back", idle.trimmedBytesPerSubscriber / 1024, unit: "KB", goal: "≤ 20 KB")
+            let tuned = try await IdleRound.run(subscribers: idleSubscribers, liveServer: true)
+            ranges.add("the same, with the connections of `.liveHTTP1(hub)`", tuned.bytesPerSubscriber / 1024, unit: "KB", goal: "≤ 20 KB")
             let bare = try await IdleRound.run(subscribers: idleSubscribers, bare: true)
             ranges.add("baseline: resident memory per held plain Hummingbird stream, no hub", bare.bytesPerSubscriber / 1024, unit: "KB")
         }

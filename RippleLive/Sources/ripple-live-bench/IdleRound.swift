@@ -9,8 +9,8 @@ struct IdleRound {
     /// The same, each resident size read once the allocator gave its free pages back.
     var trimmedBytesPerSubscriber: Double
 
-    static func run(subscribers: Int, bare: Bool = false) async throws -> IdleRound {
-        let server = try BenchChild(bare ? ["serve", "--bare"] : ["serve"])
+    static func run(subscribers: Int, bare: Bool = false, liveServer: Bool = false) async throws -> IdleRound {
+        let server = try BenchChild(bare ? ["serve", "--bare"] : liveServer ? ["serve", "--live-server"] : ["serve"])
         let port = try await server.expect("port").first.map(String.init) ?? "0"
         // Warm: the server's first connections allocate what every later one reuses.
         let warm = try BenchChild(["client", "--port", port, "--connections", "10"])

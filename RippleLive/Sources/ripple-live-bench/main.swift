@@ -5,7 +5,7 @@ import Foundation
 //   ripple-live-bench                  the whole benchmark (about six minutes)
 //   ripple-live-bench --quick          2 rounds, 2,000 idle subscribers
 //   ripple-live-bench client --port P --connections N [--bulky | --throttled]   a client process
-//   ripple-live-bench serve [--bare]   a server process (the idle-memory rounds)
+//   ripple-live-bench serve [--bare | --live-server]   a server process (the idle-memory rounds)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -22,7 +22,7 @@ do {
             port: option("--port", in: arguments) ?? 0, connections: option("--connections", in: arguments) ?? 1,
             bulky: arguments.contains("--bulky"), throttled: arguments.contains("--throttled"))
     case "serve":
-        try await ServeMode.run(bare: arguments.contains("--bare"))
+        try await ServeMode.run(bare: arguments.contains("--bare"), liveServer: arguments.contains("--live-server"))
     default:
         var driver = Driver()
         if arguments.contains("--quick") {

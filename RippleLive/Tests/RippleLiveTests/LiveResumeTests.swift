@@ -24,11 +24,11 @@ import Testing
         }
     }
 
-    @Test func aResumeAfterChangesGetsTheFreshValueOnce() async throws {
+    @Test(arguments: [false, true]) func aResumeAfterChangesGetsTheFreshValueOnce(liveServer: Bool) async throws {
         // A client that left is found out at the next write: a heartbeat, soon.
         var configuration = LiveConfiguration()
         configuration.heartbeatInterval = .milliseconds(20)
-        try await LiveFixture.run(queries: [notesQuery()], configuration: configuration) { live in
+        try await LiveFixture.run(queries: [notesQuery()], configuration: configuration, liveServer: liveServer) { live in
             let subscriptions = [#"top:{"limit":3}"#, "notes"]
             let (client, first) = try await live.subscribe(subscriptions[0], subscriptions[1])
             await client.close()

@@ -49,10 +49,12 @@ func bulkyQuery() -> LiveQuery {
         }
     }
 
-    @Test func aStalledClientIsDisconnectedAndTheOthersGoOn() async throws {
+    /// With any server (the hub's watchdog ends the task that writes), and with the live
+    /// server's connections (the channel closes itself).
+    @Test(arguments: [false, true]) func aStalledClientIsDisconnectedAndTheOthersGoOn(liveServer: Bool) async throws {
         var configuration = LiveConfiguration()
         configuration.stallTimeout = .milliseconds(200)
-        try await LiveFixture.run(queries: [bulkyQuery()], configuration: configuration) { live in
+        try await LiveFixture.run(queries: [bulkyQuery()], configuration: configuration, liveServer: liveServer) { live in
             let hub = live.hub
             let (stalled, _) = try await live.subscribe("bulky", receiveBufferSize: 4096)
             let (fast, _) = try await live.subscribe("bulky")

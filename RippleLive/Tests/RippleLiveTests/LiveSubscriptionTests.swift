@@ -4,8 +4,8 @@ import RippleLive
 import Testing
 
 @Suite(.serialized) struct LiveSubscriptionTests {
-    @Test func aSubscriptionGetsTheCurrentValueThenFreshOnes() async throws {
-        try await LiveFixture.run { live in
+    @Test(arguments: [false, true]) func aSubscriptionGetsTheCurrentValueThenFreshOnes(liveServer: Bool) async throws {
+        try await LiveFixture.run(liveServer: liveServer) { live in
             _ = try await insertPlayer(live.hub, id: 1, score: 10)
             let (client, first) = try await live.subscribe(#"top:{"limit":10}"#)
             defer { Task { await client.close() } }

@@ -2,9 +2,10 @@ import Hummingbird
 import ServiceLifecycle
 
 /// The stream of one connection: takes messages from its mailbox and writes them at the
-/// client's pace; the hub's watchdog posts heartbeats to it, and ends it when one write
-/// waited for the client longer than the stall timeout. Nothing here holds the hub's
-/// state: a slow client slows only itself.
+/// client's pace; the hub's watchdog posts heartbeats to it. A client that reads nothing
+/// for the stall timeout is closed by the connection's channel (``LiveServerChannel``), or
+/// else by the hub's watchdog, which then ends the task that writes. Nothing here holds
+/// the hub's state: a slow client slows only itself.
 enum EventStreamConnection {
     struct Stalled: Error, CustomStringConvertible {
         var description: String { "the client read nothing for longer than the stall timeout" }
@@ -20,9 +21,24 @@ enum EventStreamConnection {
         let (id, mailbox) = hub.connect(subscriptions, plan: plan)
         defer { hub.disconnect(id) }
         let encoder = EventStreamEncoder(epoch: hub.epoch)
-        let box = WriterBox(writer)
         // The response's head goes with this first comment: the client sees the stream open.
-        try await box.writer.write(ByteBuffer(string: ": open\n\n"))
+        try await writer.write(ByteBuffer(string: ": open\n\n"))
+        if reauthorize == nil, LiveServerChannelMarker.closesStalledConnections {
+            // The channel closes a stalled client (`LiveServerChannel`), which fails the
+            // write under way: this task writes, and no other watches it.
+            try await withGracefulShutdownHandler {
+                while let message = await mailbox.next() {
+                    mailbox.writeBegan(now: .now)
+                    try await writer.write(encoder.event(for: message))
+                    mailbox.writeEnded(now: .now)
+                }
+            } onGracefulShutdown: {
+                mailbox.finish()
+            }
+            try await writer.finish(nil)
+            return
+        }
+        let box = WriterBox(writer)
         // A server that shuts down gracefully waits for its responses: the stream ends then.
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in

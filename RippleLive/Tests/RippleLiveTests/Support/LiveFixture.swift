@@ -15,6 +15,7 @@ struct LiveFixture: Sendable {
         configuration: LiveConfiguration = LiveConfiguration(),
         authorize: @escaping @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
         grant: (@Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveGrant)? = nil,
+        liveServer: Bool = false,
         _ body: @Sendable (LiveFixture) async throws -> Void
     ) async throws {
         let database = try TestDatabase()
@@ -22,7 +23,7 @@ struct LiveFixture: Sendable {
         let pool = try database.makePool()
         let fetches = Counter()
         let hub = try LiveHub(writer: pool, queries: [topQuery(fetches: fetches)] + queries, configuration: configuration)
-        try await LiveTestServer.run(hub, authorize: authorize, grant: grant) { port in
+        try await LiveTestServer.run(hub, authorize: authorize, grant: grant, liveServer: liveServer) { port in
             try await body(LiveFixture(hub: hub, port: port, fetches: fetches, path: database.path))
         }
     }

@@ -15,6 +15,7 @@ enum LiveTestServer {
         _ hub: LiveHub,
         authorize: @escaping @Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveScope = { _, _, _ in .public },
         grant: (@Sendable (Request, BasicWebSocketRequestContext, LiveSubscription) async throws -> LiveGrant)? = nil,
+        liveServer: Bool = false,
         _ body: @Sendable (_ port: Int) async throws -> Void
     ) async throws {
         let router = Router(context: BasicWebSocketRequestContext.self)
@@ -25,7 +26,7 @@ enum LiveTestServer {
             router.addLiveQueries(hub, authorize: authorize)
             router.addLiveWebSocket(hub, authorize: authorize)
         }
-        let (app, ports) = makeApplication(router)
+        let (app, ports) = makeApplication(router, liveServer: liveServer ? hub : nil)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.run() }
             guard let port = await ports.first(where: { _ in true }) else { return }
@@ -37,15 +38,18 @@ enum LiveTestServer {
 
 extension LiveTestServer {
     /// An application of `router` on a free loopback port, which upgrades WebSockets, and
-    /// the port once it listens.
-    static func makeApplication(_ router: Router<BasicWebSocketRequestContext>) -> (some ApplicationProtocol & Service, AsyncStream<Int>) {
+    /// the port once it listens; with the connections of `LiveServerChannel` for the hub
+    /// `liveServer`, when given.
+    static func makeApplication(
+        _ router: Router<BasicWebSocketRequestContext>, liveServer: LiveHub? = nil
+    ) -> (some ApplicationProtocol & Service, AsyncStream<Int>) {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         // The server's own log (its connections cancelled at the end of each test) is noise.
         var logger = Logger(label: "ripple-live-tests")
         logger.logLevel = .critical
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: liveServer.map { .liveHTTP1WebSocketUpgrade($0, webSocketRouter: router) } ?? .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
