@@ -25,7 +25,7 @@ public enum TodoServer {
         logger.logLevel = .warning
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: .liveHTTP1WebSocketUpgrade(hub, webSocketRouter: router),
             configuration: .init(address: .hostname(host, port: port), serverName: "live-todo"),
             onServerRunning: { channel in
                 onRunning("http://\(host):\(channel.localAddress?.port ?? port)/")
