@@ -309,9 +309,20 @@ public struct DatabaseRegion: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the content of the region would be touched by a change of this kind.
+    /// Whether the content of the region would be touched by a change of this kind: an
+    /// insert or a delete in one of its tables, an update of one of its columns.
+    ///
+    /// ```swift
+    /// let region = try Player.select(Column("score")).databaseRegion(db)  // player(score)
+    /// region.isModified(byEventsOfKind: .update(tableName: "player", columnNames: ["name"]))  // false
+    /// region.isModified(byEventsOfKind: .insert(tableName: "player"))  // true
+    /// ```
     public func isModified(byEventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        !intersection(eventKind.modifiedRegion).isEmpty
+        switch eventKind {
+        case .insert(let table): isModified(byChangeOf: table, kind: .insert)
+        case .delete(let table): isModified(byChangeOf: table, kind: .delete)
+        case .update(let table, let columns): isModified(byChangeOf: table, kind: .update(columns))
+        }
     }
 
     /// The kinds of changes a region can be asked about.

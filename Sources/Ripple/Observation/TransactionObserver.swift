@@ -101,6 +101,11 @@ public enum DatabaseEventKind: Sendable, Equatable {
     }
 
     /// The region the change may modify.
+    ///
+    /// A region of a table always holds its rows (an insert or a delete touches it), so
+    /// the intersection of an update's region with another region of its table is not
+    /// empty even when their columns differ: to tell whether a change touches a region,
+    /// ask ``DatabaseRegion/isModified(byEventsOfKind:)``.
     public var modifiedRegion: DatabaseRegion {
         switch self {
         case .insert(let tableName), .delete(let tableName): return DatabaseRegion(table: tableName)

@@ -128,4 +128,25 @@ final class DatabaseRegionTests: XCTestCase {
         XCTAssertEqual(row1.union(DatabaseRegion(table: "player")).description, "player(*)")
         XCTAssertEqual(row1.ignoringRowIDs().description, "player(*)")
     }
+
+    /// As `isModified(byChangeOf:kind:)`: an update of columns the region does not hold
+    /// does not touch it (GRDB's `SelectStatementTests.testRegion`, where a
+    /// `TransactionObserver` filters events with it).
+    func testIsModifiedByEventsOfKind() {
+        let selection = DatabaseRegion(table: "table1", columns: ["a", "id", "id3"])
+        XCTAssertFalse(selection.isModified(byEventsOfKind: .update(tableName: "table1", columnNames: ["b"])))
+        XCTAssertTrue(selection.isModified(byEventsOfKind: .update(tableName: "TABLE1", columnNames: ["b", "A"])))
+        XCTAssertTrue(selection.isModified(byEventsOfKind: .insert(tableName: "table1")))
+        XCTAssertTrue(selection.isModified(byEventsOfKind: .delete(tableName: "table1")))
+        XCTAssertFalse(selection.isModified(byEventsOfKind: .insert(tableName: "table2")))
+        // Rows only (`COUNT(*)`): inserts and deletes, no update.
+        let count = DatabaseRegion(table: "table1", columns: [])
+        XCTAssertFalse(count.isModified(byEventsOfKind: .update(tableName: "table1", columnNames: ["a"])))
+        XCTAssertTrue(count.isModified(byEventsOfKind: .delete(tableName: "table1")))
+        // All columns, some rows, the full database.
+        XCTAssertTrue(DatabaseRegion(table: "table1").isModified(byEventsOfKind: .update(tableName: "table1", columnNames: ["b"])))
+        XCTAssertTrue(DatabaseRegion(table: "table1", rowIDs: [1]).isModified(byEventsOfKind: .update(tableName: "table1", columnNames: ["b"])))
+        XCTAssertTrue(DatabaseRegion.fullDatabase.isModified(byEventsOfKind: .update(tableName: "t", columnNames: ["b"])))
+        XCTAssertFalse(DatabaseRegion().isModified(byEventsOfKind: .insert(tableName: "t")))
+    }
 }
