@@ -7,6 +7,8 @@ struct Driver {
     var fanOut = 1000
     var idleSubscribers = 10_000
     var idleRounds = 3
+    /// Whether the latency rounds run on the connections of `.liveHTTP1(hub)`.
+    var liveServer = false
 
     func run() async throws {
         var ranges = Ranges()
@@ -16,7 +18,7 @@ struct Driver {
         defer { database.remove() }
         // A first tick, so that every first value carries a stamp.
         try await database.tick()
-        try await serveLiveQueries(database.hub) { port in
+        try await serveLiveQueries(database.hub, liveServer: liveServer) { port in
             let ranges = try await measureLatencies(database, port: port, idleRanges)
             print(ranges.table())
         }

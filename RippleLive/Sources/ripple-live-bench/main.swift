@@ -4,6 +4,7 @@ import Foundation
 //
 //   ripple-live-bench                  the whole benchmark (about six minutes)
 //   ripple-live-bench --quick          2 rounds, 2,000 idle subscribers
+//   ripple-live-bench --live-server    the latency rounds on `.liveHTTP1(hub)`
 //   ripple-live-bench client --port P --connections N [--bulky | --throttled]   a client process
 //   ripple-live-bench serve [--bare | --live-server]   a server process (the idle-memory rounds)
 
@@ -34,6 +35,7 @@ do {
         driver.fanOut = option("--subscribers", in: arguments) ?? driver.fanOut
         driver.idleSubscribers = option("--idle", in: arguments) ?? driver.idleSubscribers
         driver.idleRounds = option("--idle-rounds", in: arguments) ?? driver.idleRounds
+        driver.liveServer = arguments.contains("--live-server")
         try await driver.run()
     }
 } catch {
