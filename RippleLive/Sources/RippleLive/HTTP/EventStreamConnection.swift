@@ -13,12 +13,13 @@ enum EventStreamConnection {
 
     static func run(
         hub: LiveHub,
-        subscriptions: [(index: Int, key: SharedQueryKey, job: LiveFetch)],
+        subscriptions: Handoff<[(index: Int, key: SharedQueryKey, job: LiveFetch)]>,
         plan: ResumePlan,
         writer: inout any ResponseBodyWriter,
         reauthorize: (@Sendable () async throws -> Void)? = nil
     ) async throws {
-        let (id, mailbox) = hub.connect(subscriptions, plan: plan)
+        // Taken, not kept: the registry holds what the connection subscribes to.
+        let (id, mailbox) = hub.connect(subscriptions.take() ?? [], plan: plan)
         defer { hub.disconnect(id) }
         let encoder = EventStreamEncoder(epoch: hub.epoch)
         // The response's head goes with this first comment: the client sees the stream open.
