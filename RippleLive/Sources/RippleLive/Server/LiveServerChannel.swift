@@ -10,7 +10,9 @@ import NIOCore
 ///   sends): an idle event stream keeps one.
 /// - A connection whose client reads nothing is closed by the channel itself, after the
 ///   hub's ``LiveConfiguration/stallTimeout`` without room for a write, so that an event
-///   stream writes from its request's own task, without a second task to watch it.
+///   stream writes from its request's own task, without a second task to watch it. This
+///   holds for every route of the server: a large download to a client that stops reading
+///   for that long is cut too.
 ///
 /// ```swift
 /// let app = Application(router: router, server: .liveHTTP1(hub))
