@@ -36,7 +36,7 @@ final class Mailbox: Sendable {
     }
 
     /// Asks for a heartbeat if nothing was written for `interval`.
-    func postHeartbeatIfIdle(for interval: Duration, now: ContinuousClock.Instant) {
+    private func postHeartbeatIfIdle(for interval: Duration, now: ContinuousClock.Instant) {
         perform { state in
             guard state.writingSince == nil, state.lastWriteEnd + interval <= now else { return .none }
             return state.machine.postHeartbeat()
@@ -73,11 +73,21 @@ final class Mailbox: Sendable {
         waiter?.resume(returning: nil)
     }
 
-    func writeBegan(now: ContinuousClock.Instant) {
+    /// Writes each message with `write`, at the writer's pace, until the mailbox is
+    /// finished; the time each write waits tells the watchdog a stalled client.
+    func deliver(_ write: (MailboxState.Message) async throws -> Void) async throws {
+        while let message = await next() {
+            writeBegan(now: .now)
+            try await write(message)
+            writeEnded(now: .now)
+        }
+    }
+
+    private func writeBegan(now: ContinuousClock.Instant) {
         state.withLockedValue { $0.writingSince = now }
     }
 
-    func writeEnded(now: ContinuousClock.Instant) {
+    private func writeEnded(now: ContinuousClock.Instant) {
         state.withLockedValue {
             $0.writingSince = nil
             $0.lastWriteEnd = now
@@ -123,7 +133,7 @@ final class Mailbox: Sendable {
     }
 
     /// Whether a write has waited for the client for `limit` or more.
-    func isStalled(limit: Duration, now: ContinuousClock.Instant) -> Bool {
+    private func isStalled(limit: Duration, now: ContinuousClock.Instant) -> Bool {
         state.withLockedValue { state in
             state.writingSince.map { $0 + limit <= now } ?? false
         }

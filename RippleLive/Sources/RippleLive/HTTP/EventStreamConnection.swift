@@ -28,11 +28,7 @@ enum EventStreamConnection {
             // The channel closes a stalled client (`LiveServerChannel`), which fails the
             // write under way: this task writes, and no other watches it.
             try await withGracefulShutdownHandler {
-                while let message = await mailbox.next() {
-                    mailbox.writeBegan(now: .now)
-                    try await writer.write(encoder.event(for: message))
-                    mailbox.writeEnded(now: .now)
-                }
+                try await mailbox.deliver { try await writer.write(encoder.event(for: $0)) }
             } onGracefulShutdown: {
                 mailbox.finish()
             }
@@ -45,11 +41,7 @@ enum EventStreamConnection {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     defer { mailbox.end(.aTaskEnded) }
-                    while let message = await mailbox.next() {
-                        mailbox.writeBegan(now: .now)
-                        try await box.writer.write(encoder.event(for: message))
-                        mailbox.writeEnded(now: .now)
-                    }
+                    try await mailbox.deliver { try await box.writer.write(encoder.event(for: $0)) }
                 }
                 if let reauthorize {
                     // Ends the connection when a subscription is refused at its expiry.

@@ -27,12 +27,10 @@ enum WebSocketConnection {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     defer { mailbox.end(.aTaskEnded) }
-                    while let message = await mailbox.next() {
-                        mailbox.writeBegan(now: .now)
+                    try await mailbox.deliver { message in
                         for text in encoder.texts(for: message) {
                             try await outbound.write(.text(text))
                         }
-                        mailbox.writeEnded(now: .now)
                     }
                 }
                 group.addTask {
