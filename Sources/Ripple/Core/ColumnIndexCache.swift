@@ -73,22 +73,15 @@ struct IndexPrediction<Identity: Equatable> {
 @usableFromInline
 typealias ColumnIndexPrediction = IndexPrediction<String>
 
-/// The column lookups of the rows of one statement, shared by the rows of its cursors.
+/// The column lookups of the rows of one statement, shared by the rows of its cursors:
+/// confined to the connection's queue, never reached re-entrantly, and read at each
+/// lookup (a box itself, so that a lookup reads its state with no indirection).
 @usableFromInline
-final class ColumnIndexCache {
-    /// Confined to the connection's queue, never reached re-entrantly. Debug builds keep
-    /// the runtime's exclusivity checks; release builds skip them, as they cost more than
-    /// the lookups themselves (Shortcuts table, Benchmarks/README.md).
-    #if DEBUG
-    @usableFromInline var state = ColumnIndexCacheState()
-    #else
-    @usableFromInline @exclusivity(unchecked) var state = ColumnIndexCacheState()
-    #endif
+typealias ColumnIndexCache = _ExclusiveAccessBox<ColumnIndexCacheState>
 
-    init() {}
-
+extension _ExclusiveAccessBox where Value == ColumnIndexCacheState {
     /// The lookups of the `Decodable` records (see ``ColumnIndexCacheState``).
-    var recordPredictions: RecordColumnPredictions { state.recordPredictions }
+    var recordPredictions: RecordColumnPredictions { value.recordPredictions }
 }
 
 /// The lookups of a ``ColumnIndexCache``.
@@ -114,7 +107,7 @@ extension Statement {
     /// The column lookups of rows read from this statement.
     var columnIndexCache: ColumnIndexCache {
         if let cache = state.columnIndexCache { return cache }
-        let cache = ColumnIndexCache()
+        let cache = ColumnIndexCache(ColumnIndexCacheState())
         state.columnIndexCache = cache
         return cache
     }

@@ -1,8 +1,7 @@
 /// What a connection reads or changes around each statement, in one stored value.
 ///
-/// Confined to the connection's queue, and never accessed re-entrantly. Debug builds check
-/// that at run time; release builds skip the checks, which slow every workload (Shortcuts
-/// table, Benchmarks/README.md).
+/// Confined to the connection's queue, and never accessed re-entrantly: kept in an
+/// ``_ExclusiveAccessBox``, whose accesses debug builds check at run time.
 struct ConnectionState {
     /// The raw SQLite connection handle; nil once closed.
     var sqliteConnection: OpaquePointer?
@@ -22,28 +21,32 @@ struct ConnectionState {
     var hiddenTraceDepth = 0
     /// The schema source in use (see ``Database/schemaSource``).
     var schemaSource: (any DatabaseSchemaSource)?
+    /// What observation keeps with the connection (see ``DatabaseObservationState``),
+    /// whose shape the observation side owns. Read before each statement; in the same box
+    /// as the rest, so that a check of both reads the box once.
+    var observation = DatabaseObservationState()
 }
 
 extension Database {
     // The parts of the state, by their names (accessors that the compiler inlines).
     var readOnlyDepth: Int {
-        _read { yield state.readOnlyDepth }
-        _modify { yield &state.readOnlyDepth }
+        _read { yield state.value.readOnlyDepth }
+        _modify { yield &state.value.readOnlyDepth }
     }
     var transactionWasAborted: Bool {
-        _read { yield state.transactionWasAborted }
-        _modify { yield &state.transactionWasAborted }
+        _read { yield state.value.transactionWasAborted }
+        _modify { yield &state.value.transactionWasAborted }
     }
     var schemaCache: SchemaCache {
-        _read { yield state.schemaCache }
-        _modify { yield &state.schemaCache }
+        _read { yield state.value.schemaCache }
+        _modify { yield &state.value.schemaCache }
     }
     var transactionDateState: TransactionDateState {
-        _read { yield state.transactionDate }
-        _modify { yield &state.transactionDate }
+        _read { yield state.value.transactionDate }
+        _modify { yield &state.value.transactionDate }
     }
     var hiddenTraceDepth: Int {
-        _read { yield state.hiddenTraceDepth }
-        _modify { yield &state.hiddenTraceDepth }
+        _read { yield state.value.hiddenTraceDepth }
+        _modify { yield &state.value.hiddenTraceDepth }
     }
 }

@@ -6,18 +6,18 @@ extension Database {
     /// Runs `block` and returns the region it read, less the tables it dropped (a fetch
     /// that writes may create a temporary table, read it and drop it).
     func recordingReadRegion<T>(_ block: () throws -> T) throws -> (T, DatabaseRegion) {
-        let previous = observation.recordedRegion
-        let previousChangedTables = observation.recordingSchemaChangedTables
-        observation.recordedRegion = DatabaseRegion()
-        observation.recordingSchemaChangedTables = []
+        let previous = state.value.observation.recordedRegion
+        let previousChangedTables = state.value.observation.recordingSchemaChangedTables
+        state.value.observation.recordedRegion = DatabaseRegion()
+        state.value.observation.recordingSchemaChangedTables = []
         defer {
-            observation.recordedRegion = previous.map { $0.union(observation.recordedRegion ?? DatabaseRegion()) }
-            observation.recordingSchemaChangedTables.formUnion(previousChangedTables)
-            observation.preparedStatementRegion = nil
+            state.value.observation.recordedRegion = previous.map { $0.union(state.value.observation.recordedRegion ?? DatabaseRegion()) }
+            state.value.observation.recordingSchemaChangedTables.formUnion(previousChangedTables)
+            state.value.observation.preparedStatementRegion = nil
         }
         let result = try block()
-        let region = observation.recordedRegion ?? DatabaseRegion()
-        let changedTables = observation.recordingSchemaChangedTables
+        let region = state.value.observation.recordedRegion ?? DatabaseRegion()
+        let changedTables = state.value.observation.recordingSchemaChangedTables
         if !changedTables.isEmpty {
             return (result, region.removingDroppedTables(among: changedTables, self))
         }
@@ -30,20 +30,20 @@ extension Database {
     /// fetch only; and a change of the schema fetches a `tracking` observation again
     /// anyway (see ``RegionObserver/observesSchemaChanges``).
     func withoutRecordingReads<T>(_ body: () throws -> T) rethrows -> T {
-        guard let recorded = observation.recordedRegion else { return try body() }
-        let prepared = observation.preparedStatementRegion
-        observation.recordedRegion = nil
-        observation.preparedStatementRegion = nil
+        guard let recorded = state.value.observation.recordedRegion else { return try body() }
+        let prepared = state.value.observation.preparedStatementRegion
+        state.value.observation.recordedRegion = nil
+        state.value.observation.preparedStatementRegion = nil
         defer {
-            observation.recordedRegion = recorded
-            observation.preparedStatementRegion = prepared
+            state.value.observation.recordedRegion = recorded
+            state.value.observation.preparedStatementRegion = prepared
         }
         return try body()
     }
 
     /// Adds to the recorded region, when recording.
     func recordRead(_ region: DatabaseRegion) {
-        if observation.recordedRegion != nil { observation.recordedRegion!.formUnion(region) }
+        if state.value.observation.recordedRegion != nil { state.value.observation.recordedRegion!.formUnion(region) }
     }
 
     /// Adds what a statement read, as SQLite reported it, to the recorded region: a
@@ -55,7 +55,7 @@ extension Database {
     func recordReportedRead(of statement: Statement) {
         let report = statement.report
         if report.changesSchema {
-            observation.recordingSchemaChangedTables.formUnion(report.tablesChangedBySchema)
+            state.value.observation.recordingSchemaChangedTables.formUnion(report.tablesChangedBySchema)
             recordRead(report.readRegion.removingSchemaTables())
         } else {
             recordRead(report.readRegion)
@@ -72,12 +72,12 @@ extension Database {
     /// precise region a request gave for this very statement, or the statement's report,
     /// read after the first step (SQLite may compile the statement again then).
     func prepareReadRecording(of statement: Statement) {
-        guard observation.recordedRegion != nil else { return }
-        if let prepared = observation.preparedStatementRegion, prepared.statement === statement {
+        guard state.value.observation.recordedRegion != nil else { return }
+        if let prepared = state.value.observation.preparedStatementRegion, prepared.statement === statement {
             statement.observation.pendingReadRegion = .precise(prepared.region)
         } else {
             statement.observation.pendingReadRegion = .report
         }
-        observation.preparedStatementRegion = nil
+        state.value.observation.preparedStatementRegion = nil
     }
 }

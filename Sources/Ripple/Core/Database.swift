@@ -14,16 +14,11 @@ import Foundation
 ///
 /// `Database` is not `Sendable`: it must not leave the closure it was given to.
 public final class Database {
-    #if DEBUG
-    /// What the connection changes around each statement (see ``ConnectionState``); the
-    /// runtime checks its exclusivity in debug builds (the tests).
-    var state = ConnectionState()
-    #else
-    @exclusivity(unchecked) var state = ConnectionState()  // Shortcuts table, Benchmarks/README.md
-    #endif
+    /// What the connection changes around each statement (see ``ConnectionState``).
+    let state = _ExclusiveAccessBox(ConnectionState())
 
     /// The raw SQLite connection handle; nil once closed.
-    public var sqliteConnection: OpaquePointer? { state.sqliteConnection }
+    public var sqliteConnection: OpaquePointer? { state.value.sqliteConnection }
 
     /// The configuration the connection was opened with.
     public let configuration: Configuration
@@ -35,7 +30,7 @@ public final class Database {
     public let description: String
 
     /// Whether ``close()`` was called.
-    public var isClosed: Bool { state.isClosed }
+    public var isClosed: Bool { state.value.isClosed }
 
     /// What the busy handler asks, owned by the connection (the handler's context).
     var busyHandlerBox: BusyHandlerBox?
@@ -84,13 +79,13 @@ public final class Database {
                 message: "could not open database at \(path): \(error.message ?? "unknown error")")
         }
         interruptHandle = InterruptHandle(connection)
-        state.sqliteConnection = connection
-        state.schemaSource = configuration.schemaSource
-        state.transactionDate = TransactionDateState(usesSystemClock: configuration.transactionClock is DefaultTransactionClock)
+        state.value.sqliteConnection = connection
+        state.value.schemaSource = configuration.schemaSource
+        state.value.transactionDate = TransactionDateState(usesSystemClock: configuration.transactionClock is DefaultTransactionClock)
         sqlite3_extended_result_codes(connection, 1)
         ripple_set_double_quoted_strings(connection, configuration.acceptsDoubleQuotedStringLiterals ? 1 : 0)
         authorizer.install(on: connection)
-        authorizer.collectionDidBegin = { [unowned self] in self.observation.hook?.recompilationDidBegin() }
+        authorizer.collectionDidBegin = { [unowned self] in self.state.value.observation.hook?.recompilationDidBegin() }
         do {
             try AccessChain.withAccess(to: self) { try setUp(configuration: configuration, readStarts: readStarts) }
         } catch {
@@ -139,11 +134,11 @@ public final class Database {
     public func close() throws {
         guard let connection = sqliteConnection, !isClosed else { return }
         finalizeReleasedStatements()
-        state.statementCache.removeCachedStatements()
-        observation.hook?.connectionWillClose()
-        observation.externalChangeHook?.connectionWillClose()
-        observation.removeHooks()
-        state.statementCache.removeInternalStatements()
+        state.value.statementCache.removeCachedStatements()
+        state.value.observation.hook?.connectionWillClose()
+        state.value.observation.externalChangeHook?.connectionWillClose()
+        state.value.observation.removeHooks()
+        state.value.statementCache.removeInternalStatements()
         if traceHandler != nil {
             sqlite3_trace_v2(connection, 0, nil, nil)
             _CallbackContext.revoke(self)
@@ -155,8 +150,8 @@ public final class Database {
         guard code == SQLITE_OK else {
             throw DatabaseError(connection: connection, code: code)
         }
-        state.isClosed = true
-        state.sqliteConnection = nil
+        state.value.isClosed = true
+        state.value.sqliteConnection = nil
         if let busyHandlerBox { _CallbackContext.revoke(busyHandlerBox) }
         busyHandlerBox = nil
     }
@@ -186,7 +181,7 @@ public final class Database {
     func checkOpen() throws {
         if isClosed { throw DatabaseError.misuse("Connection is closed: \(description)") }
         if !AccessChain.holds(self) { throw usedOutsideOfAccess() }
-        if observation.forbidsAccess {
+        if state.value.observation.forbidsAccess {
             fatalError(
                 """
                 The database connection was used from databaseDidChange(with:), databaseDidChange(), \
@@ -205,15 +200,6 @@ public final class Database {
             inside the closure of dbQueue.read/write or dbPool.read/write that gave you its db.
             """)
     }
-
-    /// What observation keeps with the connection, in one place (see
-    /// ``DatabaseObservationState``), apart from `state` since the observation side owns
-    /// it. Read before each statement; debug builds check its exclusivity.
-    #if DEBUG
-    var observation = DatabaseObservationState()
-    #else
-    @exclusivity(unchecked) var observation = DatabaseObservationState()  // Shortcuts table, Benchmarks/README.md
-    #endif
 
     // MARK: - Facts
 
@@ -457,7 +443,7 @@ public final class Database {
         try checkOpen()
         // The hook is read once for both calls: each read retains it (two atomic
         // operations). It is read again in the rare case it changed while the statement ran.
-        let hook = observation.hook
+        let hook = state.value.observation.hook
         try statementWillStart(statement, hook: hook)
         do {
             while try statement.step() {}
@@ -465,8 +451,8 @@ public final class Database {
             throw statementDidFail(statement, error: error)
         }
         statement.reset()
-        if observation.recordedRegion != nil { recordReportedRead(of: statement) }
-        if hook === observation.hook {
+        if state.value.observation.recordedRegion != nil { recordReportedRead(of: statement) }
+        if hook === state.value.observation.hook {
             try statementDidFinish(statement, hook: hook)
         } else {
             try statementDidFinish(statement)
@@ -476,7 +462,7 @@ public final class Database {
     // The narrow hook transaction observation plugs into, around each statement execution.
     @inline(__always)
     func statementWillStart(_ statement: Statement) throws {
-        try statementWillStart(statement, hook: observation.hook)
+        try statementWillStart(statement, hook: state.value.observation.hook)
     }
 
     @inline(__always)
@@ -487,7 +473,7 @@ public final class Database {
         statement.observation.isExecuting = true
         if statement.report.transactionEffect != nil || statement.report.hasSavepointEffect {
             transactionDateState.transactionStatementWillStart(insideTransaction: isInsideTransaction)
-            if observation.gathersWrites { transactionStatementWillStart(statement) }
+            if state.value.observation.gathersWrites { transactionStatementWillStart(statement) }
         }
         gatherWrites(of: statement)
         try hook?.statementWillStart(statement)
@@ -497,7 +483,7 @@ public final class Database {
     /// keep the reads of other statements cheap.)
     @inline(__always)
     private func gatherWrites(of statement: Statement) {
-        if observation.gathersWrites, statement.report.mayWrite || statement.report.changesSchema {
+        if state.value.observation.gathersWrites, statement.report.mayWrite || statement.report.changesSchema {
             writingStatementWillStart(statement)
         }
     }
@@ -505,17 +491,17 @@ public final class Database {
     // (Out of line: the hook's reference and call stay off the path of every statement.)
     @inline(never)
     private func transactionStatementWillStart(_ statement: Statement) {
-        observation.externalChangeHook?.transactionStatementWillStart(statement)
+        state.value.observation.externalChangeHook?.transactionStatementWillStart(statement)
     }
 
     @inline(never)
     private func writingStatementWillStart(_ statement: Statement) {
-        observation.externalChangeHook?.writingStatementWillStart(statement)
+        state.value.observation.externalChangeHook?.writingStatementWillStart(statement)
     }
 
     @inline(__always)
     func statementDidFinish(_ statement: Statement) throws {
-        try statementDidFinish(statement, hook: observation.hook)
+        try statementDidFinish(statement, hook: state.value.observation.hook)
     }
 
     @inline(__always)
@@ -536,7 +522,7 @@ public final class Database {
     @inline(never)
     private func schemaDidChange() {
         schemaCache = SchemaCache()
-        state.statementCache.removeCachedStatements()
+        state.value.statementCache.removeCachedStatements()
     }
 
     /// Returns the error to throw (an observer may replace SQLite's).
@@ -551,7 +537,7 @@ public final class Database {
             // disk...).
             noteTransactionEndInsideBlock()
         }
-        return observation.hook?.statementDidFail(statement, error: error) ?? error
+        return state.value.observation.hook?.statementDidFail(statement, error: error) ?? error
     }
 
     /// Called after a step of `statement` during which the authorizer collected
@@ -568,6 +554,6 @@ public final class Database {
         statement.refreshColumns()
         // The schema changed, maybe through another connection.
         schemaCache = SchemaCache()
-        observation.hook?.statementWasRecompiled(statement)
+        state.value.observation.hook?.statementWasRecompiled(statement)
     }
 }

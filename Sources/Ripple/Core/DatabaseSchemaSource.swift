@@ -28,8 +28,8 @@ extension Database {
     /// (``Configuration/schemaSource``), or the one ``withSchemaSource(_:execute:)`` sets.
     /// Nil while a migration runs, so that migrations read the schema as SQLite knows it.
     public internal(set) var schemaSource: (any DatabaseSchemaSource)? {
-        get { state.schemaSource }
-        set { state.schemaSource = newValue }
+        get { state.value.schemaSource }
+        set { state.value.schemaSource = newValue }
     }
 
     /// Runs `block` with `schemaSource` in use, instead of the current one. What the

@@ -64,13 +64,9 @@ public final class Row: @unchecked Sendable {
 
     /// The decoder of `Decodable` records built from this statement row, reused from row
     /// to row of a cursor (see ``FetchableRecord`` decoding). Only read and written after
-    /// `checkAccess()`; copied rows do not keep one. Release builds skip the runtime's
-    /// exclusivity checks (Shortcuts table, Benchmarks/README.md).
-    #if DEBUG
+    /// `checkAccess()`; copied rows do not keep one. (Its accesses call nothing: the
+    /// optimizer proves them exclusive, and release builds check nothing at run time.)
     var recordDecoder: DatabaseRowDecoder?
-    #else
-    @exclusivity(unchecked) var recordDecoder: DatabaseRowDecoder?
-    #endif
 
     /// The rows of the associations a request prefetched for this row (`including(all:)`),
     /// by key; set by the fetch before the row is handed out, never after.
@@ -218,7 +214,7 @@ public final class Row: @unchecked Sendable {
     /// `index(forColumn:)`, once `checkAccess()` passed.
     @inlinable @inline(__always)
     func indexInAccess(forColumn name: String) -> Int? {
-        if let columnIndexCache { return columnIndexCache.state.prediction.index(of: name) { uncachedIndex(forColumn: name) } }
+        if let columnIndexCache { return columnIndexCache.value.prediction.index(of: name) { uncachedIndex(forColumn: name) } }
         return uncachedIndex(forColumn: name)
     }
 
@@ -256,7 +252,7 @@ public final class Row: @unchecked Sendable {
     /// Tells the column lookups that a new row starts being read.
     @usableFromInline
     func rewindColumnLookups() {
-        columnIndexCache?.state.prediction.rewind()
+        columnIndexCache?.value.prediction.rewind()
     }
 
     /// Whether the row has a column named `name` (case-insensitive).

@@ -144,7 +144,7 @@ public final class Statement {
         // A row that still holds the former lookups (`RowCursor.row` read before the first
         // step) looks the names up again rather than trusting their predictions (its
         // `Decodable` records too).
-        state.columnIndexCache?.state = ColumnIndexCacheState()
+        state.columnIndexCache?.value = ColumnIndexCacheState()
         state.columnIndexCache = nil
     }
 

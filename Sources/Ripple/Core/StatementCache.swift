@@ -73,22 +73,28 @@ extension Database {
     /// Best for statements run many times.
     public func cachedStatement(sql: String) throws -> Statement {
         // (Through `state` directly: a `_read` accessor called out of line allocates its frame.)
-        switch state.statementCache.lookUp(sql) {
+        switch state.value.statementCache.lookUp(sql) {
         case .found(let statement):
             return statement
         case .stepping:
             return try prepareStatement(sql: sql, persistent: false)
         case .missing:
             let statement = try prepareStatement(sql: sql, persistent: true)
-            state.statementCache.insert(statement, sql: sql)
+            state.value.statementCache.insert(statement, sql: sql)
             return statement
         }
     }
 
     func internalStatement(_ key: StatementCache.InternalStatement) throws -> Statement {
-        if let statement = state.statementCache[key] { return statement }
+        if let statement = state.value.statementCache[key] { return statement }
+        return try prepareInternalStatement(key)
+    }
+
+    // (Out of line: the lookup stays small enough to inline in `BEGIN` and `COMMIT`, W5c.)
+    @inline(never)
+    private func prepareInternalStatement(_ key: StatementCache.InternalStatement) throws -> Statement {
         let statement = try prepareStatement(sql: key.sql, persistent: true)
-        state.statementCache[key] = statement
+        state.value.statementCache[key] = statement
         return statement
     }
 }

@@ -1,9 +1,9 @@
 extension Database {
     /// The broker of this connection, created with the first observer.
     var observationBroker: DatabaseObservationBroker {
-        if let broker = observation.hook as? DatabaseObservationBroker { return broker }
+        if let broker = state.value.observation.hook as? DatabaseObservationBroker { return broker }
         let broker = DatabaseObservationBroker(database: self)
-        observation.hook = broker
+        state.value.observation.hook = broker
         return broker
     }
 
@@ -14,21 +14,21 @@ extension Database {
     ///   the observer weakly), `.nextTransaction`, or `.databaseLifetime`.
     public func add(transactionObserver: some TransactionObserver, extent: TransactionObservationExtent = .observerLifetime) {
         observationBroker.add(transactionObserver, extent: extent)
-        if let tracker = observation.externalChanges, !tracker.isActive { startExternalChangeTracking() }
+        if let tracker = state.value.observation.externalChanges, !tracker.isActive { startExternalChangeTracking() }
     }
 
     /// Marks the open transaction as the fetch of `observer` (see
     /// `TransactionState.fetchingObserver`): its commit does not notify it.
     func transactionIsFetch(of observer: RegionObserver) {
-        (observation.hook as? DatabaseObservationBroker)?.transaction.fetchingObserver = ObjectIdentifier(observer)
+        (state.value.observation.hook as? DatabaseObservationBroker)?.transaction.fetchingObserver = ObjectIdentifier(observer)
     }
 
     /// Stops notifying `transactionObserver`.
     public func remove(transactionObserver: some TransactionObserver) {
-        (observation.hook as? DatabaseObservationBroker)?.remove(transactionObserver)
+        (state.value.observation.hook as? DatabaseObservationBroker)?.remove(transactionObserver)
         // The last observer is gone: the file watch stops. (An observer that is
         // deallocated is noticed at the next check.)
-        if observation.externalChanges?.isActive == true, !hasTransactionObservers { stopExternalChangeTracking() }
+        if state.value.observation.externalChanges?.isActive == true, !hasTransactionObservers { stopExternalChangeTracking() }
     }
 
     /// Tells observers about changes they could not see (changes by statements Ripple did
@@ -53,7 +53,7 @@ extension Database {
         // that never comes.
         guard !isReadOnly else { return }
         let region = try region.databaseRegion(self)
-        guard let broker = observation.hook as? DatabaseObservationBroker, broker.hasObservers else { return }
+        guard let broker = state.value.observation.hook as? DatabaseObservationBroker, broker.hasObservers else { return }
         if isInsideTransaction {
             broker.notifyChanges(in: region)
         } else {

@@ -464,12 +464,12 @@ public struct QueryInterfaceRequest<RowDecoder>: FetchRequest, Sendable {
         if tellsRequestRegion {
             statement.state.requestRegion = try databaseRegion(db, statementRegion: prepared.region, prefetcher: prefetcher)
         }
-        if db.observation.recordedRegion != nil {
+        if db.state.value.observation.recordedRegion != nil {
             // A value observation is recording: give it the rowids too, when it runs, and
             // the tables of prefetched associations, which a fetch without rows does not
             // query (an observation of a constant region keeps what its first fetch read).
             let region = try statement.state.requestRegion ?? databaseRegion(db, statementRegion: prepared.region, prefetcher: nil)
-            db.observation.preparedStatementRegion = (statement, region)
+            db.state.value.observation.preparedStatementRegion = (statement, region)
         }
         return prepared
     }

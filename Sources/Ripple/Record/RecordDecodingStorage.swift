@@ -127,7 +127,7 @@ struct RecordDecodingStorage {
         columnCount = row.count
         if sharingPredictions, let cache = row.columnIndexCache, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
             columnIndexCache = cache
-            predictions = cache.state.recordPredictions
+            predictions = cache.value.recordPredictions
         }
     }
 
@@ -154,7 +154,7 @@ struct RecordDecodingStorage {
         if let cache = columnIndexCache {
             // Predictions made through a column strategy stay with their decoder.
             if keyRow == nil, let statementRow, Row.holdsAccess(statementRow.connectionIdentity) {
-                cache.state.recordPredictions = predictions
+                cache.value.recordPredictions = predictions
             }
             columnIndexCache = nil
         }

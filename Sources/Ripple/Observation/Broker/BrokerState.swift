@@ -86,48 +86,49 @@ struct TransactionImpacts {
 }
 
 extension DatabaseObservationBroker {
-    // The parts of the state, by their names (accessors that the compiler inlines).
+    // The parts of the state, by their names (accessors that the compiler inlines; each
+    // goes to the box itself, as a coroutine that yields from another is not inlined).
     var registry: ObserverRegistry {
-        _read { yield state.registry }
-        _modify { yield &state.registry }
+        _read { yield state.value.registry }
+        _modify { yield &state.value.registry }
     }
     var transaction: TransactionState {
-        _read { yield state.transaction }
-        _modify { yield &state.transaction }
+        _read { yield state.value.transaction }
+        _modify { yield &state.value.transaction }
     }
     var schema: SchemaKnowledge {
-        _read { yield state.schema }
-        _modify { yield &state.schema }
+        _read { yield state.value.schema }
+        _modify { yield &state.value.schema }
     }
     var savepoints: SavepointStack {
-        _read { yield state.savepoints }
-        _modify { yield &state.savepoints }
+        _read { yield state.value.savepoints }
+        _modify { yield &state.value.savepoints }
     }
     var round: NotificationRound {
-        _read { yield state.round }
-        _modify { yield &state.round }
+        _read { yield state.value.round }
+        _modify { yield &state.value.round }
     }
     var installedRowHook: RowHook? {
-        _read { yield state.installedRowHook }
-        _modify { yield &state.installedRowHook }
+        _read { yield state.value.installedRowHook }
+        _modify { yield &state.value.installedRowHook }
     }
     var execution: StatementExecution? {
-        _read { yield state.run.execution }
+        _read { yield state.value.run.execution }
     }
     var inertStatement: Statement? {
-        _read { yield state.run.inertStatement }
-        _modify { yield &state.run.inertStatement }
+        _read { yield state.value.run.inertStatement }
+        _modify { yield &state.value.run.inertStatement }
     }
     var answers: [(entry: ObserverEntry, mask: UInt64)] {
-        _read { yield state.run.answers }
-        _modify { yield &state.run.answers }
+        _read { yield state.value.run.answers }
+        _modify { yield &state.value.run.answers }
     }
     var unmaskedAcceptances: [StatementActivation.Acceptance] {
-        _read { yield state.run.unmaskedAcceptances }
-        _modify { yield &state.run.unmaskedAcceptances }
+        _read { yield state.value.run.unmaskedAcceptances }
+        _modify { yield &state.value.run.unmaskedAcceptances }
     }
     var liveObservers: [any TransactionObserver] {
-        _read { yield state.run.liveObservers }
-        _modify { yield &state.run.liveObservers }
+        _read { yield state.value.run.liveObservers }
+        _modify { yield &state.value.run.liveObservers }
     }
 }

@@ -51,11 +51,8 @@ extension DatabaseObservationBroker {
         /// The event kinds of `activation`'s questions.
         private let eventKinds: [DatabaseEventKind]
         /// The statement's last execution, to serve again (see `startExecution(of:)`).
-        #if DEBUG
+        /// (Its accesses call nothing: the optimizer proves them exclusive, unchecked.)
         var execution: StatementExecution?
-        #else
-        @exclusivity(unchecked) var execution: StatementExecution?  // Shortcuts table, Benchmarks/README.md
-        #endif
 
         /// Asks the observer each question once, and returns what it accepts, bit `i` for
         /// question `i`. Only for at most `StatementActivation.maximumMaskedQuestions`

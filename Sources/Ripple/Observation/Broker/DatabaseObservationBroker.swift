@@ -24,20 +24,16 @@ import CSQLite
 final class DatabaseObservationBroker: StatementExecutionHook {
     /// The connection owns its broker, which never outlives it.
     ///
-    /// Unowned and unchecked: a safe `unowned` reference is checked and counted at each use,
-    /// for each statement (measured: Benchmarks/README.md, "Shortcuts"). The database owns the broker and
-    /// clears its statement hook (the broker) when it closes, before it can go.
-    unowned(unsafe) let database: Database
+    /// Unretained: a safe `unowned` reference is checked and counted at each use, for each
+    /// statement (measured: Benchmarks/README.md, "Shortcuts"). The database owns the
+    /// broker and clears its statement hook (the broker) when it closes, before it can go.
+    var database: Database { databaseReference.object }
+    private let databaseReference: _UnretainedReference<Database>
     /// The raw connection, for the hooks: valid until `connectionWillClose()`.
     let connection: OpaquePointer
 
-    #if DEBUG
-    /// What the broker changes as statements run (see ``BrokerState``); the runtime checks
-    /// its exclusivity in debug builds (the tests).
-    var state = BrokerState()
-    #else
-    @exclusivity(unchecked) var state = BrokerState()  // Shortcuts table, Benchmarks/README.md
-    #endif
+    /// What the broker changes as statements run (see ``BrokerState``).
+    let state = _ExclusiveAccessBox(BrokerState())
     /// What the row callbacks reach through their context pointer (`RowHooks.swift`).
     let hookContext = _PinnedValue(RowHookContext())
     /// Set when SQLite compiles a stepping statement again: the next row callback first
@@ -55,7 +51,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     var usesPreUpdateHook = DatabaseObservationBroker.supportsPreUpdateHook
 
     init(database: Database) {
-        self.database = database
+        databaseReference = _UnretainedReference(database)
         self.connection = database.sqliteConnection!
         super.init()
         hookContext.pointer.pointee.broker = _CallbackContext.unretained(self)
@@ -87,14 +83,14 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     func stopObservingUntilNextTransaction(_ observer: any TransactionObserver) {
         guard let entry = registry.entry(of: observer) else { return }
-        state.impacts.stop(entry)
+        state.value.impacts.stop(entry)
     }
 
     /// Region observers touched by the current transaction: `hasTransactionImpact` is set
     /// through here, so that the end of the transaction visits them, and not every
     /// observer (a commit costs the same with 10,000 observations as with a few).
     func markImpacted(_ entry: ObserverEntry) {
-        state.impacts.markImpacted(entry)
+        state.value.impacts.markImpacted(entry)
     }
 
     // MARK: - The current broker, for stopObservingDatabaseChangesUntilNextTransaction()
@@ -107,11 +103,11 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// Runs callbacks that must not use the connection, with the broker current.
     func withoutDatabaseAccess<T>(_ body: () throws -> T) rethrows -> T {
         let savedBroker = ripple_current_broker()
-        let savedForbids = database.observation.forbidsAccess
+        let savedForbids = database.state.value.observation.forbidsAccess
         ripple_set_current_broker(_CallbackContext.unretained(self))
-        database.observation.forbidsAccess = true
+        database.state.value.observation.forbidsAccess = true
         defer {
-            database.observation.forbidsAccess = savedForbids
+            database.state.value.observation.forbidsAccess = savedForbids
             ripple_set_current_broker(savedBroker)
         }
         return try body()
@@ -143,7 +139,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
 
     /// Ends the collection of the current statement's changes.
     func endExecution() {
-        state.run.execution = nil
+        state.value.run.execution = nil
         hookContext.pointer.pointee.log = nil
         // (A loop: removeAll(keepingCapacity:) costs more (measured: Benchmarks/README.md, "Shortcuts").)
         while liveObservers.popLast() != nil {}
@@ -157,8 +153,9 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHook()
             return
         }
-        if let finding = state.run.lastInertFinding,
-            finding.holds(for: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: schema.usableVersion)
+        if let finding = state.value.run.lastInertFinding,
+            finding.holds(
+                for: statement, generation: registry.generation, impactEpoch: state.value.impacts.epoch, schemaFactsVersion: schema.usableVersion)
         {
             // The same statement, found inert already, and nothing it rests on changed.
             becomeInert(statement)
@@ -196,20 +193,20 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             reused = false
         }
         if execution.isInert(
-            fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty,
-            impactEpoch: state.impacts.epoch)
+            fullDatabaseIsSettled: fullDatabaseWatchersAreSettled, regionObserversAreUntouched: state.value.impacts.impactedEntries.isEmpty,
+            impactEpoch: state.value.impacts.epoch)
         {
             if cache.isCacheable, registry.userEntries.isEmpty, let version = schema.usableVersion {
-                state.run.lastInertFinding = InertFinding(
-                    statement: statement, generation: registry.generation, impactEpoch: state.impacts.epoch, schemaFactsVersion: version)
-                if state.run.lastInertReport !== statement.report { state.run.lastInertReport = statement.report }
+                state.value.run.lastInertFinding = InertFinding(
+                    statement: statement, generation: registry.generation, impactEpoch: state.value.impacts.epoch, schemaFactsVersion: version)
+                if state.value.run.lastInertReport !== statement.report { state.value.run.lastInertReport = statement.report }
             }
             becomeInert(statement)
             return
         }
         // A new execution starts with the counter already; one that serves again restarts.
         if reused { execution.restart(totalChanges: totalChanges) }
-        if execution.needsRowEvents(regionObserversAreUntouched: state.impacts.impactedEntries.isEmpty, impactEpoch: state.impacts.epoch)
+        if execution.needsRowEvents(regionObserversAreUntouched: state.value.impacts.impactedEntries.isEmpty, impactEpoch: state.value.impacts.epoch)
             || !registry.regionIndex.fullDatabase.isEmpty
         {
             installRowHook(preUpdate: !cache.updateHookSuffices || execution.hasPreUpdateUsers)
@@ -217,7 +214,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
             uninstallRowHook()
         }
         hookContext.pointer.pointee.log = execution.log.pointer
-        state.run.execution = consume execution
+        state.value.run.execution = consume execution
     }
 
     /// Whether every observer of the full database knows the transaction touched it.
@@ -307,7 +304,7 @@ final class DatabaseObservationBroker: StatementExecutionHook {
     /// them in the savepoint stack) when it succeeded, drops them when SQLite undid them.
     func finishExecution(succeeded: Bool) {
         // (Moved out, not copied: a copy is a retain and a release more.)
-        guard let execution = state.run.execution.take() else { return }
+        guard let execution = state.value.run.execution.take() else { return }
         hookContext.pointer.pointee.log = nil
         defer { endExecution() }
         guard succeeded else { return }

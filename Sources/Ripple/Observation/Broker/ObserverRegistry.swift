@@ -35,12 +35,9 @@ final class ObserverEntry {
         var hasTransactionImpact = false
     }
 
-    // Confined to the connection's queue; each access is a plain read or write.
-    #if DEBUG
+    // Confined to the connection's queue; each access is a plain read or write, which
+    // the optimizer proves exclusive (no runtime check in release builds).
     private var flags = Flags()
-    #else
-    @exclusivity(unchecked) private var flags = Flags()  // Shortcuts table, Benchmarks/README.md
-    #endif
 
     var isRemoved: Bool {
         get { flags.isRemoved }

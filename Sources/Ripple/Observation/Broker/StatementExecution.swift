@@ -94,14 +94,10 @@ final class StatementExecution {
     }
 
     // Confined to the connection's queue; no observer runs inside an access to it.
-    #if DEBUG
-    private var run: Run
-    #else
-    @exclusivity(unchecked) private var run: Run  // Shortcuts table, Benchmarks/README.md
-    #endif
+    private let run: _ExclusiveAccessBox<Run>
 
-    var slots: [TableSlot] { _read { yield run.slots } }
-    var preUpdateItems: [SavepointStack.Item] { _read { yield run.preUpdateItems } }
+    var slots: [TableSlot] { _read { yield run.value.slots } }
+    var preUpdateItems: [SavepointStack.Item] { _read { yield run.value.preUpdateItems } }
 
     /// The row changes, where SQLite's row callbacks write them (slot `i` of the log is
     /// slot `i` here).
@@ -121,7 +117,7 @@ final class StatementExecution {
         self.report = report
         self.activeUsers = activeUsers
         self.registryGeneration = registryGeneration
-        run = Run(totalChangesAtStart: totalChanges)
+        var run = Run(totalChangesAtStart: totalChanges)
         for write in report.writes {
             var slot = TableSlot(key: write.key, name: write.name, databaseName: "main", isReported: true)
             slot.watchers = regionIndex.tables[write.key]
@@ -146,6 +142,7 @@ final class StatementExecution {
         }
         reportedSlotUserRanges = userRanges
         reportedSlotUsers = users
+        self.run = _ExclusiveAccessBox(run)
     }
 
     /// The log's slot for an execution's slot.
@@ -170,7 +167,7 @@ final class StatementExecution {
             guard event.slot < reportedSlotCount else { continue }
             let databaseEvent = DatabaseEvent(
                 kind: event.kind, rowID: event.rowID,
-                databaseName: run.slots[event.slot].databaseName, tableName: run.slots[event.slot].name)
+                databaseName: run.value.slots[event.slot].databaseName, tableName: run.value.slots[event.slot].name)
             for userIndex in reportedSlotUserRanges[event.slot] where reportedSlotUsers[userIndex].kinds.contains(event.origin) {
                 guard let observer = activeUsers[reportedSlotUsers[userIndex].index].entry.observerUnlessStopped else { continue }
                 observer.databaseDidChange(with: databaseEvent)
@@ -195,7 +192,7 @@ final class StatementExecution {
                 observer.databaseDidChange(
                     with: DatabaseEvent(
                         kind: event.kind, rowID: event.rowID,
-                        databaseName: run.slots[event.slot].databaseName, tableName: run.slots[event.slot].name))
+                        databaseName: run.value.slots[event.slot].databaseName, tableName: run.value.slots[event.slot].name))
             }
         }
     }
@@ -217,12 +214,12 @@ final class StatementExecution {
     /// Prepares the execution to serve again, for a new run of its statement.
     func restart(totalChanges: CInt) {
         // (An empty array keeps no storage: removeAll(keepingCapacity:) would allocate one.)
-        if !run.preUpdateItems.isEmpty { run.preUpdateItems.removeAll(keepingCapacity: true) }
-        if !run.rowImpacts.isEmpty { run.rowImpacts.removeAll(keepingCapacity: true) }
-        run.totalChangesAtStart = totalChanges
-        if run.slots.count > reportedSlotCount {
-            run.slots.removeSubrange(reportedSlotCount...)
-            run.hasNoWatchers = run.slots.allSatisfy { $0.watchers == nil }
+        if !run.value.preUpdateItems.isEmpty { run.value.preUpdateItems.removeAll(keepingCapacity: true) }
+        if !run.value.rowImpacts.isEmpty { run.value.rowImpacts.removeAll(keepingCapacity: true) }
+        run.value.totalChangesAtStart = totalChanges
+        if run.value.slots.count > reportedSlotCount {
+            run.value.slots.removeSubrange(reportedSlotCount...)
+            run.value.hasNoWatchers = run.value.slots.allSatisfy { $0.watchers == nil }
         }
         log.pointer.pointee.restart(keepingSlots: reportedSlotCount)
     }
@@ -236,12 +233,12 @@ final class StatementExecution {
     func isInert(fullDatabaseIsSettled: @autoclosure () -> Bool, regionObserversAreUntouched: Bool, impactEpoch: Int) -> Bool {
         guard activeUsers.isEmpty && !hasSchemaEffects else { return false }
         guard fullDatabaseIsSettled() else { return false }
-        return run.hasNoWatchers || !needsRowEvents(regionObserversAreUntouched: regionObserversAreUntouched, impactEpoch: impactEpoch)
+        return run.value.hasNoWatchers || !needsRowEvents(regionObserversAreUntouched: regionObserversAreUntouched, impactEpoch: impactEpoch)
     }
 
     /// Whether ``regionImpacts(regionIndex:virtualTables:totalChanges:)`` may find region
     /// observers other than those of the full database.
-    var mayImpactRegions: Bool { !run.hasNoWatchers || hasSchemaEffects || !run.rowImpacts.isEmpty }
+    var mayImpactRegions: Bool { !run.value.hasNoWatchers || hasSchemaEffects || !run.value.rowImpacts.isEmpty }
 
     /// Whether the statement changes the schema, or tables through it.
     private let hasSchemaEffects: Bool
@@ -259,12 +256,12 @@ final class StatementExecution {
     ///   observations looked at 20 entries for each insert, W8).
     func needsRowEvents(regionObserversAreUntouched: Bool, impactEpoch: Int) -> Bool {
         if !activeUsers.isEmpty { return true }
-        if regionObserversAreUntouched { return !run.hasNoWatchers }
-        if run.settledEpoch == impactEpoch { return false }
-        for index in run.slots.indices where run.slots[index].watchers != nil {
-            for entry in run.slots[index].makeWatcherEntries() where !entry.hasTransactionImpact { return true }
+        if regionObserversAreUntouched { return !run.value.hasNoWatchers }
+        if run.value.settledEpoch == impactEpoch { return false }
+        for index in run.value.slots.indices where run.value.slots[index].watchers != nil {
+            for entry in run.value.slots[index].makeWatcherEntries() where !entry.hasTransactionImpact { return true }
         }
-        run.settledEpoch = impactEpoch
+        run.value.settledEpoch = impactEpoch
         return false
     }
 
@@ -284,24 +281,24 @@ final class StatementExecution {
         let key = name.lowercased()
         let database = String(cString: databaseName)
         // (A slot whose names SQLite never passed has no pointers in the log yet.)
-        if let index = run.slots.indices.first(where: {
-            run.slots[$0].key == key && (log.pointer.pointee.slots[$0].tablePointer == nil || run.slots[$0].databaseName == database)
+        if let index = run.value.slots.indices.first(where: {
+            run.value.slots[$0].key == key && (log.pointer.pointee.slots[$0].tablePointer == nil || run.value.slots[$0].databaseName == database)
         }) {
             log.pointer.pointee.setPointers(ofSlot: index, databaseName: databaseName, tableName: tableName)
-            run.slots[index].name = name
-            run.slots[index].databaseName = database
+            run.value.slots[index].name = name
+            run.value.slots[index].databaseName = database
             return index
         }
         var slot = TableSlot(key: key, name: name, databaseName: database, isReported: false)
         slot.watchers = regionIndex.tables[key]
         if slot.watchers != nil {
-            run.hasNoWatchers = false
-            run.settledEpoch = -1
+            run.value.hasNoWatchers = false
+            run.value.settledEpoch = -1
         }
-        run.slots.append(slot)
+        run.value.slots.append(slot)
         log.pointer.pointee.appendSlot(Self.logSlot(of: slot))
-        log.pointer.pointee.setPointers(ofSlot: run.slots.count - 1, databaseName: databaseName, tableName: tableName)
-        return run.slots.count - 1
+        log.pointer.pointee.setPointers(ofSlot: run.value.slots.count - 1, databaseName: databaseName, tableName: tableName)
+        return run.value.slots.count - 1
     }
 
     /// Records a row change of the slot's table. `initialRowID` and `finalRowID` are those
@@ -309,14 +306,14 @@ final class StatementExecution {
     /// only the initial one).
     func recordRowChange(slot index: Int, kind: DatabaseEvent.Kind, initialRowID: Int64, finalRowID: Int64) {
         log.pointer.pointee.record(slot: index, kind: kind, initialRowID: initialRowID, finalRowID: finalRowID)
-        guard run.slots[index].hasRowWatchers else { return }
+        guard run.value.slots[index].hasRowWatchers else { return }
         // An update that changes a row's rowid removes a row and adds another one: for
         // regions, a deletion and an insertion.
         let movesRow = kind == .update && finalRowID != initialRowID
         let kinds = StatementActivation.Kinds(kind)
-        if kind != .insert { recordRowImpacts(run.slots[index].watchers!, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
+        if kind != .insert { recordRowImpacts(run.value.slots[index].watchers!, rowID: initialRowID, kinds: movesRow ? .delete : kinds, slot: index) }
         if kind != .delete && (kind == .insert || movesRow) {
-            recordRowImpacts(run.slots[index].watchers!, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
+            recordRowImpacts(run.value.slots[index].watchers!, rowID: finalRowID, kinds: movesRow ? .insert : kinds, slot: index)
         }
     }
 
@@ -326,25 +323,26 @@ final class StatementExecution {
 
     private func recordRowImpacts(_ watchers: RegionIndex.TableWatchers, rowID: Int64, kinds: StatementActivation.Kinds, slot: Int) {
         guard let ids = watchers.idsByRowID[rowID] else { return }
-        let updatedColumns = report.writes(toTableKey: run.slots[slot].key)?.updatedColumns
+        let updatedColumns = report.writes(toTableKey: run.value.slots[slot].key)?.updatedColumns
         for id in ids {
             guard let watcher = watchers.someRows[id], !watcher.entry.hasTransactionImpact else { continue }
-            if StatementActivation.touches(kinds, updatedColumns: run.slots[slot].isReported ? updatedColumns : nil, watchedColumns: watcher.columns)
+            if StatementActivation.touches(
+                kinds, updatedColumns: run.value.slots[slot].isReported ? updatedColumns : nil, watchedColumns: watcher.columns)
             {
-                run.rowImpacts.append(watcher.entry)
+                run.value.rowImpacts.append(watcher.entry)
             }
         }
     }
 
     /// SQLite rolled back what the statement did so far.
     func discardChanges() {
-        run.preUpdateItems.removeAll()
-        run.rowImpacts.removeAll()
+        run.value.preUpdateItems.removeAll()
+        run.value.rowImpacts.removeAll()
         log.pointer.pointee.discardChanges()
     }
 
     func appendPreUpdateItem(_ item: SavepointStack.Item) {
-        run.preUpdateItems.append(item)
+        run.value.preUpdateItems.append(item)
     }
 
     /// The region observers the statement touched, once it succeeded: those of changed rows,
@@ -357,24 +355,25 @@ final class StatementExecution {
     func regionImpacts(regionIndex: borrowing RegionIndex, virtualTables: () -> Set<String>?, totalChanges: CInt) -> [ObserverEntry] {
         // No region observer of the written tables, of the schema, or of the whole
         // database: nobody to find.
-        if run.hasNoWatchers && !hasSchemaEffects && regionIndex.fullDatabase.isEmpty && run.rowImpacts.isEmpty { return [] }
-        var impacted = run.rowImpacts
+        if run.value.hasNoWatchers && !hasSchemaEffects && regionIndex.fullDatabase.isEmpty && run.value.rowImpacts.isEmpty { return [] }
+        var impacted = run.value.rowImpacts
         // (Room for every watcher of the run.slots' tables, made once: grown one entry at a
         // time, the list was made anew four times for 20 watchers, W8.)
-        impacted.reserveCapacity(run.rowImpacts.count + run.slots.reduce(0) { $0 + ($1.watchers?.wholeTable.count ?? 0) })
+        impacted.reserveCapacity(run.value.rowImpacts.count + run.value.slots.reduce(0) { $0 + ($1.watchers?.wholeTable.count ?? 0) })
         var touchesAnyTable = false
         // (Slots are read in place: a copy of one would retain its strings and dictionaries.)
-        for index in run.slots.indices {
+        for index in run.value.slots.indices {
             var kinds = log.pointer.pointee.slots[index].changedKinds
-            if kinds.isEmpty, run.slots[index].isReported, totalChanges != run.totalChangesAtStart,
-                !StatementReport.isInternalTable(run.slots[index].name)
+            if kinds.isEmpty, run.value.slots[index].isReported, totalChanges != run.value.totalChangesAtStart,
+                !StatementReport.isInternalTable(run.value.slots[index].name)
             {
-                if run.slots[index].isVirtualTable == nil, let virtualTables = virtualTables() {
-                    run.slots[index].isVirtualTable = virtualTables.contains(run.slots[index].key)
+                if run.value.slots[index].isVirtualTable == nil, let virtualTables = virtualTables() {
+                    run.value.slots[index].isVirtualTable = virtualTables.contains(run.value.slots[index].key)
                 }
             }
-            if kinds.isEmpty, run.slots[index].isReported, totalChanges != run.totalChangesAtStart, run.slots[index].isVirtualTable ?? true,
-                !StatementReport.isInternalTable(run.slots[index].name), let write = report.writes(toTableKey: run.slots[index].key)
+            if kinds.isEmpty, run.value.slots[index].isReported, totalChanges != run.value.totalChangesAtStart,
+                run.value.slots[index].isVirtualTable ?? true,
+                !StatementReport.isInternalTable(run.value.slots[index].name), let write = report.writes(toTableKey: run.value.slots[index].key)
             {
                 // A virtual table has no row callbacks: what the statement may do to it is
                 // known from its report, and that it did something from the change counter.
@@ -386,8 +385,8 @@ final class StatementExecution {
             }
             guard !kinds.isEmpty else { continue }
             touchesAnyTable = true
-            guard let watchers = run.slots[index].watchers else { continue }
-            let updatedColumns = run.slots[index].isReported ? report.writes(toTableKey: run.slots[index].key)?.updatedColumns : nil
+            guard let watchers = run.value.slots[index].watchers else { continue }
+            let updatedColumns = run.value.slots[index].isReported ? report.writes(toTableKey: run.value.slots[index].key)?.updatedColumns : nil
             for (entry, columns) in watchers.wholeTable.values where !entry.hasTransactionImpact {
                 if StatementActivation.touches(kinds, updatedColumns: updatedColumns, watchedColumns: columns) {
                     impacted.append(entry)

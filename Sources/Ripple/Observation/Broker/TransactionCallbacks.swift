@@ -57,7 +57,7 @@ extension DatabaseObservationBroker {
         // (Any commit of the connection, the commit log's too, moves the file.)
         database.externalChangesCommitWillHappen()
         // The commit log's own work is not the application's (see `CommitLog`).
-        guard !database.observation.runsUnobservedWork else { return true }
+        guard !database.state.value.observation.runsUnobservedWork else { return true }
         // The statement that commits (an autocommit statement, COMMIT, RELEASE) made its
         // changes: they are told before the commit is announced, then everything that
         // waited for savepoints to be released.
@@ -75,7 +75,7 @@ extension DatabaseObservationBroker {
 
     private func rollbackHook() {
         database.externalChangesTransactionDidEnd(committed: false)
-        guard !database.observation.runsUnobservedWork else { return }
+        guard !database.state.value.observation.runsUnobservedWork else { return }
         _ = savepoints.removeAll()
         switch transaction.rollbackHook() {
         case .endExecution: endExecution()
@@ -140,7 +140,7 @@ extension DatabaseObservationBroker {
         // (Merged into one new list without the removed entries: a sorted copy, the merged
         // list and the filtered one were three lists to make for each commit, W8. The
         // callers clear the marks of the entries returned.)
-        let entries = state.impacts.end { impacted in Self.merged(users, impacted) }
+        let entries = state.value.impacts.end { impacted in Self.merged(users, impacted) }
         // (Only application observers are held weakly, or for the next transaction.)
         if users.contains(where: { $0.observer == nil }) {
             for entry in registry.removeUserEntries(where: { $0.observer == nil }) { entry.release() }

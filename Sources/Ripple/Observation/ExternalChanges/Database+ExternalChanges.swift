@@ -6,36 +6,36 @@ extension Database {
     /// ``ExternalChangeMonitor``). Reads where the file stands right now, so that no
     /// commit after this moment is missed, then starts watching.
     func startExternalChangeTracking() {
-        guard let tracker = observation.externalChanges, !tracker.isActive, !isClosed else { return }
+        guard let tracker = state.value.observation.externalChanges, !tracker.isActive, !isClosed else { return }
         withStatementsHiddenFromTrace { tracker.activate() }
-        tracker.state.resetBaseline(self)
+        tracker.state.value.resetBaseline(self)
         tracker.monitor?.trackingDidStart()
-        if tracker.state.hasPendingCommit {
-            tracker.state.hasPendingCommit = false
+        if tracker.state.value.hasPendingCommit {
+            tracker.state.value.hasPendingCommit = false
             tracker.monitor?.requestCheck()
         }
     }
 
     /// Stops tracking: no observer is left.
     func stopExternalChangeTracking() {
-        guard let tracker = observation.externalChanges, tracker.isActive else { return }
+        guard let tracker = state.value.observation.externalChanges, tracker.isActive else { return }
         tracker.deactivate()
         tracker.monitor?.trackingDidStop()
     }
 
     /// Whether observers are registered on this connection.
     var hasTransactionObservers: Bool {
-        (observation.hook as? DatabaseObservationBroker)?.hasObservers ?? false
+        (state.value.observation.hook as? DatabaseObservationBroker)?.hasObservers ?? false
     }
 
     /// Whether a check would find commits of other connections and read their entries in
     /// the commit log (``Configuration/logsChangedTables``), in a read transaction that may
     /// meet another process's lock. Without the log, checks never take a lock.
     func externalCommitsMayBeVisible() -> Bool {
-        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive, tracker.logsChangedTables,
+        guard !isClosed, let tracker = state.value.observation.externalChanges, tracker.isActive, tracker.logsChangedTables,
             !isInsideTransaction
         else { return false }
-        return tracker.state.externalCommitsMayBeVisible(self)
+        return tracker.state.value.externalCommitsMayBeVisible(self)
     }
 
     /// Checks the file for commits of other connections and processes, and tells observers
@@ -54,25 +54,25 @@ extension Database {
     ///   since observers' fetches may then wait for another connection's lock, and the
     ///   application's thread (the main thread, maybe) should not.
     func checkExternalChanges(deferringNotification: Bool = false) -> ExternalCheckOutcome {
-        guard !isClosed, let tracker = observation.externalChanges, tracker.isActive else { return .nothingNew }
+        guard !isClosed, let tracker = state.value.observation.externalChanges, tracker.isActive else { return .nothingNew }
         // A transaction left open (allowsUnsafeTransactions) keeps its own snapshot: wait.
         guard !isInsideTransaction else { return .checkAgainSoon }
-        let result = tracker.state.check(self, deferringNotification: deferringNotification)
+        let result = tracker.state.value.check(self, deferringNotification: deferringNotification)
         tell(result.verdict, tracker)
         return result.outcome
     }
 
     /// Whether a check found commits to tell later (see ``checkExternalChanges(deferringNotification:)``).
     var hasDeferredExternalChanges: Bool {
-        observation.externalChanges?.state.deferredVerdict != nil
+        state.value.observation.externalChanges?.state.value.deferredVerdict != nil
     }
 
     /// Tells what a check found at the end of an application's access.
     func tellDeferredExternalChanges() {
-        guard !isClosed, let tracker = observation.externalChanges, let verdict = tracker.state.deferredVerdict else { return }
+        guard !isClosed, let tracker = state.value.observation.externalChanges, let verdict = tracker.state.value.deferredVerdict else { return }
         // (Between transactions only: one left open keeps it for a later check.)
         guard tracker.isActive, !isInsideTransaction else { return }
-        tracker.state.deferredVerdict = nil
+        tracker.state.value.deferredVerdict = nil
         tell(verdict, tracker)
     }
 
@@ -90,9 +90,9 @@ extension Database {
             tracker.preciseVerdicts += 1
             region = tables.reduce(into: DatabaseRegion()) { $0.formUnion(DatabaseRegion(table: $1)) }
         }
-        guard let broker = observation.hook as? DatabaseObservationBroker, broker.hasObservers else { return }
+        guard let broker = state.value.observation.hook as? DatabaseObservationBroker, broker.hasObservers else { return }
         let waited = readsWaitForOtherWriters
-        readsWaitForOtherWriters = !tracker.state.isWAL
+        readsWaitForOtherWriters = !tracker.state.value.isWAL
         defer { readsWaitForOtherWriters = waited }
         broker.notifyExternalCommit(in: region)
     }
@@ -103,16 +103,16 @@ extension Database {
     /// holds the write lock: in WAL mode the wal-index is read (see ``OwnWALCommits``), in
     /// rollback-journal mode the change counter (see ``ExpectedChangeCounter``).
     func externalChangesCommitWillHappen() {
-        guard let tracker = observation.externalChanges, tracker.isActive,
+        guard let tracker = state.value.observation.externalChanges, tracker.isActive,
             let connection = sqliteConnection, sqlite3_txn_state(connection, "main") == SQLITE_TXN_WRITE
         else { return }
-        tracker.state.ownCommitWillHappen(self)
+        tracker.state.value.ownCommitWillHappen(self)
     }
 
     /// A transaction of this connection committed (`committed`) or rolled back.
     func externalChangesTransactionDidEnd(committed: Bool) {
-        guard let tracker = observation.externalChanges else { return }
-        tracker.state.ownTransactionDidEnd(self, committed: committed)
+        guard let tracker = state.value.observation.externalChanges else { return }
+        tracker.state.value.ownTransactionDidEnd(self, committed: committed)
     }
 
     // MARK: - Reading and writing the commit log without observers hearing of it
@@ -120,9 +120,9 @@ extension Database {
     /// Runs `body` with the broker's transaction hooks muted and the trace silent: the
     /// commit log's own work.
     func withUnobservedWork<T>(_ body: () throws -> T) rethrows -> T {
-        let wasUnobserved = observation.runsUnobservedWork
-        observation.runsUnobservedWork = true
-        defer { observation.runsUnobservedWork = wasUnobserved }
+        let wasUnobserved = state.value.observation.runsUnobservedWork
+        state.value.observation.runsUnobservedWork = true
+        defer { state.value.observation.runsUnobservedWork = wasUnobserved }
         return try withStatementsHiddenFromTrace(body)
     }
 
@@ -150,7 +150,7 @@ extension Database {
     /// that could not be created leaves this connection's commits without entries (other
     /// processes then see changes to the whole database, never miss one).
     func createCommitLog(evenIfCompiled: Bool = false) {
-        guard let tracker = observation.externalChanges, tracker.logsChangedTables,
+        guard let tracker = state.value.observation.externalChanges, tracker.logsChangedTables,
             !isClosed, !isInsideTransaction, !configuration.readonly, let connection = sqliteConnection
         else { return }
         withUnobservedWork {

@@ -117,7 +117,7 @@ extension Database: ExternalFileReader {
     /// The entries that `sql` selects, with its two arguments; empty when the log does not
     /// exist or cannot be read.
     private func readLogEntries(_ sql: String, _ first: Int64?, _ second: Int64?) -> [ExternalChangeVerdict.Entry] {
-        guard let tracker = observation.externalChanges, let statement = tracker.statement(sql) else { return [] }
+        guard let tracker = state.value.observation.externalChanges, let statement = tracker.statement(sql) else { return [] }
         statement.bind(1, first)
         if let second { statement.bind(2, second) }
         return statement.rows { row in

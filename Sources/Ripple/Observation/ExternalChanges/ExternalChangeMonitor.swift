@@ -60,8 +60,8 @@ final class ExternalChangeMonitor: Sendable {
             guard let connection = db.sqliteConnection else { return }
             let tracker = ExternalChangeTracker(connection: connection, logsChangedTables: configuration.logsChangedTables)
             tracker.monitor = monitor
-            db.observation.externalChanges = tracker
-            db.observation.gathersWrites = configuration.logsChangedTables && !configuration.readonly
+            db.state.value.observation.externalChanges = tracker
+            db.state.value.observation.gathersWrites = configuration.logsChangedTables && !configuration.readonly
             db.createCommitLog()
         }
         return monitor

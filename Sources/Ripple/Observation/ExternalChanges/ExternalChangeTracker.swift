@@ -16,27 +16,21 @@ final class ExternalChangeTracker: StatementExecutionHook {
     weak var monitor: ExternalChangeMonitor?
 
     // The tracker is confined to the writer's queue; its state is read and changed in
-    // short accesses that call out to no observer. The runtime's checks of that access
-    // cost each transaction while a file is watched (measured: Benchmarks/README.md,
-    // "Shortcuts"): release builds skip them, debug builds (the tests) keep them.
-    #if DEBUG
-    var state: ExternalChangeTrackerState
-    #else
-    @exclusivity(unchecked) var state: ExternalChangeTrackerState
-    #endif
+    // short accesses that call out to no observer.
+    let state: _ExclusiveAccessBox<ExternalChangeTrackerState>
 
     /// This connection's identifier in the commit log: random, so that processes need not
     /// agree on anything.
-    var writerID: Int64 { state.writerID }
+    var writerID: Int64 { state.value.writerID }
     /// ``Configuration/logsChangedTables``: log this connection's transactions, and read
     /// the entries of other connections' commits.
-    var logsChangedTables: Bool { state.logsChangedTables }
+    var logsChangedTables: Bool { state.value.logsChangedTables }
     /// Whether observers are registered, and the file is watched.
-    var isActive: Bool { state.isActive }
+    var isActive: Bool { state.value.isActive }
 
     /// The number of checks so far, that read the file, and of the verdicts of those that
     /// found commits (for tests).
-    var checks: Int { state.checks }
+    var checks: Int { state.value.checks }
     var preciseVerdicts = 0
     var fullDatabaseVerdicts = 0
 
@@ -45,7 +39,8 @@ final class ExternalChangeTracker: StatementExecutionHook {
 
     init(connection: OpaquePointer, logsChangedTables: Bool) {
         self.connection = connection
-        state = ExternalChangeTrackerState(writerID: Int64.random(in: 1...Int64.max), logsChangedTables: logsChangedTables)
+        state = _ExclusiveAccessBox(
+            ExternalChangeTrackerState(writerID: Int64.random(in: 1...Int64.max), logsChangedTables: logsChangedTables))
     }
 
     /// A statement of the log, compiled once; nil when it does not compile (the log's
@@ -90,7 +85,7 @@ final class ExternalChangeTracker: StatementExecutionHook {
         guard logsChangedTables else { return }
         let db = statement.database
         if !db.isInsideTransaction {
-            state.transaction.reset()
+            state.value.transaction.reset()
             return
         }
         let report = statement.report
@@ -102,15 +97,15 @@ final class ExternalChangeTracker: StatementExecutionHook {
         } else {
             mayEnd = false
         }
-        guard mayEnd, state.transaction.hasWrites, !db.isReadOnly else { return }
+        guard mayEnd, state.value.transaction.hasWrites, !db.isReadOnly else { return }
         db.withUnobservedWork {
-            db.withHiddenWrites { writeEntry(key: state.keyOfNextCommit(db)) }
+            db.withHiddenWrites { writeEntry(key: state.value.keyOfNextCommit(db)) }
         }
     }
 
     /// A statement starts (or was compiled again): what it writes may go in the entry.
     override func writingStatementWillStart(_ statement: Statement) {
-        state.transaction.add(statement.report)
+        state.value.transaction.add(statement.report)
     }
 
     /// Forgets the compiled statements: the connection closes.
@@ -129,14 +124,14 @@ final class ExternalChangeTracker: StatementExecutionHook {
 
     func activate() {
         guard !isActive else { return }
-        state.isActive = true
+        state.value.isActive = true
         installWALHook()
     }
 
     func deactivate() {
         guard isActive else { return }
         uninstallWALHook()
-        state.deactivate()
+        state.value.deactivate()
     }
 
     // MARK: The WAL hook: this connection's own commits
@@ -159,7 +154,7 @@ final class ExternalChangeTracker: StatementExecutionHook {
                 guard let context, let connection, let databaseName else { return SQLITE_OK }
                 let tracker = _CallbackContext<ExternalChangeTracker>.object(context)
                 guard strcmp(databaseName, "main") == 0 else { return SQLITE_OK }
-                tracker.state.ownCommitDidWrite(frameCount: Int(frameCount)) { Database.pagesWritten(connection) }
+                tracker.state.value.ownCommitDidWrite(frameCount: Int(frameCount)) { Database.pagesWritten(connection) }
                 // What SQLite's default hook does: checkpoint when the log grew long.
                 if tracker.autocheckpoint > 0, Int(frameCount) >= tracker.autocheckpoint {
                     sqlite3_wal_checkpoint(connection, databaseName)
@@ -179,10 +174,10 @@ final class ExternalChangeTracker: StatementExecutionHook {
     /// Failures are ignored: an entry that misses makes other processes see a change to the
     /// whole database, never miss one.
     func writeEntry(key: CommitKey?) {
-        guard state.transaction.hasWrites, let key else { return }
+        guard state.value.transaction.hasWrites, let key else { return }
         guard let insert = statement(CommitLog.insertSQL) else { return }
-        let text = CommitLog.encode(state.transaction.tables)
-        if let sequence = state.transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
+        let text = CommitLog.encode(state.value.transaction.tables)
+        if let sequence = state.value.transaction.entrySequence, let update = statement(CommitLog.updateSQL) {
             update.bind(1, text)
             update.bind(2, key.generation.map { Int64($0) })
             update.bind(3, key.previous)
@@ -196,7 +191,7 @@ final class ExternalChangeTracker: StatementExecutionHook {
         insert.bind(4, key.previous)
         guard insert.run() == SQLITE_OK else { return }
         let sequence = sqlite3_last_insert_rowid(connection)
-        state.transaction.entrySequence = sequence
+        state.value.transaction.entrySequence = sequence
         if sequence % 256 == 0, let prune = statement(CommitLog.pruneSQL) {
             prune.bind(1, sequence - CommitLog.keptEntries)
             prune.run()

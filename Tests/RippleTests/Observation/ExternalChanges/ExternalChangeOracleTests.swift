@@ -82,7 +82,7 @@ final class ExternalChangeOracleTests: XCTestCase {
             XCTFail("checks do not settle")
         }
         func fullDatabaseVerdicts() -> Int {
-            observed.unsafeReentrantWrite { $0.observation.externalChanges!.fullDatabaseVerdicts }
+            observed.unsafeReentrantWrite { $0.state.value.observation.externalChanges!.fullDatabaseVerdicts }
         }
         for step in 0..<steps {
             settle()

@@ -95,7 +95,7 @@ final class ExternalChangeTests: XCTestCase {
     /// Reads the writer's tracker of external changes, on the writer's queue (where it
     /// lives); nil when there is none.
     private func tracker<T>(_ writer: some DatabaseWriter, _ value: (ExternalChangeTracker) -> T) -> T? {
-        writer.unsafeReentrantWrite { db in db.observation.externalChanges.map(value) }
+        writer.unsafeReentrantWrite { db in db.state.value.observation.externalChanges.map(value) }
     }
 
     private func configuration(precise: Bool = false) -> Configuration {
