@@ -8,14 +8,19 @@ enum UnchangingReaderObservation {
     /// queue, where a `deinit` that reads the snapshot would wait for the queue itself.
     private struct Closures<Value: Sendable> {
         var pipeline: ValuePipeline<Value>
+        var outputs: Outputs<Value>
+
+        func fetch(_ db: Database) throws -> Value? {
+            outputs.options.notify(\.willFetch)
+            return try pipeline.reduce(pipeline.fetch(db))
+        }
+    }
+
+    /// What the delivery uses, on the scheduler's queue.
+    private struct Outputs<Value: Sendable>: Sendable {
         var options: ValueObservationOptions
         var onError: @Sendable (any Error) -> Void
         var onChange: @Sendable (Value) -> Void
-
-        func fetch(_ db: Database) throws -> Value? {
-            options.notify(\.willFetch)
-            return try pipeline.reduce(pipeline.fetch(db))
-        }
 
         func fail(_ error: any Error) {
             options.notify(\.didFail, error)
@@ -32,16 +37,17 @@ enum UnchangingReaderObservation {
     ) -> AnyDatabaseCancellable {
         let options = observation.options
         let cancellation = Cancellation()
-        let closures = Closures(pipeline: observation.makePipeline(), options: options, onError: onError, onChange: onChange)
+        let closures = Closures(
+            pipeline: observation.makePipeline(), outputs: Outputs(options: options, onError: onError, onChange: onChange))
         options.notify(\.willStart)
         if scheduler.immediateInitialValue() {
             if scheduler is ImmediateValueObservationScheduler && !MainActorCheck.isOnMainActor {
-                closures.fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage))
+                closures.outputs.fail(DatabaseError.misuse(ValueObservationRunner.immediateOffMainActorMessage))
             } else {
                 do {
                     if let value = try reader.read(closures.fetch) { onChange(value) }
                 } catch {
-                    closures.fail(error)
+                    closures.outputs.fail(error)
                 }
             }
         } else {
@@ -54,13 +60,14 @@ enum UnchangingReaderObservation {
                     })
                 else { return }
                 let outcome = Result { try taken.fetch(result.get()) }
-                // (No other copy: the delivery's goes on the scheduler's queue.)
-                scheduler.schedule { [taken] in
+                // (No other copy of the handlers: the delivery's goes on the scheduler's
+                // queue.)
+                scheduler.schedule { [outputs = taken.outputs] in
                     guard !cancellation.isCancelled else { return }
                     switch outcome {
-                    case .success(let value?): taken.onChange(value)
+                    case .success(let value?): outputs.onChange(value)
                     case .success(nil): break
-                    case .failure(let error): taken.fail(error)
+                    case .failure(let error): outputs.fail(error)
                     }
                 }
                 OutOfAccessRelease.release(consume taken)

@@ -254,7 +254,7 @@ enum ValueObservationRegion: Sendable {
 
 /// The fetch and the stateful steps after it, made anew for each start. Used on one queue
 /// at a time.
-final class ValuePipeline<Value>: @unchecked Sendable {  // used on one queue at a time (the fetch, then the delivery)
+final class ValuePipeline<Value> {
     private enum Steps {
         /// The application's fetch, and nothing after it: kept as it is (wrapping it in a
         /// closure that returns `Any` costs two allocations per observation, W6m).
