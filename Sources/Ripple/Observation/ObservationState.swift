@@ -1,5 +1,5 @@
 /// What observation keeps with a connection: the one place, owned by the observation side,
-/// for the state that `Database` carries for it (`db.observation`).
+/// for the state that `Database` carries for it (`db.state.value.observation`).
 ///
 /// The core calls the hooks around each statement, checks `forbidsAccess` at each access,
 /// and records what statements read while `recordedRegion` is set; everything else is
