@@ -1,6 +1,7 @@
-/// A value on the heap whose accesses never overlap: the state of a connection, a
-/// statement or a cursor, read and changed on the connection's queue in accesses that do
-/// not run application code.
+/// A value on the heap whose accesses never overlap: the state of a connection, of its
+/// broker, of a statement's column lookups, read and changed on the connection's queue in
+/// accesses that do not run application code. Read it as `box.value.field` (an accessor
+/// around it may not inline, or may copy the whole value).
 ///
 /// Swift checks at run time that accesses to a class's stored property do not overlap,
 /// where the optimizer cannot prove it (a call inside the access, or a client module
